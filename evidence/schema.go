@@ -1,0 +1,9 @@
+// Package evidence carries the evidence bundle's JSON Schema, so runs and offline verifiers share one definition.
+package evidence
+
+import _ "embed"
+
+// BundleSchema is the JSON Schema (2020-12) of an extconf evidence bundle.
+//
+//go:embed bundle.schema.json
+var BundleSchema []byte

@@ -1,0 +1,276 @@
+// Package evidence builds, writes and checks the evidence bundle: one JCS-canonical JSON document that lets a
+// third party check what was run, against what, by whom, with which build, and which sabotage proved each row's
+// test able to fail.
+package evidence
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"time"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/target"
+)
+
+// Version is the harness version written into bundles.
+const Version = "0.1.0"
+
+// TranscriptFile is the transcript's file name beside the bundle.
+const TranscriptFile = "transcript.jsonl"
+
+// Bundle is the evidence bundle (schema: evidence/bundle.schema.json).
+type Bundle struct {
+	BundleVersion  int                  `json:"bundleVersion"`
+	Kind           string               `json:"kind"` // claim | evidence
+	Harness        Harness              `json:"harness"`
+	Catalog        CatalogRef           `json:"catalog"`
+	Documents      []DocumentRef        `json:"documents"`
+	Target         TargetRef            `json:"target"`
+	Runner         harness.Runner       `json:"runner"`
+	Selection      harness.Selection    `json:"selection"`
+	Seed           int64                `json:"seed"`
+	Started        string               `json:"started"`
+	Finished       string               `json:"finished"`
+	Status         string               `json:"status"`
+	Totals         map[string]int       `json:"totals"`
+	AssertionCount int                  `json:"assertionCount"`
+	Rows           []harness.RowVerdict `json:"rows"`
+	Transcript     TranscriptRef        `json:"transcript"`
+	WitnessSHA256  string               `json:"witnessSha256"`
+	Falsifiability *Falsifiability      `json:"falsifiability,omitempty"`
+	Signature      *Signature           `json:"signature,omitempty"`
+}
+
+// Harness names the build that produced the bundle.
+type Harness struct {
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	GoVersion string `json:"goVersion"`
+	Build     Build  `json:"build"`
+}
+
+// Build is the VCS revision the binary was built from, when the toolchain recorded it.
+type Build struct {
+	Kind     string `json:"kind"` // commit | unknown
+	ID       string `json:"id"`
+	Modified bool   `json:"modified,omitempty"`
+}
+
+// CatalogRef names the catalog the rows were graded against.
+type CatalogRef struct {
+	Digest string `json:"digest"`
+	Rows   int    `json:"rows"`
+}
+
+// DocumentRef names one certified document and the digest of the text the catalog quotes.
+type DocumentRef struct {
+	ID         string `json:"id"`
+	Title      string `json:"title"`
+	URI        string `json:"uri"`
+	TextSHA256 string `json:"textSha256,omitempty"`
+}
+
+// TargetRef is the agent under test.
+type TargetRef struct {
+	Kind     string    `json:"kind"`
+	Cards    []CardRef `json:"cards"`
+	ImageID  string    `json:"imageId,omitempty"`
+	Sabotage []string  `json:"sabotage,omitempty"`
+}
+
+// CardRef is one card fetched during the run.
+type CardRef struct {
+	Role               string   `json:"role"`
+	URL                string   `json:"url"`
+	SHA256             string   `json:"sha256"`
+	Exchange           string   `json:"exchange,omitempty"`
+	DeclaredExtensions []string `json:"declaredExtensions,omitempty"`
+	Provider           string   `json:"provider,omitempty"`
+}
+
+// TranscriptRef points at the JSON Lines transcript beside the bundle.
+type TranscriptRef struct {
+	File      string `json:"file"`
+	Exchanges int    `json:"exchanges"`
+	SHA256    string `json:"sha256"`
+}
+
+// Falsifiability is the table proving each row's test can fail.
+type Falsifiability struct {
+	Run     string              `json:"run,omitempty"`
+	Toggles []ToggleResult      `json:"toggles"`
+	Rows    map[string][]string `json:"rows"` // row id → toggles that killed it
+}
+
+// ToggleResult is one sabotaged run's outcome.
+type ToggleResult struct {
+	ID         string   `json:"id"`
+	Document   string   `json:"document,omitempty"`
+	Side       string   `json:"side,omitempty"`
+	Targets    []string `json:"targets"`
+	Killed     []string `json:"killed"`
+	Survived   []string `json:"survived"`
+	Collateral []string `json:"collateral,omitempty"`
+	Error      string   `json:"error,omitempty"`
+}
+
+// Signature is a JWS over the JCS form of the bundle without its signature member.
+type Signature struct {
+	JWS        string `json:"jws"`
+	Thumbprint string `json:"thumbprint,omitempty"`
+	Alg        string `json:"alg,omitempty"`
+}
+
+// BuildInfo reads the harness build from the binary.
+func BuildInfo() Harness {
+	h := Harness{Name: "extconf", Version: Version, GoVersion: runtime.Version(), Build: Build{Kind: "unknown"}}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				h.Build.Kind, h.Build.ID = "commit", s.Value
+			case "vcs.modified":
+				h.Build.Modified = s.Value == "true"
+			}
+		}
+	}
+	return h
+}
+
+// New assembles a bundle from a run. The transcript bytes are those WriteDir will put beside it.
+func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsifiability) (*Bundle, error) {
+	cat, err := catalog.Load()
+	if err != nil {
+		return nil, err
+	}
+	b := &Bundle{BundleVersion: 1, Kind: "claim", Harness: BuildInfo(),
+		Catalog: CatalogRef{Digest: cat.Digest, Rows: len(cat.Rows)},
+		Runner:  res.Env.Runner, Selection: res.Selection, Seed: res.Seed,
+		Started: res.Started.UTC().Format(time.RFC3339Nano), Finished: res.Finished.UTC().Format(time.RFC3339Nano),
+		Rows: res.Rows, Totals: harness.Totals(res.Rows), Falsifiability: fals,
+		Target: TargetRef{Kind: tgt.Kind, ImageID: tgt.ImageID, Sabotage: tgt.Sabotage, Cards: []CardRef{}}}
+	if b.Selection.Documents == nil {
+		b.Selection.Documents = []string{}
+	}
+	for _, d := range catalog.Documents {
+		ref := DocumentRef{ID: d.ID, Title: d.Title, URI: d.URI}
+		for _, f := range cat.Files {
+			if f.Document == d.ID {
+				ref.TextSHA256 = f.TextSHA256
+			}
+		}
+		b.Documents = append(b.Documents, ref)
+	}
+	roles := make([]string, 0, len(res.Cards))
+	for r := range res.Cards {
+		roles = append(roles, r)
+	}
+	sort.Strings(roles)
+	for _, r := range roles {
+		c := res.Cards[r]
+		b.Target.Cards = append(b.Target.Cards, CardRef{Role: r, URL: c.URL, SHA256: c.SHA256, Exchange: c.Exchange,
+			DeclaredExtensions: c.Extensions, Provider: c.Provider})
+	}
+	for _, r := range res.Rows {
+		b.AssertionCount += r.Assertions
+	}
+	b.Status = "failed"
+	if harness.Passed(res.Rows) {
+		b.Status = "passed"
+	}
+	b.Transcript = TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: Digest(transcript)}
+	b.WitnessSHA256, err = Witness(b.Rows, transcript)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Digest is "sha256:" + lowercase hex of SHA-256 over b.
+func Digest(b []byte) string {
+	s := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(s[:])
+}
+
+// Witness digests the verdict rows together with the transcript: JCS of {rows, transcriptSha256}. Flipping a
+// verdict or editing a transcript line changes it.
+func Witness(rows []harness.RowVerdict, transcript []byte) (string, error) {
+	raw, err := json.Marshal(map[string]any{"rows": rows, "transcriptSha256": Digest(transcript)})
+	if err != nil {
+		return "", err
+	}
+	canon, err := jcs.Transform(raw)
+	if err != nil {
+		return "", err
+	}
+	return Digest(canon), nil
+}
+
+// Canonical returns the JCS form of the bundle with its signature member removed: the signing input.
+func (b *Bundle) Canonical() ([]byte, error) {
+	c := *b
+	c.Signature = nil
+	raw, err := json.Marshal(&c)
+	if err != nil {
+		return nil, err
+	}
+	return jcs.Transform(raw)
+}
+
+// Transcript renders a run's exchanges as JSON Lines.
+func Transcript(res *harness.Result) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := res.Env.Client.Recorder().WriteJSONL(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteDir writes bundle.json (JCS-canonical) and the transcript into dir.
+func WriteDir(dir string, b *Bundle, transcript []byte) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	raw, err := json.Marshal(b)
+	if err != nil {
+		return "", err
+	}
+	canon, err := jcs.Transform(raw)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "bundle.json")
+	if err := os.WriteFile(path, append(canon, '\n'), 0o644); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, TranscriptFile), transcript, 0o644); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// Load reads a bundle written by WriteDir.
+func Load(path string) (*Bundle, []byte, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var b Bundle
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return nil, raw, fmt.Errorf("bundle %s: %w", path, err)
+	}
+	return &b, raw, nil
+}

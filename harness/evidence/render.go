@@ -1,0 +1,111 @@
+package evidence
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+)
+
+// Standing is the banner every renderer shows: a self-run result is a claim, never evidence (interview §8–§9).
+func (b *Bundle) Standing() string {
+	if b.Kind == "evidence" {
+		return fmt.Sprintf("EVIDENCE: third-party run by %q, signed", b.Runner.Name)
+	}
+	who := b.Runner.Name
+	if who == "" {
+		who = "an unnamed runner"
+	}
+	return fmt.Sprintf("CLAIM, NOT EVIDENCE: %s run by %s (tier %s)", strings.ToUpper(b.Status), who, b.Runner.Tier)
+}
+
+// Summary writes the terminal summary: the standing banner, verdict counts per document, then every row that did
+// not pass with its detail. The table comes last, as the CLI contract asks.
+func Summary(w io.Writer, b *Bundle) {
+	cat := catalog.MustLoad()
+	fmt.Fprintf(w, "\n%s\n", b.Standing())
+	fmt.Fprintf(w, "target %s  catalog %s  seed %d  exchanges %d  assertions %d\n",
+		b.Target.Kind, short(b.Catalog.Digest), b.Seed, b.Transcript.Exchanges, b.AssertionCount)
+	for _, r := range b.Rows {
+		if r.Verdict != harness.ExecutedFail && r.Verdict != harness.Blocked && r.Verdict != harness.NotTested {
+			continue
+		}
+		row, _ := cat.Row(r.ID)
+		fmt.Fprintf(w, "\n%s %s  %s: %q\n", strings.ToUpper(r.Verdict), r.ID, row.Level, row.Clause)
+		for _, line := range strings.Split(strings.TrimSpace(r.Detail), "\n") {
+			fmt.Fprintf(w, "    %s\n", line)
+		}
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprint(tw, "document")
+	for _, v := range harness.VerdictOrder {
+		fmt.Fprintf(tw, "\t%s", v)
+	}
+	fmt.Fprintln(tw)
+	per := map[string]map[string]int{}
+	for _, r := range b.Rows {
+		if per[r.Document] == nil {
+			per[r.Document] = map[string]int{}
+		}
+		per[r.Document][r.Verdict]++
+	}
+	docs := make([]string, 0, len(per))
+	for d := range per {
+		docs = append(docs, d)
+	}
+	sort.Strings(docs)
+	for _, d := range docs {
+		fmt.Fprint(tw, d)
+		for _, v := range harness.VerdictOrder {
+			fmt.Fprintf(tw, "\t%d", per[d][v])
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprint(tw, "total")
+	for _, v := range harness.VerdictOrder {
+		fmt.Fprintf(tw, "\t%d", b.Totals[v])
+	}
+	fmt.Fprintln(tw)
+	tw.Flush()
+	fmt.Fprintf(w, "%s (%s)\n", strings.ToUpper(b.Status), b.Standing())
+}
+
+// FalsifySummary writes the per-toggle and per-row tables of a falsification.
+func FalsifySummary(w io.Writer, f *Falsifiability, witnessable []string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "toggle\ttargets\tkilled\tsurvived\tcollateral")
+	for _, t := range f.Toggles {
+		surv := strings.Join(t.Survived, ",")
+		if t.Error != "" {
+			surv += " (" + t.Error + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\n", t.ID, len(t.Targets), len(t.Killed), dash(surv), dash(strings.Join(t.Collateral, ",")))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "row\tkilled by")
+	for _, id := range witnessable {
+		fmt.Fprintf(tw, "%s\t%s\n", id, dash(strings.Join(f.Rows[id], ",")))
+	}
+	tw.Flush()
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func short(d string) string {
+	if len(d) > 19 {
+		return d[:19] + "…"
+	}
+	return d
+}

@@ -1,0 +1,295 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/extensions/globals"
+	"github.com/onsi/ginkgo/v2/formatter"
+	gtypes "github.com/onsi/ginkgo/v2/types"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// Options select and shape one run.
+type Options struct {
+	Suites                  []Suite      // the suites to run (cmd passes suites.All())
+	Documents               []string     // document ids to run; empty: every suite given
+	Rows                    []string     // row ids to run; empty: every row of the selected documents
+	Sabotage                sabotage.Set // client-side toggles for the reference client procedures
+	Runner                  Runner       // who ran it; Tier defaults to self
+	Seed                    int64        // Ginkgo random seed; 0: time-based
+	Progress                io.Writer    // Ginkgo's own console output; nil: discarded
+	JSONReport, JUnitReport string       // Ginkgo's reporters, when set
+	Limits                  *a2a.Limits  // client limits; nil: defaults
+	SpecTimeout             time.Duration
+}
+
+// Result is what a run produced.
+type Result struct {
+	Rows      []RowVerdict
+	Exchanges []*a2a.Exchange
+	Report    gtypes.Report
+	Seed      int64
+	Selection Selection
+	Started   time.Time
+	Finished  time.Time
+	Cards     map[string]CardSeen // role → card as fetched
+	Env       *Env
+}
+
+// Selection is what the user asked for.
+type Selection struct {
+	Documents []string `json:"documents"`
+	Rows      []string `json:"rows,omitempty"`
+}
+
+// CardSeen is a card fetched during the run.
+type CardSeen struct {
+	URL        string   `json:"url"`
+	SHA256     string   `json:"sha256"`
+	Exchange   string   `json:"exchange"`
+	Extensions []string `json:"extensions,omitempty"`
+	Provider   string   `json:"provider,omitempty"`
+}
+
+// Ginkgo keeps its spec tree in process globals; runs are serialised and the tree is rebuilt per run.
+var runMu sync.Mutex
+
+// Run executes the selected suites against tgt in this process and returns the row verdicts and the transcript.
+// It can be called many times in one process (globals.Reset between runs), which keeps falsification fast.
+func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
+	cat, err := catalog.Load()
+	if err != nil {
+		return nil, err
+	}
+	runMu.Lock()
+	defer runMu.Unlock()
+
+	limits := a2a.DefaultLimits()
+	if o.Limits != nil {
+		limits = *o.Limits
+	}
+	rec := a2a.NewRecorder()
+	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec})
+	if o.Runner.Tier == "" {
+		o.Runner.Tier = "self"
+	}
+	env := &Env{Target: tgt, Catalog: cat, Client: client, Sabotage: o.Sabotage, Runner: o.Runner,
+		cards: map[string]*cardFetch{}, applicable: map[string]*applicability{}, suites: map[string]Suite{},
+		SpecTimeout: o.SpecTimeout}
+
+	sel := Selection{Documents: o.Documents, Rows: o.Rows}
+	var chosen []Suite
+	for _, s := range o.Suites {
+		if len(o.Documents) == 0 || contains(o.Documents, s.Document) {
+			chosen = append(chosen, s)
+			env.suites[s.Document] = s
+		}
+	}
+	if len(sel.Documents) == 0 {
+		// Everything was asked for: a document without a suite reads not-tested, never skipped.
+		for _, d := range catalog.Documents {
+			sel.Documents = append(sel.Documents, d.ID)
+		}
+	}
+	for _, id := range o.Rows {
+		if _, ok := cat.Row(id); !ok {
+			return nil, fmt.Errorf("unknown row %q (see `runsuite catalog`)", id)
+		}
+	}
+
+	globals.Reset()
+	// Container bodies run while Ginkgo builds the tree inside RunSpecs, so the check stays installed until the
+	// run ends; a rejected spec's body is replaced by a failure and the run returns an error.
+	var defects []string
+	undo := AddTreeConstructionNodeArgsTransformer(func(nt gtypes.NodeType, _ Offset, text string, args []any) (string, []any, []error) {
+		if nt != gtypes.NodeTypeIt {
+			return text, args, nil
+		}
+		msg := checkSpecLabels(cat, text, args)
+		if msg == "" {
+			return text, args, nil
+		}
+		defects = append(defects, msg)
+		for i, a := range args {
+			switch a.(type) {
+			case func(), func(SpecContext), func(context.Context):
+				args[i] = func(SpecContext) { Fail("harness defect: " + msg) }
+			}
+		}
+		return text, args, nil
+	})
+	defer undo()
+	for _, s := range chosen {
+		s := s
+		Describe(s.Document, func() { s.Register(env) })
+	}
+
+	var report gtypes.Report
+	ReportAfterSuite("extconf verdicts", func(r Report) { report = r })
+
+	suiteCfg, repCfg := GinkgoConfiguration()
+	suiteCfg.RandomSeed = o.Seed
+	if suiteCfg.RandomSeed == 0 {
+		suiteCfg.RandomSeed = time.Now().UnixNano() % 1_000_000
+	}
+	suiteCfg.FailFast = false
+	suiteCfg.LabelFilter = ""
+	suiteCfg.FocusStrings, suiteCfg.SkipStrings = nil, nil
+	if len(o.Rows) > 0 {
+		suiteCfg.LabelFilter = strings.Join(o.Rows, " || ")
+	}
+	repCfg = gtypes.ReporterConfig{Succinct: true, SilenceSkips: true, NoColor: true,
+		JSONReport: o.JSONReport, JUnitReport: o.JUnitReport}
+	prevOut := formatter.ColorableStdOut
+	if o.Progress != nil {
+		formatter.ColorableStdOut = o.Progress
+	} else {
+		formatter.ColorableStdOut = io.Discard
+	}
+	defer func() { formatter.ColorableStdOut = prevOut }()
+
+	started := time.Now()
+	RunSpecs(&quietT{}, "extconf", suiteCfg, repCfg)
+	finished := time.Now()
+	globals.Reset()
+	if len(defects) > 0 {
+		return nil, fmt.Errorf("suite tree rejected: %s", strings.Join(defects, "; "))
+	}
+
+	res := &Result{Report: report, Seed: suiteCfg.RandomSeed, Selection: sel, Started: started, Finished: finished,
+		Exchanges: rec.All(), Env: env, Cards: map[string]CardSeen{}}
+	res.Rows = Verdicts(cat, report, sel, env)
+	for role, u := range tgt.Agents {
+		if f, ok := env.cards[u]; ok && f.ex != nil && f.err == nil {
+			seen := CardSeen{URL: u, SHA256: sha256Hex(f.raw), Exchange: f.ex.ID}
+			for _, x := range f.card.Capabilities.Extensions {
+				seen.Extensions = append(seen.Extensions, x.URI)
+			}
+			if f.card.Provider != nil {
+				seen.Provider = f.card.Provider.Organization
+			}
+			res.Cards[role] = seen
+		}
+	}
+	return res, nil
+}
+
+// checkSpecLabels rejects a spec with no row label, an unknown row, or a row no outside party can witness.
+func checkSpecLabels(cat *catalog.Catalog, text string, args []any) string {
+	var rows []string
+	for _, a := range args {
+		if l, ok := a.(Labels); ok {
+			rows = append(rows, l...)
+		}
+	}
+	if len(rows) == 0 {
+		return fmt.Sprintf("spec %q carries no row label", text)
+	}
+	for _, id := range rows {
+		r, ok := cat.Row(id)
+		if !ok {
+			return fmt.Sprintf("spec %q names unknown row %q", text, id)
+		}
+		if !r.Witnessable() {
+			return fmt.Sprintf("spec %q names %s, which the catalog marks unwitnessable", text, id)
+		}
+	}
+	return ""
+}
+
+func (e *Env) suite(doc string) (Suite, bool) {
+	s, ok := e.suites[doc]
+	return s, ok
+}
+
+// requireApplicable ends the spec as inapplicable when the target does not declare the document.
+func (w *W) requireApplicable(doc string) {
+	e := w.env
+	e.mu.Lock()
+	a, ok := e.applicable[doc]
+	e.mu.Unlock()
+	if !ok {
+		a = &applicability{}
+		s, _ := e.suite(doc)
+		if s.Applicable != nil {
+			a.ok, a.reason = s.Applicable(w.Ctx(), e)
+		} else {
+			a.ok, a.reason = w.declares(doc)
+		}
+		e.mu.Lock()
+		e.applicable[doc] = a
+		e.mu.Unlock()
+	}
+	if !a.ok {
+		w.Inapplicable(a.reason)
+	}
+}
+
+// declares is the default applicability: the card of the document's role declares its extension URI. A card that
+// cannot be fetched is not "inapplicable": the document's rows then fail on the fetch, never pass.
+func (w *W) declares(doc string) (bool, string) {
+	d, _ := catalog.DocumentByID(doc)
+	url, ok := w.env.Target.CardURL(doc)
+	if !ok {
+		return false, "the target has no agent for " + doc
+	}
+	card, _, ex, err := w.env.fetchCard(w.Ctx(), url, doc)
+	if err != nil {
+		return true, "" // the specs themselves fail on the fetch
+	}
+	if _, ok := card.Extension(d.URI); !ok {
+		return false, fmt.Sprintf("the card at %s (%s) does not declare %s in capabilities.extensions", url, ex.ID, d.URI)
+	}
+	return true, ""
+}
+
+func (e *Env) fetchCard(ctx context.Context, url, role string) (*a2a.AgentCard, []byte, *a2a.Exchange, error) {
+	e.mu.Lock()
+	f, ok := e.cards[url]
+	e.mu.Unlock()
+	if !ok {
+		card, ex, err := e.Client.FetchCard(ctx, url, a2a.Call{Note: "agent card for role " + role})
+		f = &cardFetch{card: card, ex: ex, err: err}
+		if ex != nil {
+			f.raw = ex.ResponseBody
+		}
+		e.mu.Lock()
+		e.cards[url] = f
+		e.mu.Unlock()
+	}
+	return f.card, f.raw, f.ex, f.err
+}
+
+// quietT satisfies GinkgoTestingT outside `go test`; the verdicts, not t, carry the outcome.
+type quietT struct{ failed bool }
+
+func (t *quietT) Fail() { t.failed = true }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

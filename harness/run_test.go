@@ -1,0 +1,131 @@
+package harness_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/onsi/gomega"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/target"
+)
+
+// fixtureSuite exercises every outcome the engine must tell apart, on real terms rows (the rows' content does
+// not matter here, only that the catalog knows them).
+func fixtureSuite() harness.Suite {
+	return harness.Suite{
+		Document:   "terms",
+		Applicable: func(context.Context, *harness.Env) (bool, string) { return true, "" },
+		Register: func(e *harness.Env) {
+			harness.Spec(e, []string{"TE-3.1"}, "passes with one assertion", func(w *harness.W) {
+				w.Check("TE-3.1", true, "true", "true", nil)
+			})
+			harness.Spec(e, []string{"TE-3.2a"}, "asserts nothing", func(w *harness.W) {})
+			harness.Spec(e, []string{"TE-3.2b"}, "fails", func(w *harness.W) {
+				w.Check("TE-3.2b", false, "a data-only entry", "required: true", nil)
+			})
+			harness.Spec(e, []string{"TE-3.3a"}, "is blocked", func(w *harness.W) {
+				w.Blocked("no second principal configured")
+			})
+			harness.Spec(e, []string{"TE-3.3b"}, "is inapplicable", func(w *harness.W) {
+				w.Inapplicable("the card declares no proposals")
+			})
+			harness.Spec(e, []string{"TE-3.3c"}, "negative without control", func(w *harness.W) {
+				w.Negative("TE-3.3c", true, "refused", "refused", nil)
+			})
+			harness.Spec(e, []string{"TE-3.3d"}, "negative after control", func(w *harness.W) {
+				w.Control("TE-3.3d", true, "the valid call succeeds", "200", nil)
+				w.Negative("TE-3.3d", true, "refused", "refused", nil)
+			})
+			harness.Spec(e, []string{"TE-3.3e", "TE-3.4a"}, "fails on its second row", func(w *harness.W) {
+				w.Check("TE-3.3e", true, "x", "x", nil)
+				w.Expect("TE-3.4a", 2, gomega.Equal(3), "the digest matches", nil)
+			})
+		},
+	}
+}
+
+func TestRunVerdicts(t *testing.T) {
+	tgt := &target.Target{Kind: target.KindURL, Agents: map[string]string{"": "http://127.0.0.1:1/.well-known/agent-card.json"}}
+	res, err := harness.Run(context.Background(), tgt, harness.Options{Suites: []harness.Suite{fixtureSuite()}, Documents: []string{"terms"}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]harness.RowVerdict{}
+	for _, r := range res.Rows {
+		got[r.ID] = r
+	}
+	want := map[string]string{
+		"TE-3.1":  harness.ExecutedPass,
+		"TE-3.2a": harness.NotTested,
+		"TE-3.2b": harness.ExecutedFail,
+		"TE-3.3a": harness.Blocked,
+		"TE-3.3b": harness.Inapplicable,
+		"TE-3.3c": harness.ExecutedFail,
+		"TE-3.3d": harness.ExecutedPass,
+		"TE-3.3e": harness.NotTested,
+		"TE-3.4a": harness.ExecutedFail,
+		"TE-3.5a": harness.NotTested, // no spec at all
+	}
+	for id, v := range want {
+		if got[id].Verdict != v {
+			t.Errorf("%s: verdict %s (%s), want %s", id, got[id].Verdict, got[id].Detail, v)
+		}
+	}
+	if got["TE-3.1"].Assertions != 1 {
+		t.Errorf("TE-3.1 assertions = %d, want 1", got["TE-3.1"].Assertions)
+	}
+	musts := map[string][]string{
+		"TE-3.2a": {"without executing an assertion"},
+		"TE-3.2b": {"[TE-3.2b]", "expected: a data-only entry", "observed: required: true", "spec text:"},
+		"TE-3.3a": {"no second principal configured"},
+		"TE-3.3b": {"the card declares no proposals"},
+		"TE-3.3c": {"harness defect", "without a positive control"},
+		"TE-3.3e": {"stopped at a failure of TE-3.4a"},
+		"TE-3.4a": {"[TE-3.4a]", "Expected"},
+	}
+	for id, subs := range musts {
+		for _, s := range subs {
+			if !strings.Contains(got[id].Detail, s) {
+				t.Errorf("%s detail %q lacks %q", id, got[id].Detail, s)
+			}
+		}
+	}
+	// Unselected documents are skipped, never passed.
+	for _, r := range res.Rows {
+		if r.Document != "terms" && r.Verdict != harness.Skipped {
+			t.Errorf("%s of unselected %s: %s", r.ID, r.Document, r.Verdict)
+		}
+	}
+	if harness.Passed(res.Rows) {
+		t.Error("a run with failing, blocked and not-tested rows reads as passed")
+	}
+
+	// A second run in the same process works (falsification relies on it), and --req narrows the run.
+	res2, err := harness.Run(context.Background(), tgt, harness.Options{Suites: []harness.Suite{fixtureSuite()}, Rows: []string{"TE-3.1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res2.Rows {
+		want := harness.Skipped
+		if r.ID == "TE-3.1" {
+			want = harness.ExecutedPass
+		}
+		if r.Verdict != want {
+			t.Errorf("second run: %s = %s, want %s", r.ID, r.Verdict, want)
+		}
+	}
+}
+
+func TestRunRejectsUnlabelledSpec(t *testing.T) {
+	bad := harness.Suite{Document: "terms", Register: func(e *harness.Env) {
+		harness.Spec(e, nil, "has no row", func(w *harness.W) {})
+		harness.Spec(e, []string{"TE-99.9"}, "unknown row", func(w *harness.W) {})
+	}}
+	tgt := &target.Target{Kind: target.KindURL, Agents: map[string]string{}}
+	_, err := harness.Run(context.Background(), tgt, harness.Options{Suites: []harness.Suite{bad}})
+	if err == nil || !strings.Contains(err.Error(), "carries no row label") || !strings.Contains(err.Error(), "unknown row \"TE-99.9\"") {
+		t.Fatalf("err = %v, want both defects named", err)
+	}
+}

@@ -1,0 +1,139 @@
+// Package target says how to reach the agent under test: the in-process reference mocks, any URL, or a container.
+// Suites see only a Target, so one spec runs unchanged against all three.
+package target
+
+import (
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Kinds of target.
+const (
+	KindMock      = "mock"
+	KindURL       = "url"
+	KindContainer = "container"
+)
+
+// Target is a reachable agent (or set of agents, for the reference mocks).
+type Target struct {
+	Kind string
+	// Agents maps a role to an agent's card URL. Roles are document ids ("terms", "interview", …) and extra roles
+	// a suite may ask for ("interview.noterms"). A URL target maps every role to its one card URL.
+	Agents   map[string]string
+	RootCAs  *x509.CertPool // trusted CAs for https (nil: the system pool)
+	Config   Config
+	ImageID  string   // container targets: the image id that ran
+	Sabotage []string // mock targets: the toggles switched on
+	// Close stops whatever the target started; nil when nothing was started.
+	Close func() error
+}
+
+// CardURL returns the card URL for role, falling back to the target's default agent ("" role).
+func (t *Target) CardURL(role string) (string, bool) {
+	if u, ok := t.Agents[role]; ok {
+		return u, true
+	}
+	if i := strings.IndexByte(role, '.'); i > 0 {
+		return "", false // an extra role is never guessed: its specs are blocked without it
+	}
+	u, ok := t.Agents[""]
+	return u, ok
+}
+
+// Principal is a credential the operator provides for one caller.
+type Principal struct {
+	Header string `json:"header"` // e.g. "Authorization"
+	Value  string `json:"value"`  // e.g. "Bearer …"
+	// Identifiers the routing value must never encode (agent-cards): tenant, workspace, principal ids.
+	Tenant    string `json:"tenant,omitempty"`
+	Workspace string `json:"workspace,omitempty"`
+	ID        string `json:"id,omitempty"`
+}
+
+// ActingFor says how an assistant asserts that it acts for a named person (On Request OR-5.5 leaves it undefined).
+type ActingFor struct {
+	// Metadata is merged into SendMessage params.metadata when the harness speaks as an assistant acting for a
+	// person; the default convention is {"onRequest": {"actingFor": {"name": …}}}.
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	Header   string          `json:"header,omitempty"` // alternatively a request header…
+	Value    string          `json:"value,omitempty"`  // …with this value
+}
+
+// Config is what the documents leave to the operator. Every member is optional; a spec that needs a missing one
+// is blocked with the reason, never passed.
+type Config struct {
+	Agents      map[string]string    `json:"agents,omitempty"`     // role → card URL, overriding the target's
+	Principals  map[string]Principal `json:"principals,omitempty"` // "A", "B": two principals in two tenants
+	Inventory   string               `json:"inventory,omitempty"`  // OpenWOP inventory URL
+	Discovery   string               `json:"discovery,omitempty"`  // OpenWOP discovery document URL
+	Requests    map[string][]string  `json:"requests,omitempty"`   // skill id → request texts (default: examples)
+	ActingFor   *ActingFor           `json:"actingFor,omitempty"`
+	CAFile      string               `json:"caFile,omitempty"`      // PEM bundle trusted for https
+	TrustedKeys json.RawMessage      `json:"trustedKeys,omitempty"` // a JWK Set for card and document signatures
+	Provider    string               `json:"provider,omitempty"`    // the agent's provider organization, if known
+	Limits      json.RawMessage      `json:"limits,omitempty"`      // overrides of a2a.Limits (see README)
+	// Container targets.
+	Port     string `json:"port,omitempty"`     // container port serving the card, e.g. "8443/tcp"
+	CardPath string `json:"cardPath,omitempty"` // default /.well-known/agent-card.json
+	Scheme   string `json:"scheme,omitempty"`   // http or https
+}
+
+// LoadConfig reads a target configuration file (JSON). Unknown members are an error: a misspelt credential must
+// not silently block rows.
+func LoadConfig(path string) (Config, error) {
+	var c Config
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return c, err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("target config %s: %w", path, err)
+	}
+	if c.CAFile != "" {
+		if _, err := c.CAPool(); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// CAPool returns the pool of the configured CA file, or nil when none is configured.
+func (c Config) CAPool() (*x509.CertPool, error) {
+	if c.CAFile == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(c.CAFile)
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, errors.New("caFile " + c.CAFile + ": no PEM certificate")
+	}
+	return pool, nil
+}
+
+// URL makes a target for one running agent; cardURL may be the agent's origin or its card URL.
+func URL(cardURL string, cfg Config) (*Target, error) {
+	if !strings.HasPrefix(cardURL, "http://") && !strings.HasPrefix(cardURL, "https://") {
+		return nil, fmt.Errorf("target URL %q: want http:// or https://", cardURL)
+	}
+	if !strings.Contains(cardURL, "/.well-known/") {
+		cardURL = strings.TrimRight(cardURL, "/") + "/.well-known/agent-card.json"
+	}
+	pool, err := cfg.CAPool()
+	if err != nil {
+		return nil, err
+	}
+	t := &Target{Kind: KindURL, Agents: map[string]string{"": cardURL}, RootCAs: pool, Config: cfg}
+	for role, u := range cfg.Agents {
+		t.Agents[role] = u
+	}
+	return t, nil
+}

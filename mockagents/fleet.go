@@ -1,0 +1,108 @@
+// Package mockagents starts the reference agents: one per document, spec-correct, on loopback, each breakable by
+// the sabotage toggles switched on for it. Each document's agent lives in its own package and registers its
+// starter from a fleet_<doc>.go file here.
+package mockagents
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/extconf/extconf/fixtures/testpki"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// Agents is what one document's starter returns: role → card URL, and how to stop them.
+type Agents struct {
+	Roles  map[string]string
+	Config target.Config // operator settings the mock provides for itself (principals, inventory, requests)
+	Close  func()
+}
+
+// Starter starts one document's reference agents with the given toggles on.
+type Starter func(set sabotage.Set) (*Agents, error)
+
+var starters = map[string]Starter{}
+
+func register(doc string, s Starter) { starters[doc] = s }
+
+// Documents lists the documents that have a reference agent.
+func Documents() []string {
+	out := make([]string, 0, len(starters))
+	for d := range starters {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Start starts the reference agents of docs (all when empty) as one mock target. The harness trusts the test CA.
+func Start(set sabotage.Set, docs ...string) (*target.Target, error) {
+	if len(docs) == 0 {
+		docs = Documents()
+	}
+	t := &target.Target{Kind: target.KindMock, Agents: map[string]string{}, RootCAs: testpki.CAPool(), Sabotage: set.IDs()}
+	var closers []func()
+	t.Close = func() error {
+		for _, c := range closers {
+			c()
+		}
+		return nil
+	}
+	for _, d := range docs {
+		s, ok := starters[d]
+		if !ok {
+			continue // a document without a reference agent yet: its rows stay not-tested
+		}
+		a, err := s(set)
+		if err != nil {
+			_ = t.Close()
+			return nil, fmt.Errorf("reference agent for %s: %w", d, err)
+		}
+		closers = append(closers, a.Close)
+		for role, u := range a.Roles {
+			if _, dup := t.Agents[role]; dup {
+				_ = t.Close()
+				return nil, errors.New("two reference agents claim role " + role)
+			}
+			t.Agents[role] = u
+		}
+		mergeConfig(&t.Config, a.Config)
+	}
+	return t, nil
+}
+
+func mergeConfig(dst *target.Config, src target.Config) {
+	if src.Principals != nil {
+		if dst.Principals == nil {
+			dst.Principals = map[string]target.Principal{}
+		}
+		for k, v := range src.Principals {
+			dst.Principals[k] = v
+		}
+	}
+	if src.Requests != nil {
+		if dst.Requests == nil {
+			dst.Requests = map[string][]string{}
+		}
+		for k, v := range src.Requests {
+			dst.Requests[k] = v
+		}
+	}
+	if src.Inventory != "" {
+		dst.Inventory = src.Inventory
+	}
+	if src.Discovery != "" {
+		dst.Discovery = src.Discovery
+	}
+	if src.ActingFor != nil {
+		dst.ActingFor = src.ActingFor
+	}
+	if src.Provider != "" {
+		dst.Provider = src.Provider
+	}
+	if len(src.TrustedKeys) > 0 {
+		dst.TrustedKeys = src.TrustedKeys
+	}
+}
