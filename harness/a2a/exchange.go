@@ -1,0 +1,109 @@
+package a2a
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Exchange is one HTTP request and its response as seen on the wire: the unit of evidence.
+type Exchange struct {
+	ID             string      `json:"id"`  // "sha256:" + hex SHA-256 of the JCS form of this record with ID empty
+	Seq            int         `json:"seq"` // order within the recorder, from 1
+	Note           string      `json:"note,omitempty"`
+	Method         string      `json:"method"`
+	URL            string      `json:"url"`
+	Redirects      []string    `json:"redirects,omitempty"` // each redirect hop requested (followed or refused)
+	RequestHeader  http.Header `json:"requestHeader"`
+	RequestBody    []byte      `json:"requestBody,omitempty"`
+	Status         int         `json:"status"`
+	ResponseHeader http.Header `json:"responseHeader,omitempty"`
+	ResponseBody   []byte      `json:"responseBody,omitempty"` // raw bytes as received, up to the cap
+	Events         [][]byte    `json:"events,omitempty"`       // SSE data payloads in order
+	Truncated      bool        `json:"truncated,omitempty"`    // the body's end was not seen
+	Started        time.Time   `json:"started"`
+	DurationMS     float64     `json:"durationMs"`
+	Error          string      `json:"error,omitempty"`
+}
+
+// Summary is one line for failure messages: "ex#3 sha256:ab12… POST https://127.0.0.1:1234/ → 200 (note)".
+func (e *Exchange) Summary() string {
+	if e == nil {
+		return "ex#? (no exchange)"
+	}
+	id := e.ID
+	if len(id) > len("sha256:")+12 {
+		id = id[:len("sha256:")+12] + "…"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "ex#%d %s %s %s → ", e.Seq, id, e.Method, e.URL)
+	if e.Status != 0 {
+		fmt.Fprintf(&b, "%d", e.Status)
+	} else {
+		b.WriteString("no response")
+	}
+	if e.Note != "" {
+		fmt.Fprintf(&b, " (%s)", e.Note)
+	}
+	if e.Error != "" {
+		fmt.Fprintf(&b, " [error: %s]", e.Error)
+	}
+	return b.String()
+}
+
+// computeID is the digest of the record's canonical form with ID empty.
+func (e *Exchange) computeID() string {
+	saved := e.ID
+	e.ID = ""
+	buf := e.appendCanonical(make([]byte, 0, 1024+len(e.RequestBody)*4/3+len(e.ResponseBody)*4/3))
+	e.ID = saved
+	sum := sha256.Sum256(buf)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Recorder keeps every exchange of a run in order. Safe for concurrent use.
+type Recorder struct {
+	mu  sync.Mutex
+	all []*Exchange
+}
+
+// NewRecorder returns an empty recorder.
+func NewRecorder() *Recorder { return &Recorder{} }
+
+// Add assigns the exchange its Seq, then its ID, and keeps it.
+func (r *Recorder) Add(e *Exchange) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.Seq = len(r.all) + 1
+	e.ID = e.computeID()
+	r.all = append(r.all, e)
+}
+
+// All returns the exchanges in Seq order.
+func (r *Recorder) All() []*Exchange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*Exchange(nil), r.all...)
+}
+
+// Len is the number of exchanges recorded.
+func (r *Recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.all)
+}
+
+// WriteJSONL writes one JCS-canonical JSON object per line, in Seq order.
+func (r *Recorder) WriteJSONL(w io.Writer) error {
+	for _, e := range r.All() {
+		if _, err := w.Write(append(e.appendCanonical(nil), '\n')); err != nil {
+			return err
+		}
+	}
+	return nil
+}

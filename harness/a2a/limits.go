@@ -1,0 +1,107 @@
+package a2a
+
+import (
+	"errors"
+	"time"
+)
+
+// Limits bound every exchange with a target. The harness treats every target as hostile, so nothing is unbounded.
+type Limits struct {
+	ConnectTimeout time.Duration // dial + TLS handshake
+	CallTimeout    time.Duration // whole non-streaming exchange, headers to last byte
+	StreamTimeout  time.Duration // whole streaming exchange
+	MaxBody        int64         // response body cap, also the cap on a whole SSE stream
+	MaxSSEEvent    int           // one SSE event's data
+	MaxSSEEvents   int           // events per stream
+	MaxRedirects   int           // redirects followed, and only to the same origin
+}
+
+// DefaultLimits returns the limits used for any zero field of Options.Limits.
+func DefaultLimits() Limits {
+	return Limits{
+		ConnectTimeout: 5 * time.Second,
+		CallTimeout:    10 * time.Second,
+		StreamTimeout:  15 * time.Second,
+		MaxBody:        8 << 20,
+		MaxSSEEvent:    1 << 20,
+		MaxSSEEvents:   10000,
+		MaxRedirects:   5,
+	}
+}
+
+// withDefaults fills zero (or negative) fields from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.ConnectTimeout <= 0 {
+		l.ConnectTimeout = d.ConnectTimeout
+	}
+	if l.CallTimeout <= 0 {
+		l.CallTimeout = d.CallTimeout
+	}
+	if l.StreamTimeout <= 0 {
+		l.StreamTimeout = d.StreamTimeout
+	}
+	if l.MaxBody <= 0 {
+		l.MaxBody = d.MaxBody
+	}
+	if l.MaxSSEEvent <= 0 {
+		l.MaxSSEEvent = d.MaxSSEEvent
+	}
+	if l.MaxSSEEvents <= 0 {
+		l.MaxSSEEvents = d.MaxSSEEvents
+	}
+	if l.MaxRedirects <= 0 {
+		l.MaxRedirects = d.MaxRedirects
+	}
+	return l
+}
+
+// Sentinel errors; the ones for limits are reached through *LimitError.
+var (
+	ErrBodyTooLarge      = errors.New("response body too large")
+	ErrTimeout           = errors.New("timeout")
+	ErrRedirectOffOrigin = errors.New("redirect to another origin refused")
+	ErrTooManyRedirects  = errors.New("too many redirects")
+	ErrSSEEventTooLarge  = errors.New("SSE event too large")
+	ErrTooManySSEEvents  = errors.New("too many SSE events")
+	ErrContentType       = errors.New("unexpected content type")
+	ErrInvalidJSON       = errors.New("invalid JSON")
+	ErrURLRefused        = errors.New("URL refused")
+	ErrStatus            = errors.New("unexpected HTTP status")
+)
+
+// Names of the limits as they appear in LimitError.Limit.
+const (
+	LimitConnectTimeout = "connect-timeout"
+	LimitCallTimeout    = "call-timeout"
+	LimitStreamTimeout  = "stream-timeout"
+	LimitMaxBody        = "max-body"
+	LimitMaxSSEEvent    = "max-sse-event"
+	LimitMaxSSEEvents   = "max-sse-events"
+	LimitMaxRedirects   = "max-redirects"
+)
+
+// LimitError reports a violated limit: "limit exceeded: max-body (8388608 bytes) …".
+type LimitError struct {
+	Limit  string // one of the Limit* names
+	Detail string // the bound in parentheses, then what crossed it
+}
+
+func (e *LimitError) Error() string { return "limit exceeded: " + e.Limit + " " + e.Detail }
+
+// Unwrap lets errors.Is match the sentinel of the limit.
+func (e *LimitError) Unwrap() error {
+	switch e.Limit {
+	case LimitConnectTimeout, LimitCallTimeout, LimitStreamTimeout:
+		return ErrTimeout
+	case LimitMaxBody:
+		return ErrBodyTooLarge
+	case LimitMaxSSEEvent:
+		return ErrSSEEventTooLarge
+	case LimitMaxSSEEvents:
+		return ErrTooManySSEEvents
+	case LimitMaxRedirects:
+		return ErrTooManyRedirects
+	}
+	return nil
+}
