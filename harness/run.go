@@ -93,7 +93,10 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	for _, s := range o.Suites {
 		if len(o.Documents) == 0 || contains(o.Documents, s.Document) {
 			chosen = append(chosen, s)
-			env.suites[s.Document] = s
+			// One applicability rule per document: the first suite that states one.
+			if prev, ok := env.suites[s.Document]; !ok || prev.Applicable == nil {
+				env.suites[s.Document] = s
+			}
 		}
 	}
 	if len(sel.Documents) == 0 {

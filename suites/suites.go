@@ -8,16 +8,14 @@ import (
 	"github.com/extconf/extconf/harness"
 )
 
-var all = map[string]harness.Suite{}
+// A document may have several suites (e.g. agent-side and reference-client specs); they run as one.
+var all []harness.Suite
 
-func register(s harness.Suite) { all[s.Document] = s }
+func register(s harness.Suite) { all = append(all, s) }
 
 // All returns every suite, in document order.
 func All() []harness.Suite {
-	out := make([]harness.Suite, 0, len(all))
-	for _, s := range all {
-		out = append(out, s)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Document < out[j].Document })
+	out := append([]harness.Suite(nil), all...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Document < out[j].Document })
 	return out
 }
