@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runCLI(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"nonsense"},
+		{"run", "--no-such-flag"},
+		{"run", "--suite", "not-a-document"},
+		{"run", "--tier", "steward"},
+		{"run", "--sabotage", "no.such-toggle"},
+		{"run", "--target", "ftp://127.0.0.1/"},
+		{"catalog", "--format", "yaml"},
+		{"verify"},
+		{"sabotage", "show"},
+	} {
+		if code, _, stderr := runCLI(args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", args, code, stderr)
+		}
+	}
+}
+
+func TestCatalogJSON(t *testing.T) {
+	code, out, _ := runCLI("catalog", "--format", "json")
+	if code != exitPass {
+		t.Fatalf("exit %d", code)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]int{}
+	for _, r := range rows {
+		docs[r["document"].(string)]++
+		for _, k := range []string{"id", "section", "level", "subject", "source", "clause", "witness", "why", "aliases"} {
+			if _, ok := r[k]; !ok {
+				t.Fatalf("row %v lacks %s", r["id"], k)
+			}
+		}
+	}
+	for _, d := range []string{"interview", "on-request", "schema-interface", "terms", "agent-cards"} {
+		if docs[d] == 0 {
+			t.Errorf("no rows for %s", d)
+		}
+	}
+}
+
+func TestCheckSpecsMissingDirFails(t *testing.T) {
+	code, out, _ := runCLI("catalog", "--check-specs", t.TempDir())
+	if code != exitFail || !strings.Contains(out, "MISSING") {
+		t.Fatalf("exit %d, out %q", code, out)
+	}
+}
+
+func TestSabotageList(t *testing.T) {
+	if code, out, _ := runCLI("sabotage", "list"); code != exitPass || !strings.HasPrefix(out, "toggle") {
+		t.Fatalf("exit %d, out %q", code, out)
+	}
+}
