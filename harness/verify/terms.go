@@ -1,0 +1,380 @@
+package verify
+
+// The terms extension (Agent SoW: A2A Terms Extension 0.1.0-draft): the card entry, and the four-step
+// verification of §6 plus the standing-proposal checks of §3 rule 5, as a consumer runs them.
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// TermsURI is the extension's URI; consumers match it exactly (§2).
+const TermsURI = "https://agentsow.com/extensions/a2a-terms/v1"
+
+// TermsEntry is one params.proposals[] entry of the card's terms declaration. A member the card omits (or spells
+// with a non-string) is "".
+type TermsEntry struct{ URL, Digest, Sow, Offering string }
+
+// TermsParams is the declaration's params as the consumer reads them.
+type TermsParams struct {
+	SowSpec   string
+	Entries   []TermsEntry
+	Required  bool
+	Malformed []string // entries that are not objects, by index
+}
+
+// Errors of the card entry.
+var (
+	ErrTermsNotDeclared = errors.New("the card does not declare " + TermsURI)
+	ErrTermsParams      = errors.New("the terms declaration's params are malformed")
+)
+
+// TermsEntries parses params.proposals of the card's terms declaration.
+func TermsEntries(card *a2a.AgentCard) ([]TermsEntry, error) {
+	p, err := ReadTermsParams(card)
+	if err != nil {
+		return nil, err
+	}
+	return p.Entries, nil
+}
+
+// ReadTermsParams parses the terms declaration's params: sow_spec and the proposals entries.
+func ReadTermsParams(card *a2a.AgentCard) (*TermsParams, error) {
+	if card == nil {
+		return nil, ErrTermsNotDeclared
+	}
+	ext, ok := card.Extension(TermsURI)
+	if !ok {
+		return nil, ErrTermsNotDeclared
+	}
+	var params map[string]json.RawMessage
+	if err := json.Unmarshal(ext.Params, &params); err != nil || params == nil {
+		return nil, fmt.Errorf("%w: params is not an object", ErrTermsParams)
+	}
+	out := &TermsParams{Required: ext.Required}
+	_ = json.Unmarshal(params["sow_spec"], &out.SowSpec)
+	raw, ok := params["proposals"]
+	if !ok {
+		return out, fmt.Errorf("%w: params.proposals is absent", ErrTermsParams)
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
+		return out, fmt.Errorf("%w: params.proposals is not an array", ErrTermsParams)
+	}
+	for i, item := range list {
+		var m map[string]any
+		if json.Unmarshal(item, &m) != nil || m == nil {
+			out.Malformed = append(out.Malformed, fmt.Sprintf("proposals[%d]", i))
+			continue
+		}
+		str := func(k string) string { s, _ := m[k].(string); return s }
+		out.Entries = append(out.Entries, TermsEntry{URL: str("url"), Digest: str("digest"), Sow: str("sow"), Offering: str("offering")})
+	}
+	return out, nil
+}
+
+// Steps of the verification, in order, as ProposalResult.Step names them.
+const (
+	TermsStepFetch     = "fetch"     // §6 step 1: the GET failed, or the status was not 2xx
+	TermsStepParse     = "parse"     // §6 step 1: the body is not one I-JSON object
+	TermsStepDigest    = "digest"    // §6 steps 2–3: JCS of the complete document does not hash to the entry's digest
+	TermsStepSignature = "signature" // §6 step 4: no provider signature, or it does not verify (Agent SoW §6)
+	TermsStepStanding  = "standing"  // §3 rule 5: not a standing proposal (client seat filled, starts_at set, incomplete)
+)
+
+// Errors a ProposalResult wraps, one per failure kind.
+var (
+	ErrProposalFetch      = errors.New("the proposal could not be fetched")
+	ErrProposalParse      = errors.New("the proposal is not one I-JSON object")
+	ErrDigestMismatch     = errors.New("digest mismatch")
+	ErrSignatureAbsent    = errors.New("no provider signature")
+	ErrSignatureInvalid   = errors.New("provider signature does not verify")
+	ErrNotStanding        = errors.New("not a standing proposal")
+	ErrIdentifierMismatch = errors.New("identifier mismatch") // only ever raised by a sabotaged consumer
+)
+
+// ProposalResult is the outcome of verifying one entry. Step is "" when every step passed; otherwise the step
+// that failed, and Err says why. Doc and Parsed are set as soon as the body parsed, verified or not: a caller
+// must not use them as terms unless Step is "".
+type ProposalResult struct {
+	Step     string
+	Err      error
+	Doc      []byte
+	Parsed   map[string]any
+	Exchange *a2a.Exchange
+	// Digest is the canonical digest the consumer computed (for reports).
+	Digest string
+}
+
+// OK reports whether every step passed.
+func (r ProposalResult) OK() bool { return r.Step == "" && r.Err == nil }
+
+func (r ProposalResult) fail(step string, err error) ProposalResult {
+	r.Step, r.Err = step, err
+	return r
+}
+
+// VerifyProposal runs the §6 verification of one entry: fetch over HTTPS and parse as I-JSON; JCS of the whole
+// document; SHA-256 compared exactly with the entry's digest; the provider signature per Agent SoW §6; then the
+// §3 rule 5 standing-proposal checks (complete, client seat blank). Identifiers are never compared (§8).
+// set carries the client-side sabotage toggles of the terms document; pass sabotage.Set{} for the correct consumer.
+func VerifyProposal(ctx context.Context, c *a2a.Client, e TermsEntry, set sabotage.Set) ProposalResult {
+	var r ProposalResult
+	u, err := url.Parse(e.URL)
+	if e.URL == "" || err != nil || !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
+		return r.fail(TermsStepFetch, fmt.Errorf("%w: url %q is not an absolute https URL (§3 rule 3)", ErrProposalFetch, e.URL))
+	}
+	body, ex, err := FetchProposal(ctx, c, e.URL, a2a.Call{})
+	r.Exchange = ex
+	if err != nil {
+		if errors.Is(err, ErrProposalParse) {
+			r.Doc = body
+			return r.fail(TermsStepParse, err)
+		}
+		return r.fail(TermsStepFetch, err)
+	}
+	r.Doc = body
+	r.Parsed, _ = ParseProposal(body) // FetchProposal parsed it already
+
+	// Steps 2–3: the commitment is the complete document's canonical digest, never the identifier.
+	var digest string
+	switch {
+	case set.On("terms.client-hashes-raw-bytes"):
+		s := sha256.Sum256(body)
+		digest = "sha256:" + hex.EncodeToString(s[:])
+	case set.On("terms.client-hashes-without-signatures"):
+		digest, err = termsDigestWithout(body, "signatures")
+	default:
+		digest, err = ProposalDigest(body)
+	}
+	if err != nil {
+		return r.fail(TermsStepParse, fmt.Errorf("%w: %v", ErrProposalParse, err))
+	}
+	r.Digest = digest
+	id, _ := r.Parsed["id"].(string)
+	if set.On("terms.client-rejects-on-identifier-mismatch") {
+		if minted, err := MintSowID(body); (e.Sow != "" && e.Sow != id) || err != nil || minted != id {
+			return r.fail(TermsStepDigest, fmt.Errorf("%w: entry sow %q, document id %q, re-derived %q", ErrIdentifierMismatch, e.Sow, id, minted))
+		}
+	}
+	sameID := set.On("terms.client-compares-identifiers") && e.Sow != "" && e.Sow == id
+	if digest != e.Digest && !sameID && !set.On("terms.client-accepts-digest-mismatch") {
+		return r.fail(TermsStepDigest, fmt.Errorf("%w: the entry commits to %q, the served document hashes to %q", ErrDigestMismatch, e.Digest, digest))
+	}
+
+	// Step 4: the provider's signature over the Agent SoW §6 signed bytes.
+	if err := VerifyProviderSignature(body); err != nil {
+		if !(errors.Is(err, ErrSignatureAbsent) && set.On("terms.client-accepts-unsigned")) {
+			return r.fail(TermsStepSignature, err)
+		}
+	}
+
+	// §3 rule 5: a standing proposal.
+	problems := StandingProblems(r.Parsed)
+	problems = append(problems, CompletenessProblems(r.Parsed)...)
+	if len(problems) > 0 {
+		return r.fail(TermsStepStanding, fmt.Errorf("%w: %s", ErrNotStanding, strings.Join(problems, "; ")))
+	}
+	return r
+}
+
+// FetchProposal GETs a proposal document (any scheme the client allows: the https requirement is the caller's)
+// and parses it as one I-JSON object. The error wraps ErrProposalFetch (transport, non-2xx) or ErrProposalParse;
+// on a parse failure the body is still returned.
+func FetchProposal(ctx context.Context, c *a2a.Client, rawURL string, call a2a.Call) ([]byte, *a2a.Exchange, error) {
+	if call.Note == "" {
+		call.Note = "terms proposal " + rawURL
+	}
+	if call.Header == nil {
+		call.Header = http.Header{}
+	}
+	if _, ok := call.Header["Accept"]; !ok {
+		call.Header.Set("Accept", "application/json")
+	}
+	ex, err := c.HTTP(ctx, http.MethodGet, rawURL, nil, call)
+	if err != nil {
+		return nil, ex, fmt.Errorf("%w: GET %s: %v", ErrProposalFetch, rawURL, err)
+	}
+	if ex.Status < 200 || ex.Status > 299 {
+		return nil, ex, fmt.Errorf("%w: GET %s answered %d", ErrProposalFetch, rawURL, ex.Status)
+	}
+	if _, err := ParseProposal(ex.ResponseBody); err != nil {
+		return ex.ResponseBody, ex, err
+	}
+	return ex.ResponseBody, ex, nil
+}
+
+// termsMaxSafeInteger is the largest integer an I-JSON number carries exactly (RFC 7493 §2.2).
+const termsMaxSafeInteger = 1<<53 - 1
+
+// ParseProposal parses body as one I-JSON object (RFC 7493): no duplicate member names, integers within ±2^53,
+// valid UTF-8, nothing after the value. JCS is defined only over I-JSON, so anything else cannot be committed to.
+func ParseProposal(body []byte) (map[string]any, error) {
+	if err := termsCheckIJSON(body); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrProposalParse, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrProposalParse, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%w: the top-level value is not an object", ErrProposalParse)
+	}
+	return m, nil
+}
+
+// checkIJSON walks the tokens: one value, no duplicate names, no unsafe integers, no invalid UTF-8.
+func termsCheckIJSON(body []byte) error {
+	if !json.Valid(body) {
+		return errors.New("not well-formed JSON")
+	}
+	if !termsIsUTF8(body) {
+		return errors.New("invalid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	type frame struct {
+		obj   bool
+		names map[string]bool
+		key   bool // next token in an object is a name
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.obj && top.key {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			name := tok.(string)
+			if top.names[name] {
+				return fmt.Errorf("duplicate member name %q", name)
+			}
+			top.names[name] = true
+			top.key = false
+			continue
+		}
+		if top != nil && top.obj {
+			top.key = true // this token is the member's value (or opens it)
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, &frame{obj: true, names: map[string]bool{}, key: true})
+			case '[':
+				stack = append(stack, &frame{})
+			case ']':
+				stack = stack[:len(stack)-1]
+			}
+		case json.Number:
+			if !strings.ContainsAny(string(t), ".eE") {
+				f, err := t.Float64()
+				if err != nil || math.Abs(f) > termsMaxSafeInteger {
+					return fmt.Errorf("integer %s is outside ±2^53", t)
+				}
+			}
+		}
+	}
+}
+
+func termsIsUTF8(b []byte) bool { return strings.ToValidUTF8(string(b), "\uFFFD") == string(b) }
+
+// ProposalDigest is the terms §5 commitment of a document: "sha256:" + lowercase hex of SHA-256 over the JCS
+// (RFC 8785) form of the complete document, id and signatures included, no prefix.
+func ProposalDigest(doc []byte) (string, error) {
+	c, err := jcs.Transform(doc)
+	if err != nil {
+		return "", fmt.Errorf("JCS: %w", err)
+	}
+	s := sha256.Sum256(c)
+	return "sha256:" + hex.EncodeToString(s[:]), nil
+}
+
+// digestWithout hashes JCS of doc with top-level members removed (the sabotaged consumer's mistake).
+func termsDigestWithout(doc []byte, drop ...string) (string, error) {
+	c, err := sowCanonicalWithout(doc, drop...)
+	if err != nil {
+		return "", err
+	}
+	s := sha256.Sum256(c)
+	return "sha256:" + hex.EncodeToString(s[:]), nil
+}
+
+func sowCanonicalWithout(doc []byte, drop ...string) ([]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &m); err != nil || m == nil {
+		return nil, errors.New("not a JSON object")
+	}
+	for _, k := range drop {
+		delete(m, k)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	return jcs.Transform(b)
+}
+
+// StandingProblems lists how parsed fails to have the client seat blank (Agent SoW §12.1): parties.client must be
+// present and null, starts_at null, and no signature record may have role client.
+func StandingProblems(parsed map[string]any) []string {
+	var out []string
+	parties, ok := parsed["parties"].(map[string]any)
+	if !ok {
+		out = append(out, "parties is not an object")
+	} else if v, present := parties["client"]; !present {
+		out = append(out, "parties.client is absent (a standing proposal carries it as null)")
+	} else if v != nil {
+		out = append(out, "parties.client is filled")
+	}
+	if v, present := parsed["starts_at"]; !present || v != nil {
+		out = append(out, "starts_at is not null")
+	}
+	sigs, _ := parsed["signatures"].([]any)
+	for i, s := range sigs {
+		if rec, ok := s.(map[string]any); ok && rec["role"] == "client" {
+			out = append(out, fmt.Sprintf("signatures[%d] has role client", i))
+		}
+	}
+	return out
+}
+
+// Directed reports whether parsed is a directed standing proposal (parties.offered_to, Agent SoW §12.1.1).
+func Directed(parsed map[string]any) (offeredTo map[string]any, directed bool) {
+	parties, _ := parsed["parties"].(map[string]any)
+	v, ok := parties["offered_to"]
+	if !ok || v == nil {
+		return nil, false
+	}
+	m, _ := v.(map[string]any)
+	return m, true
+}
