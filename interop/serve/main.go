@@ -1,0 +1,43 @@
+// Command serve starts the extconf echo agent on the mock-agent server core for interoperability runs with other
+// A2A implementations (interop/run.sh drives the official JavaScript SDK's client against it).
+//
+// It prints the agent card URL as its first line on stdout, then serves until SIGINT or SIGTERM. By default it
+// serves HTTPS with a leaf certificate from the TEST CA in fixtures/testpki (trust it with, e.g.,
+// NODE_EXTRA_CA_CERTS=fixtures/testpki/ca.pem) and signs the card with the TEST ES256 key (jku = the served JWKS).
+//
+//	go run ./interop/serve [-addr 127.0.0.1:0] [-tls=false] [-sign=false]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/extconf/extconf/fixtures/testpki"
+	"github.com/extconf/extconf/mockagents/server"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:0", "loopback address to listen on")
+	useTLS := flag.Bool("tls", true, "serve HTTPS with a certificate issued by the test CA (fixtures/testpki/ca.pem)")
+	sign := flag.Bool("sign", true, "sign the card with the test ES256 key and serve the JWKS (jku)")
+	flag.Parse()
+
+	agent := server.Agent{Name: "extconf interop echo agent"}
+	if *sign {
+		agent.Signer = &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256, JKU: true}
+	}
+	s, err := server.Start(agent, server.Options{Addr: *addr, TLS: *useTLS})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serve:", err)
+		os.Exit(1)
+	}
+	fmt.Println(s.CardURL())
+
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	<-stop
+	s.Close()
+}

@@ -1,0 +1,756 @@
+package server_test
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/tls"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/extconf/extconf/fixtures/testpki"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/mockagents/server"
+)
+
+// ---- a raw client: nothing but net/http, trusting the test CA ----
+
+var httpClient = &http.Client{
+	Timeout:   5 * time.Second,
+	Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: testpki.CAPool()}},
+}
+
+type resp struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (r resp) json(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.body, &m); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, r.body)
+	}
+	return m
+}
+
+// do sends one request; hdr "A2A-Version" defaults to 1.0 (pass "-" to omit it).
+func do(t *testing.T, method, url string, body any, hdr map[string]string) resp {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set(a2a.HeaderVersion, "1.0")
+	for k, v := range hdr {
+		if v == "-" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	res, err := httpClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp{res.StatusCode, res.Header, b}
+}
+
+var rpcID int
+
+// rpc sends a JSON-RPC request and returns the HTTP response.
+func rpc(t *testing.T, s *server.Server, method string, params any, hdr map[string]string) resp {
+	t.Helper()
+	rpcID++
+	return do(t, "POST", s.JSONRPCURL(), map[string]any{"jsonrpc": "2.0", "id": rpcID, "method": method, "params": params}, hdr)
+}
+
+// result decodes a successful JSON-RPC response's result into v.
+func result(t *testing.T, r resp, v any) {
+	t.Helper()
+	var env struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+		Error   *a2a.RPCError   `json:"error"`
+	}
+	if err := json.Unmarshal(r.body, &env); err != nil {
+		t.Fatalf("not JSON-RPC: %v\n%s", err, r.body)
+	}
+	if r.status != 200 || env.Error != nil || env.JSONRPC != "2.0" || len(env.Result) == 0 {
+		t.Fatalf("want a JSON-RPC result, got %d %s", r.status, r.body)
+	}
+	if err := json.Unmarshal(env.Result, v); err != nil {
+		t.Fatalf("result: %v\n%s", err, env.Result)
+	}
+}
+
+// rpcErr checks a JSON-RPC error response and its ErrorInfo, returning the error object.
+func rpcErr(t *testing.T, r resp, status, code int, reason string) map[string]any {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("HTTP status %d, want %d: %s", r.status, status, r.body)
+	}
+	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	m := r.json(t)
+	e, _ := m["error"].(map[string]any)
+	if m["jsonrpc"] != "2.0" || e == nil || m["result"] != nil {
+		t.Fatalf("not a JSON-RPC error: %s", r.body)
+	}
+	if int(e["code"].(float64)) != code {
+		t.Fatalf("code %v, want %d: %s", e["code"], code, r.body)
+	}
+	data, _ := e["data"].([]any)
+	if len(data) != 1 {
+		t.Fatalf("error.data is not an array of one ErrorInfo: %s", r.body)
+	}
+	info := data[0].(map[string]any)
+	if info["@type"] != server.ErrorInfoType || info["domain"] != "a2a-protocol.org" || info["reason"] != reason {
+		t.Fatalf("ErrorInfo %v, want reason %s", info, reason)
+	}
+	return e
+}
+
+// restErr checks a google.rpc.Status error.
+func restErr(t *testing.T, r resp, status int, statusName, reason string) {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("HTTP status %d, want %d: %s", r.status, status, r.body)
+	}
+	var body struct {
+		Error struct {
+			Code    int              `json:"code"`
+			Status  string           `json:"status"`
+			Message string           `json:"message"`
+			Details []map[string]any `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(r.body, &body); err != nil {
+		t.Fatal(err)
+	}
+	e := body.Error
+	if e.Code != status || e.Status != statusName || e.Message == "" || len(e.Details) != 1 ||
+		e.Details[0]["@type"] != server.ErrorInfoType || e.Details[0]["reason"] != reason || e.Details[0]["domain"] != "a2a-protocol.org" {
+		t.Fatalf("google.rpc.Status %s, want %d %s %s", r.body, status, statusName, reason)
+	}
+}
+
+// sse reads the data payloads (and event names) of an SSE response.
+func sse(t *testing.T, r resp) (names []string, data []json.RawMessage) {
+	t.Helper()
+	if ct := r.header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q, want text/event-stream: %s", ct, r.body)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(r.body))
+	name, buf := "", []string{}
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "":
+			if len(buf) > 0 {
+				names, data = append(names, name), append(data, json.RawMessage(strings.Join(buf, "\n")))
+			}
+			name, buf = "", nil
+		case strings.HasPrefix(line, "data: "):
+			buf = append(buf, line[6:])
+		case strings.HasPrefix(line, "event: "):
+			name = line[7:]
+		}
+	}
+	return names, data
+}
+
+func textMsg(text string) a2a.Message {
+	return a2a.Message{MessageID: fmt.Sprintf("m-%d", time.Now().UnixNano()), Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}}
+}
+
+func start(t *testing.T, a server.Agent) *server.Server {
+	t.Helper()
+	s, err := server.Start(a, server.Options{TLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+var tsRE = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$`)
+
+const extURI = "https://example.test/ext/v1"
+
+// cardWith returns an echo-like card declaring extURI, optionally the extended card.
+func cardWith(extended bool, required bool) func(string) any {
+	return func(base string) any {
+		return &a2a.AgentCard{
+			Name: "t", Description: "test agent", SupportedInterfaces: server.Interfaces(base), Version: "1",
+			Capabilities:      a2a.AgentCapabilities{Streaming: true, ExtendedAgentCard: extended, Extensions: []a2a.AgentExtension{{URI: extURI, Required: required}}},
+			DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+			Skills: []a2a.AgentSkill{{ID: "s", Name: "s", Description: "d", Tags: []string{"t"}}},
+		}
+	}
+}
+
+// ---- tests ----
+
+func TestCardServedAndSigned(t *testing.T) {
+	s := start(t, server.Agent{Name: "signed", Signer: &server.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519, JKU: true}})
+	if !strings.HasPrefix(s.URL(), "https://127.0.0.1:") || s.CardURL() != s.URL()+"/.well-known/agent-card.json" {
+		t.Fatalf("URLs %s %s", s.URL(), s.CardURL())
+	}
+	r := do(t, "GET", s.CardURL(), nil, map[string]string{a2a.HeaderVersion: "-"})
+	if r.status != 200 || r.header.Get("Content-Type") != "application/json" {
+		t.Fatalf("card: %d %v", r.status, r.header)
+	}
+	if !bytes.Equal(r.body, s.CardBytes()) {
+		t.Fatal("served card differs from CardBytes")
+	}
+	var card a2a.AgentCard
+	if err := json.Unmarshal(r.body, &card); err != nil {
+		t.Fatal(err)
+	}
+	if card.Name != "signed" || len(card.SupportedInterfaces) != 2 || card.SupportedInterfaces[0].URL != s.JSONRPCURL() ||
+		card.SupportedInterfaces[1].URL != s.RESTURL() || card.SupportedInterfaces[1].ProtocolBinding != a2a.BindingHTTPJSON ||
+		card.SupportedInterfaces[0].ProtocolVersion != "1.0" || !card.Capabilities.Streaming || len(card.Signatures) != 1 {
+		t.Fatalf("card %s", r.body)
+	}
+	hdr, err := base64.RawURLEncoding.DecodeString(card.Signatures[0].Protected)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf(`{"alg":"EdDSA","kid":"%s","typ":"JOSE","jku":"%s"}`, testpki.KIDEd25519, s.JWKSURL())
+	if string(hdr) != want {
+		t.Fatalf("protected header %s, want %s", hdr, want)
+	}
+	if bytes.Contains(r.body, []byte("null")) {
+		t.Fatalf("card carries a null: %s", r.body)
+	}
+	jw := do(t, "GET", s.JWKSURL(), nil, nil)
+	if jw.status != 200 || !bytes.Contains(jw.body, []byte(testpki.KIDEd25519)) || bytes.Contains(jw.body, []byte(`"d"`)) {
+		t.Fatalf("jwks %d %s", jw.status, jw.body)
+	}
+	if r := do(t, "POST", s.CardURL(), "{}", nil); r.status != 405 {
+		t.Fatalf("POST card: %d", r.status)
+	}
+}
+
+func TestJSONRPCRoundTrip(t *testing.T) {
+	s := start(t, server.Agent{})
+	msg := textMsg("hello")
+	msg.Metadata = json.RawMessage(`{"k":"v"}`)
+	r := rpc(t, s, "SendMessage", map[string]any{"message": msg}, nil)
+	var sr a2a.SendResult
+	result(t, r, &sr)
+	task := sr.Task
+	if task == nil || sr.Message != nil || task.ID == "" || task.ContextID == "" || task.Status.State != a2a.StateCompleted ||
+		!tsRE.MatchString(task.Status.Timestamp) || len(task.Artifacts) != 1 || *task.Artifacts[0].Parts[0].Text != "hello" ||
+		len(task.History) != 1 || task.History[0].TaskID != task.ID {
+		t.Fatalf("SendMessage result %s", r.body)
+	}
+	if bytes.Contains(r.body, []byte("null")) || bytes.Contains(r.body, []byte(`"kind"`)) {
+		t.Fatalf("unset members must be omitted: %s", r.body)
+	}
+	if s.Tasks().Len() != 1 {
+		t.Fatalf("store has %d tasks", s.Tasks().Len())
+	}
+
+	var got a2a.Task
+	result(t, rpc(t, s, "GetTask", map[string]any{"id": task.ID}, nil), &got)
+	if got.ID != task.ID || got.Status.State != a2a.StateCompleted || len(got.History) != 1 {
+		t.Fatalf("GetTask %+v", got)
+	}
+	r = rpc(t, s, "GetTask", map[string]any{"id": task.ID, "historyLength": 0}, nil)
+	if bytes.Contains(r.body, []byte(`"history"`)) {
+		t.Fatalf("historyLength 0 must omit history: %s", r.body)
+	}
+	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": "nope"}, nil), 200, a2a.CodeTaskNotFound, "TASK_NOT_FOUND")
+
+	// a second task in another context, then ListTasks: newest first, artifacts omitted by default, paging.
+	var sr2 a2a.SendResult
+	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("two")}, nil), &sr2)
+	r = rpc(t, s, "ListTasks", map[string]any{}, nil)
+	var list server.ListTasksResponse
+	result(t, r, &list)
+	if len(list.Tasks) != 2 || list.Tasks[0].ID != sr2.Task.ID || list.TotalSize != 2 || list.NextPageToken != "" ||
+		!bytes.Contains(r.body, []byte(`"nextPageToken":""`)) || bytes.Contains(r.body, []byte(`"artifacts"`)) {
+		t.Fatalf("ListTasks %s", r.body)
+	}
+	result(t, rpc(t, s, "ListTasks", map[string]any{"pageSize": 1, "includeArtifacts": true}, nil), &list)
+	if len(list.Tasks) != 1 || list.NextPageToken == "" || len(list.Tasks[0].Artifacts) != 1 {
+		t.Fatalf("page 1 %+v", list)
+	}
+	result(t, rpc(t, s, "ListTasks", map[string]any{"pageSize": 1, "pageToken": list.NextPageToken}, nil), &list)
+	if len(list.Tasks) != 1 || list.Tasks[0].ID != task.ID || list.NextPageToken != "" {
+		t.Fatalf("page 2 %+v", list)
+	}
+	result(t, rpc(t, s, "ListTasks", map[string]any{"contextId": task.ContextID}, nil), &list)
+	if len(list.Tasks) != 1 || list.Tasks[0].ID != task.ID {
+		t.Fatalf("contextId filter %+v", list)
+	}
+	rpcErr(t, rpc(t, s, "ListTasks", map[string]any{"pageToken": "garbage"}, nil), 200, a2a.CodeInvalidParams, "INVALID_PARAMS")
+
+	// terminal task: not cancelable, and accepts no further message.
+	rpcErr(t, rpc(t, s, "CancelTask", map[string]any{"id": task.ID}, nil), 200, a2a.CodeTaskNotCancelable, "TASK_NOT_CANCELABLE")
+	rpcErr(t, rpc(t, s, "CancelTask", map[string]any{"id": "nope"}, nil), 200, a2a.CodeTaskNotFound, "TASK_NOT_FOUND")
+	follow := textMsg("more")
+	follow.TaskID = task.ID
+	rpcErr(t, rpc(t, s, "SendMessage", map[string]any{"message": follow}, nil), 200, a2a.CodeUnsupportedOperation, "UNSUPPORTED_OPERATION")
+}
+
+func TestCancelWorkingTask(t *testing.T) {
+	s := start(t, server.Agent{OnSend: func(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+		return server.Reply{Task: &a2a.Task{Status: a2a.TaskStatus{State: a2a.StateWorking}}}
+	}})
+	var sr a2a.SendResult
+	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, nil), &sr)
+	if sr.Task.Status.State != a2a.StateWorking {
+		t.Fatalf("%+v", sr.Task)
+	}
+	var c a2a.Task
+	result(t, rpc(t, s, "CancelTask", map[string]any{"id": sr.Task.ID}, nil), &c)
+	if c.Status.State != a2a.StateCanceled || !tsRE.MatchString(c.Status.Timestamp) {
+		t.Fatalf("%+v", c)
+	}
+	// HTTP+JSON cancel of the now terminal task
+	restErr(t, do(t, "POST", s.RESTURL()+"/tasks/"+sr.Task.ID+":cancel", nil, nil), 400, "FAILED_PRECONDITION", "TASK_NOT_CANCELABLE")
+}
+
+func TestStreamingJSONRPC(t *testing.T) {
+	s := start(t, server.Agent{})
+	r := do(t, "POST", s.JSONRPCURL(), map[string]any{"jsonrpc": "2.0", "id": "s-1", "method": "SendStreamingMessage",
+		"params": map[string]any{"message": textMsg("streamed")}}, map[string]string{"Accept": "text/event-stream"})
+	_, data := sse(t, r)
+	if len(data) != 3 {
+		t.Fatalf("%d events: %s", len(data), r.body)
+	}
+	var kinds []string
+	for _, d := range data {
+		var env struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      string          `json:"id"`
+			Result  a2a.StreamEvent `json:"result"`
+		}
+		if err := json.Unmarshal(d, &env); err != nil || env.ID != "s-1" || env.JSONRPC != "2.0" {
+			t.Fatalf("event %s", d)
+		}
+		switch ev := env.Result; {
+		case ev.Task != nil:
+			kinds = append(kinds, "task:"+ev.Task.Status.State)
+		case ev.ArtifactUpdate != nil:
+			kinds = append(kinds, "artifact:"+*ev.ArtifactUpdate.Artifact.Parts[0].Text)
+		case ev.StatusUpdate != nil:
+			kinds = append(kinds, "status:"+ev.StatusUpdate.Status.State)
+		}
+	}
+	want := "task:TASK_STATE_SUBMITTED artifact:streamed status:TASK_STATE_COMPLETED"
+	if strings.Join(kinds, " ") != want {
+		t.Fatalf("events %v, want %s", kinds, want)
+	}
+	// A streaming error is one SSE event holding the JSON-RPC error.
+	r = do(t, "POST", s.JSONRPCURL(), map[string]any{"jsonrpc": "2.0", "id": 9, "method": "SendStreamingMessage",
+		"params": map[string]any{"message": map[string]any{"role": "ROLE_USER", "parts": []any{}}}}, nil)
+	_, data = sse(t, r)
+	if len(data) != 1 || !bytes.Contains(data[0], []byte(`"code":-32602`)) || !bytes.Contains(data[0], []byte(`"id":9`)) {
+		t.Fatalf("stream error %s", r.body)
+	}
+}
+
+func TestStreamFollowsTaskToCompletion(t *testing.T) {
+	var srv *server.Server
+	srv = start(t, server.Agent{OnSend: func(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+		id := "follow-1"
+		go func() {
+			time.Sleep(20 * time.Millisecond)
+			t2 := &a2a.Task{ID: id, ContextID: "ctx", Status: a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: server.Timestamp(time.Now())},
+				Artifacts: []a2a.Artifact{{ArtifactID: "a1", Parts: []a2a.Part{a2a.TextPart("late")}}}}
+			srv.Tasks().Put(t2)
+		}()
+		return server.Reply{Task: &a2a.Task{ID: id, ContextID: "ctx", Status: a2a.TaskStatus{State: a2a.StateWorking}}}
+	}})
+	r := do(t, "POST", srv.RESTURL()+"/message:stream", map[string]any{"message": textMsg("x")}, nil)
+	_, data := sse(t, r)
+	if len(data) != 4 { // task, status WORKING, artifact a1, status COMPLETED
+		t.Fatalf("%d events: %s", len(data), r.body)
+	}
+	if !bytes.Contains(data[2], []byte(`"late"`)) || !bytes.Contains(data[3], []byte(a2a.StateCompleted)) {
+		t.Fatalf("events %s", r.body)
+	}
+	if bytes.Contains(r.body, []byte(`"jsonrpc"`)) {
+		t.Fatal("HTTP+JSON stream events must be bare StreamResponses")
+	}
+}
+
+func TestHTTPJSONBinding(t *testing.T) {
+	s := start(t, server.Agent{})
+	r := do(t, "POST", s.RESTURL()+"/message:send", map[string]any{"message": textMsg("rest")}, nil)
+	var sr a2a.SendResult
+	if err := json.Unmarshal(r.body, &sr); err != nil || r.status != 200 || sr.Task == nil || r.header.Get("Content-Type") != "application/json" {
+		t.Fatalf("message:send %d %s", r.status, r.body)
+	}
+	id := sr.Task.ID
+	r = do(t, "GET", s.RESTURL()+"/tasks/"+id+"?historyLength=1", nil, nil)
+	var task a2a.Task
+	if err := json.Unmarshal(r.body, &task); err != nil || r.status != 200 || task.ID != id || len(task.History) != 1 {
+		t.Fatalf("tasks/{id} %d %s", r.status, r.body)
+	}
+	r = do(t, "GET", s.RESTURL()+"/tasks?pageSize=10&status=TASK_STATE_COMPLETED", nil, nil)
+	var list server.ListTasksResponse
+	if err := json.Unmarshal(r.body, &list); err != nil || r.status != 200 || len(list.Tasks) != 1 || list.PageSize != 10 {
+		t.Fatalf("tasks %d %s", r.status, r.body)
+	}
+	restErr(t, do(t, "GET", s.RESTURL()+"/tasks/nope", nil, nil), 404, "NOT_FOUND", "TASK_NOT_FOUND")
+	restErr(t, do(t, "POST", s.RESTURL()+"/tasks/nope:cancel", nil, nil), 404, "NOT_FOUND", "TASK_NOT_FOUND")
+	restErr(t, do(t, "GET", s.RESTURL()+"/tasks?pageSize=x", nil, nil), 400, "INVALID_ARGUMENT", "INVALID_PARAMS")
+	restErr(t, do(t, "POST", s.RESTURL()+"/message:send", "{not json", nil), 400, "INVALID_ARGUMENT", "PARSE_ERROR")
+	restErr(t, do(t, "POST", s.RESTURL()+"/message:send", map[string]any{"message": map[string]any{"messageId": "x"}}, nil), 400, "INVALID_ARGUMENT", "INVALID_PARAMS")
+	restErr(t, do(t, "GET", s.RESTURL()+"/extendedAgentCard", nil, nil), 400, "FAILED_PRECONDITION", "UNSUPPORTED_OPERATION")
+	restErr(t, do(t, "POST", s.RESTURL()+"/tasks/"+id+"/pushNotificationConfigs", "{}", nil), 400, "FAILED_PRECONDITION", "PUSH_NOTIFICATION_NOT_SUPPORTED")
+	restErr(t, do(t, "GET", s.RESTURL()+"/nowhere", nil, nil), 404, "NOT_FOUND", "METHOD_NOT_FOUND")
+	if r := do(t, "GET", s.RESTURL()+"/message:send", nil, nil); r.status != 405 || r.header.Get("Allow") != "POST" {
+		t.Fatalf("GET message:send: %d %v", r.status, r.header)
+	}
+	restErr(t, do(t, "POST", s.RESTURL()+"/message:send", map[string]any{"message": textMsg("v")}, map[string]string{a2a.HeaderVersion: "-"}),
+		400, "FAILED_PRECONDITION", "VERSION_NOT_SUPPORTED")
+
+	r = do(t, "POST", s.RESTURL()+"/message:stream", map[string]any{"message": textMsg("rs")}, nil)
+	names, data := sse(t, r)
+	if len(data) != 3 || names[0] != "" || !bytes.HasPrefix(data[0], []byte(`{"task":`)) || !bytes.HasPrefix(data[2], []byte(`{"statusUpdate":`)) {
+		t.Fatalf("message:stream %s", r.body)
+	}
+	// A pre-stream error on HTTP+JSON is an HTTP error, not a stream.
+	restErr(t, do(t, "POST", s.RESTURL()+"/tasks/nope:subscribe", nil, nil), 404, "NOT_FOUND", "TASK_NOT_FOUND")
+	restErr(t, do(t, "POST", s.RESTURL()+"/tasks/"+id+":subscribe", nil, nil), 400, "FAILED_PRECONDITION", "UNSUPPORTED_OPERATION")
+}
+
+func TestSubscribeToTask(t *testing.T) {
+	s := start(t, server.Agent{OnSend: func(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+		return server.Reply{Task: &a2a.Task{Status: a2a.TaskStatus{State: a2a.StateWorking}}}
+	}})
+	var sr a2a.SendResult
+	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, nil), &sr)
+	go func() {
+		time.Sleep(30 * time.Millisecond)
+		tk, _ := s.Tasks().Get(sr.Task.ID)
+		tk.Status = a2a.TaskStatus{State: a2a.StateInputRequired, Timestamp: server.Timestamp(time.Now())}
+		s.Tasks().Put(tk)
+	}()
+	r := do(t, "POST", s.JSONRPCURL(), map[string]any{"jsonrpc": "2.0", "id": 1, "method": "SubscribeToTask", "params": map[string]any{"id": sr.Task.ID}}, nil)
+	_, data := sse(t, r)
+	if len(data) != 2 || !bytes.Contains(data[0], []byte(`"task":`)) || !bytes.Contains(data[1], []byte(a2a.StateInputRequired)) {
+		t.Fatalf("subscribe %s", r.body)
+	}
+}
+
+func TestActivationEcho(t *testing.T) {
+	var seen *server.Ctx
+	s := start(t, server.Agent{Card: cardWith(false, false), Before: func(c *server.Ctx) *server.Reply { seen = c; return nil }})
+	r := rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, map[string]string{a2a.HeaderExtensions: " https://other.test/x , " + extURI + ","})
+	if got := r.header.Get(a2a.HeaderExtensions); got != extURI {
+		t.Fatalf("echo %q", got)
+	}
+	if !seen.IsActive(extURI) || seen.IsActive("https://other.test/x") || len(seen.Requested) != 2 || !seen.IsRequested("https://other.test/x") {
+		t.Fatalf("ctx requested %v activated %v", seen.Requested, seen.Activated)
+	}
+	r = do(t, "GET", s.RESTURL()+"/tasks", nil, map[string]string{a2a.HeaderExtensions: extURI})
+	if r.header.Get(a2a.HeaderExtensions) != extURI || seen.Binding != a2a.BindingHTTPJSON || seen.Method != "ListTasks" {
+		t.Fatalf("REST echo %q %s %s", r.header.Get(a2a.HeaderExtensions), seen.Binding, seen.Method)
+	}
+	r = rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, nil)
+	if _, ok := r.header[a2a.HeaderExtensions]; ok || len(seen.Activated) != 0 {
+		t.Fatal("nothing requested, nothing may be echoed")
+	}
+	// An agent may suppress the echo (sabotage) through RespHeader.
+	s2 := start(t, server.Agent{Card: cardWith(false, false), Before: func(c *server.Ctx) *server.Reply { c.RespHeader.Del(a2a.HeaderExtensions); return nil }})
+	if r := rpc(t, s2, "GetTask", map[string]any{"id": "x"}, map[string]string{a2a.HeaderExtensions: extURI}); r.header.Get(a2a.HeaderExtensions) != "" {
+		t.Fatal("echo not suppressed")
+	}
+	// A required extension not requested: -32008.
+	s3 := start(t, server.Agent{Card: cardWith(false, true)})
+	rpcErr(t, rpc(t, s3, "ListTasks", nil, nil), 200, a2a.CodeExtensionSupportRequired, "EXTENSION_SUPPORT_REQUIRED")
+	var l server.ListTasksResponse
+	result(t, rpc(t, s3, "ListTasks", nil, map[string]string{a2a.HeaderExtensions: extURI}), &l)
+}
+
+func TestTenantRouting(t *testing.T) {
+	var tenants []string
+	s := start(t, server.Agent{Before: func(c *server.Ctx) *server.Reply { tenants = append(tenants, c.Tenant); return nil }})
+	r := do(t, "POST", s.RESTURL()+"/tenant-a/message:send", map[string]any{"message": textMsg("a")}, nil)
+	var sr a2a.SendResult
+	if err := json.Unmarshal(r.body, &sr); err != nil || sr.Task == nil {
+		t.Fatalf("%s", r.body)
+	}
+	id := sr.Task.ID
+	if r := do(t, "GET", s.RESTURL()+"/tenant-a/tasks/"+id, nil, nil); r.status != 200 {
+		t.Fatalf("own tenant: %d %s", r.status, r.body)
+	}
+	foreign := do(t, "GET", s.RESTURL()+"/tenant-b/tasks/"+id, nil, nil)
+	never := do(t, "GET", s.RESTURL()+"/tenant-b/tasks/never-minted", nil, nil)
+	restErr(t, foreign, 404, "NOT_FOUND", "TASK_NOT_FOUND")
+	restErr(t, do(t, "GET", s.RESTURL()+"/tasks/"+id, nil, nil), 404, "NOT_FOUND", "TASK_NOT_FOUND")
+	// a foreign task and a never-minted one differ only by the id in the ErrorInfo metadata
+	if len(foreign.body) == 0 || !bytes.Equal(bytes.ReplaceAll(foreign.body, []byte(id), []byte("X")), bytes.ReplaceAll(never.body, []byte("never-minted"), []byte("X"))) {
+		t.Fatalf("refusals differ:\n%s\n%s", foreign.body, never.body)
+	}
+	// JSON-RPC: params.tenant is the same routing value.
+	var got a2a.Task
+	result(t, rpc(t, s, "GetTask", map[string]any{"id": id, "tenant": "tenant-a"}, nil), &got)
+	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": id, "tenant": "tenant-b"}, nil), 200, a2a.CodeTaskNotFound, "TASK_NOT_FOUND")
+	var list server.ListTasksResponse
+	result(t, rpc(t, s, "ListTasks", map[string]any{"tenant": "tenant-b"}, nil), &list)
+	if len(list.Tasks) != 0 {
+		t.Fatalf("tenant-b sees %d tasks", len(list.Tasks))
+	}
+	if len(s.Tasks().List("tenant-a")) != 1 || len(s.Tasks().List("")) != 0 {
+		t.Fatal("TaskStore.List by tenant")
+	}
+	if strings.Join(tenants[:3], ",") != "tenant-a,tenant-a,tenant-b" {
+		t.Fatalf("tenants seen %v", tenants)
+	}
+}
+
+func TestRequireAuth(t *testing.T) {
+	s := start(t, server.Agent{RequireAuth: true, APIKeys: map[string]server.Principal{
+		"key-a": {Name: "alice", Tenant: "A"}, "key-b": {Name: "bob", Tenant: "B"}}})
+	// the card stays public
+	if r := do(t, "GET", s.CardURL(), nil, nil); r.status != 200 || !bytes.Contains(r.body, []byte(`"securitySchemes"`)) {
+		t.Fatalf("card %d %s", r.status, r.body)
+	}
+	r := rpc(t, s, "GetTask", map[string]any{"id": "x"}, nil)
+	e := rpcErr(t, r, 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	if r.header.Get("WWW-Authenticate") == "" || e["message"] == "" {
+		t.Fatal("401 without challenge")
+	}
+	restErr(t, do(t, "GET", s.RESTURL()+"/tasks/x", nil, nil), 401, "UNAUTHENTICATED", "UNAUTHENTICATED")
+	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": "x"}, map[string]string{"Authorization": "Bearer wrong"}), 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	// 401 comes before version and method checks: nothing is revealed unauthenticated.
+	rpcErr(t, rpc(t, s, "NoSuchMethod", nil, map[string]string{a2a.HeaderVersion: "-"}), 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	// streaming: a plain 401, not a stream
+	rpcErr(t, rpc(t, s, "SendStreamingMessage", map[string]any{"message": textMsg("x")}, nil), 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+
+	var sr a2a.SendResult
+	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, map[string]string{"Authorization": "Bearer key-a"}), &sr)
+	var got a2a.Task
+	result(t, rpc(t, s, "GetTask", map[string]any{"id": sr.Task.ID}, map[string]string{"X-API-Key": "key-a"}), &got)
+	// another principal's tenant sees TaskNotFound
+	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": sr.Task.ID}, map[string]string{"Authorization": "Bearer key-b"}), 200, a2a.CodeTaskNotFound, "TASK_NOT_FOUND")
+}
+
+func TestErrorShapes(t *testing.T) {
+	s := start(t, server.Agent{})
+	post := func(body string, hdr map[string]string) resp { return do(t, "POST", s.JSONRPCURL(), body, hdr) }
+	e := rpcErr(t, post(`{"jsonrpc":"2.0","id":1,"method":`, nil), 200, a2a.CodeParseError, "PARSE_ERROR")
+	_ = e
+	if r := post(`{bad`, nil); !bytes.Contains(r.body, []byte(`"id":null`)) {
+		t.Fatalf("parse error id must be null: %s", r.body)
+	}
+	rpcErr(t, post(`[{"jsonrpc":"2.0","id":1,"method":"GetTask"}]`, nil), 200, a2a.CodeInvalidRequest, "INVALID_REQUEST")
+	rpcErr(t, post(`{"jsonrpc":"1.0","id":1,"method":"GetTask"}`, nil), 200, a2a.CodeInvalidRequest, "INVALID_REQUEST")
+	rpcErr(t, post(`{"jsonrpc":"2.0","method":"GetTask"}`, nil), 200, a2a.CodeInvalidRequest, "INVALID_REQUEST")
+	rpcErr(t, post(`{"jsonrpc":"2.0","id":{},"method":"GetTask"}`, nil), 200, a2a.CodeInvalidRequest, "INVALID_REQUEST")
+	rpcErr(t, post(`{"jsonrpc":"2.0","id":7,"method":5}`, nil), 200, a2a.CodeInvalidRequest, "INVALID_REQUEST")
+	r := post(`{"jsonrpc":"2.0","id":"abc","method":"message/send","params":{}}`, nil)
+	rpcErr(t, r, 200, a2a.CodeMethodNotFound, "METHOD_NOT_FOUND")
+	if !bytes.Contains(r.body, []byte(`"id":"abc"`)) {
+		t.Fatalf("id not echoed: %s", r.body)
+	}
+	rpcErr(t, post(`{"jsonrpc":"2.0","id":2,"method":"GetTask","params":{"id":5}}`, nil), 200, a2a.CodeInvalidParams, "INVALID_PARAMS")
+	rpcErr(t, post(`{"jsonrpc":"2.0","id":2,"method":"GetTask","params":[1]}`, nil), 200, a2a.CodeInvalidParams, "INVALID_PARAMS")
+	rpcErr(t, post(`{"jsonrpc":"2.0","id":2,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"a","url":"b"}]}}}`, nil),
+		200, a2a.CodeInvalidParams, "INVALID_PARAMS")
+	rpcErr(t, post(`{"jsonrpc":"2.0","id":2,"method":"SendMessage","params":{"message":{"messageId":"m","role":"user","parts":[{"text":"a"}]}}}`, nil),
+		200, a2a.CodeInvalidParams, "INVALID_PARAMS")
+	rpcErr(t, post(`{"jsonrpc":"2.0","id":2,"method":"CreateTaskPushNotificationConfig","params":{}}`, nil), 200, a2a.CodePushNotSupported, "PUSH_NOTIFICATION_NOT_SUPPORTED")
+	rpcErr(t, post(`{"jsonrpc":"2.0","id":2,"method":"GetExtendedAgentCard"}`, nil), 200, a2a.CodeUnsupportedOperation, "UNSUPPORTED_OPERATION")
+	if r := do(t, "GET", s.JSONRPCURL(), nil, nil); r.status != 405 {
+		t.Fatalf("GET /jsonrpc: %d", r.status)
+	}
+
+	// versions: absent means 0.3 → -32009; 1.0 and 1.0.x accepted; 2.0 refused; the query parameter works too.
+	ver := func(v string) resp {
+		return post(`{"jsonrpc":"2.0","id":3,"method":"ListTasks"}`, map[string]string{a2a.HeaderVersion: v})
+	}
+	e = rpcErr(t, ver("-"), 200, a2a.CodeVersionNotSupported, "VERSION_NOT_SUPPORTED")
+	if !strings.Contains(e["message"].(string), "0.3") {
+		t.Fatalf("message %v", e["message"])
+	}
+	rpcErr(t, ver("0.3"), 200, a2a.CodeVersionNotSupported, "VERSION_NOT_SUPPORTED")
+	rpcErr(t, ver("2.0"), 200, a2a.CodeVersionNotSupported, "VERSION_NOT_SUPPORTED")
+	var l server.ListTasksResponse
+	result(t, ver("1.0.1"), &l)
+	result(t, do(t, "POST", s.JSONRPCURL()+"?A2A-Version=1.0", `{"jsonrpc":"2.0","id":3,"method":"ListTasks"}`, map[string]string{a2a.HeaderVersion: "-"}), &l)
+
+	// bounded bodies
+	big := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"` +
+		strings.Repeat("x", server.MaxBodyBytes) + `"}]}}}`
+	rpcErr(t, post(big, nil), 413, a2a.CodeInvalidRequest, "INVALID_REQUEST")
+	restErr(t, do(t, "POST", s.RESTURL()+"/message:send", big, nil), 413, "INVALID_ARGUMENT", "INVALID_REQUEST")
+}
+
+func TestExtendedCard(t *testing.T) {
+	keys := map[string]server.Principal{"k": {Name: "p", Tenant: "T"}}
+	// declared but not configured
+	s := start(t, server.Agent{Card: cardWith(true, false), APIKeys: keys})
+	rpcErr(t, rpc(t, s, "GetExtendedAgentCard", nil, nil), 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	rpcErr(t, rpc(t, s, "GetExtendedAgentCard", nil, map[string]string{"Authorization": "Bearer k"}), 200, a2a.CodeExtendedCardNotConfigured, "EXTENDED_AGENT_CARD_NOT_CONFIGURED")
+	restErr(t, do(t, "GET", s.RESTURL()+"/extendedAgentCard", nil, map[string]string{"Authorization": "Bearer k"}), 400, "FAILED_PRECONDITION", "EXTENDED_AGENT_CARD_NOT_CONFIGURED")
+	// configured, per tenant, signed like the public card
+	s2 := start(t, server.Agent{Card: cardWith(true, false), APIKeys: keys,
+		Signer: &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256},
+		ExtendedCard: func(c *server.Ctx) (any, *a2a.RPCError) {
+			if c.Tenant != "R1" {
+				return nil, server.NewError(a2a.CodeExtendedCardNotConfigured, "extended agent card is not configured", nil)
+			}
+			return map[string]any{"name": "extended for " + c.Principal.Name, "tenant": c.Tenant}, nil
+		}})
+	var card map[string]any
+	result(t, rpc(t, s2, "GetExtendedAgentCard", map[string]any{"tenant": "R1"}, map[string]string{"Authorization": "Bearer k"}), &card)
+	if card["name"] != "extended for p" || card["signatures"] == nil {
+		t.Fatalf("extended card %v", card)
+	}
+	r := do(t, "GET", s2.RESTURL()+"/R1/extendedAgentCard", nil, map[string]string{"X-API-Key": "k"})
+	if r.status != 200 || !bytes.Contains(r.body, []byte(`"extended for p"`)) {
+		t.Fatalf("REST extended card %d %s", r.status, r.body)
+	}
+}
+
+func TestCustomMethodsBeforeAndSabotage(t *testing.T) {
+	const method = "interview/identity"
+	s := start(t, server.Agent{
+		Card: cardWith(false, false),
+		Methods: map[string]func(*server.Ctx, json.RawMessage) (any, *a2a.RPCError){
+			method: func(c *server.Ctx, params json.RawMessage) (any, *a2a.RPCError) {
+				if !c.IsActive(extURI) {
+					return nil, server.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
+				}
+				return map[string]any{"question": "identity", "params": params}, nil
+			},
+		},
+		Before: func(c *server.Ctx) *server.Reply {
+			switch {
+			case c.Method == "interview/unknown" && c.IsActive(extURI): // a closed method set under activation
+				return &server.Reply{Result: map[string]any{"refused": true, "reason": "out_of_scope"}}
+			case c.Method == "GetTask" && c.R.Header.Get("X-Sabotage") == "raw":
+				return &server.Reply{RawBody: []byte(`{"jsonrpc":"2.0","result":`), HTTPStatus: 200}
+			case c.Method == "GetTask" && c.R.Header.Get("X-Sabotage") == "403":
+				return &server.Reply{Err: &a2a.RPCError{Code: server.CodeUnauthorized, Message: "forbidden"}, HTTPStatus: 403}
+			case c.Method == "SendStreamingMessage" && c.R.Header.Get("X-Sabotage") == "events":
+				return &server.Reply{Events: []a2a.StreamEvent{{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: "ghost", Status: a2a.TaskStatus{State: a2a.StateWorking}}}}}
+			}
+			return nil
+		},
+		Routes: map[string]http.HandlerFunc{"GET /proposals/{name}": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"proposal":%q}`, r.PathValue("name"))
+		}},
+	})
+	act := map[string]string{a2a.HeaderExtensions: extURI}
+	var res map[string]any
+	result(t, rpc(t, s, method, map[string]any{"skill": "s"}, act), &res)
+	if res["question"] != "identity" {
+		t.Fatalf("%v", res)
+	}
+	rpcErr(t, rpc(t, s, method, nil, nil), 200, a2a.CodeMethodNotFound, "METHOD_NOT_FOUND")
+	result(t, rpc(t, s, "interview/unknown", nil, act), &res)
+	if res["refused"] != true {
+		t.Fatalf("%v", res)
+	}
+	rpcErr(t, rpc(t, s, "interview/unknown", nil, nil), 200, a2a.CodeMethodNotFound, "METHOD_NOT_FOUND")
+	// custom methods exist on JSON-RPC only
+	if r := do(t, "POST", s.RESTURL()+"/interview/identity", "{}", act); r.status != 404 {
+		t.Fatalf("REST custom method %d", r.status)
+	}
+	if r := rpc(t, s, "GetTask", map[string]any{"id": "x"}, map[string]string{"X-Sabotage": "raw"}); string(r.body) != `{"jsonrpc":"2.0","result":` {
+		t.Fatalf("raw body %q", r.body)
+	}
+	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": "x"}, map[string]string{"X-Sabotage": "403"}), 403, server.CodeUnauthorized, "UNAUTHORIZED")
+	restErr(t, do(t, "GET", s.RESTURL()+"/tasks/x", nil, map[string]string{"X-Sabotage": "403"}), 403, "PERMISSION_DENIED", "UNAUTHORIZED")
+	r := rpc(t, s, "SendStreamingMessage", map[string]any{"message": textMsg("x")}, map[string]string{"X-Sabotage": "events"})
+	if _, data := sse(t, r); len(data) != 1 || !bytes.Contains(data[0], []byte(`"ghost"`)) {
+		t.Fatalf("explicit events %s", r.body)
+	}
+	if r := do(t, "GET", s.URL()+"/proposals/p1", nil, nil); r.status != 200 || string(r.body) != `{"proposal":"p1"}` {
+		t.Fatalf("route %d %s", r.status, r.body)
+	}
+}
+
+func TestMessageReplyAndReload(t *testing.T) {
+	version := "1"
+	s := start(t, server.Agent{
+		Card: func(base string) any {
+			return map[string]any{"name": "odd", "version": version, "supportedInterfaces": server.Interfaces(base), "capabilities": map[string]any{"streaming": "yes"}}
+		},
+		OnSend: func(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+			return server.Reply{Message: &a2a.Message{Parts: []a2a.Part{a2a.DataPart(map[string]int{"n": 1})}, Metadata: json.RawMessage(`{"x":[1]}`)}}
+		},
+	})
+	var sr a2a.SendResult
+	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, nil), &sr)
+	if sr.Message == nil || sr.Task != nil || sr.Message.Role != a2a.RoleAgent || sr.Message.MessageID == "" || string(sr.Message.Metadata) != `{"x":[1]}` {
+		t.Fatalf("%+v", sr)
+	}
+	// capabilities.streaming is not true (a string here): streaming is refused with -32004 inside the stream
+	r := rpc(t, s, "SendStreamingMessage", map[string]any{"message": textMsg("x")}, nil)
+	if _, data := sse(t, r); len(data) != 1 || !bytes.Contains(data[0], []byte(`-32004`)) {
+		t.Fatalf("%s", r.body)
+	}
+	version = "2"
+	s.Reload()
+	if r := do(t, "GET", s.CardURL(), nil, nil); !bytes.Contains(r.body, []byte(`"version":"2"`)) {
+		t.Fatalf("reload: %s", r.body)
+	}
+}
+
+func TestStartRefusesNonLoopback(t *testing.T) {
+	if _, err := server.Start(server.Agent{}, server.Options{Addr: "0.0.0.0:0"}); err == nil {
+		t.Fatal("0.0.0.0 accepted")
+	}
+	if _, err := server.Start(server.Agent{Routes: map[string]http.HandlerFunc{"BAD PATTERN WITH SPACES": nil, "GET /{x": func(http.ResponseWriter, *http.Request) {}}}, server.Options{}); err == nil {
+		t.Fatal("bad route accepted")
+	}
+	s, err := server.Start(server.Agent{}, server.Options{}) // plain http
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !strings.HasPrefix(s.URL(), "http://127.0.0.1:") {
+		t.Fatal(s.URL())
+	}
+}
+
+func TestAgentPanicIsContained(t *testing.T) {
+	s := start(t, server.Agent{OnSend: func(*server.Ctx, a2a.SendMessageRequest) server.Reply { panic("boom") }})
+	rpcErr(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, nil), 200, a2a.CodeInternalError, "INTERNAL_ERROR")
+	restErr(t, do(t, "POST", s.RESTURL()+"/message:send", map[string]any{"message": textMsg("x")}, nil), 500, "INTERNAL", "INTERNAL_ERROR")
+	var l server.ListTasksResponse
+	result(t, rpc(t, s, "ListTasks", nil, nil), &l) // still serving
+}
