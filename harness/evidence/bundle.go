@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/gowebpki/jcs"
@@ -38,6 +39,7 @@ type Bundle struct {
 	Documents      []DocumentRef        `json:"documents"`
 	Target         TargetRef            `json:"target"`
 	Runner         harness.Runner       `json:"runner"`
+	TierBasis      string               `json:"tierBasis,omitempty"` // why the run has the tier it has
 	Selection      harness.Selection    `json:"selection"`
 	Seed           int64                `json:"seed"`
 	Started        string               `json:"started"`
@@ -108,9 +110,15 @@ type TranscriptRef struct {
 
 // Falsifiability is the table proving each row's test can fail.
 type Falsifiability struct {
-	Run     string              `json:"run,omitempty"`
-	Toggles []ToggleResult      `json:"toggles"`
-	Rows    map[string][]string `json:"rows"` // row id → toggles that killed it
+	Run     string `json:"run,omitempty"`     // which falsification this is: when, seed, build
+	Seed    int64  `json:"seed,omitempty"`    // the Ginkgo seed of every run of the matrix
+	Started string `json:"started,omitempty"` // when the matrix started (RFC 3339)
+	Runs    int    `json:"runs,omitempty"`    // the reference run plus one run per toggle
+	// ReferenceNotPassing lists rows that did not pass against the unsabotaged reference agents: their kills
+	// cannot count (the positive control failed).
+	ReferenceNotPassing []string            `json:"referenceNotPassing,omitempty"`
+	Toggles             []ToggleResult      `json:"toggles"`
+	Rows                map[string][]string `json:"rows"` // row id → toggles that killed it
 }
 
 // ToggleResult is one sabotaged run's outcome.
@@ -125,11 +133,13 @@ type ToggleResult struct {
 	Error      string   `json:"error,omitempty"`
 }
 
-// Signature is a JWS over the JCS form of the bundle without its signature member.
+// Signature is a JWS (compact serialization, payload attached) over the JCS form of the bundle without its
+// signature member, with the signer's public key (JWK) and its RFC 7638 thumbprint, so it verifies offline.
 type Signature struct {
-	JWS        string `json:"jws"`
-	Thumbprint string `json:"thumbprint,omitempty"`
-	Alg        string `json:"alg,omitempty"`
+	JWS        string          `json:"jws"`
+	Thumbprint string          `json:"thumbprint,omitempty"`
+	Alg        string          `json:"alg,omitempty"`
+	JWK        json.RawMessage `json:"jwk,omitempty"` // the public key; never private members
 }
 
 // BuildInfo reads the harness build from the binary.
@@ -182,6 +192,7 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 		b.Target.Cards = append(b.Target.Cards, CardRef{Role: r, URL: c.URL, SHA256: c.SHA256, Exchange: c.Exchange,
 			DeclaredExtensions: c.Extensions, Provider: c.Provider})
 	}
+	b.Runner, b.TierBasis = DecideTier(res.Env.Runner, b.Target.Cards)
 	for _, r := range res.Rows {
 		b.AssertionCount += r.Assertions
 	}
@@ -195,6 +206,65 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 		return nil, err
 	}
 	return b, nil
+}
+
+// DecideTier settles a run's standing. A run is self (a claim) when the runner says so, when nothing says
+// otherwise (no runner name), or when the runner is the provider organization of a card it tested: a provider's
+// run of its own agent is never independent, whatever --tier said. Only a named runner that is none of the
+// providers keeps third-party. The basis says which rule applied.
+func DecideTier(r harness.Runner, cards []CardRef) (harness.Runner, string) {
+	if r.Tier != "third-party" {
+		r.Tier = "self"
+		if strings.TrimSpace(r.Name) == "" {
+			return r, "self: no runner named and no tier declared; nothing says the run is independent"
+		}
+		return r, "self: declared by the runner"
+	}
+	if strings.TrimSpace(r.Name) == "" {
+		r.Tier = "self"
+		return r, "self: third-party was asked for but no runner is named (--as), so nothing says who is independent"
+	}
+	var providers []string
+	for _, c := range cards {
+		if c.Provider == "" {
+			continue
+		}
+		if sameOrg(c.Provider, r.Name) {
+			r.Tier = "self"
+			return r, fmt.Sprintf("self: the runner %q is the provider organization of the %q card (%s)", r.Name, c.Role, c.URL)
+		}
+		if !contains(providers, c.Provider) {
+			providers = append(providers, c.Provider)
+		}
+	}
+	if len(providers) == 0 {
+		return r, fmt.Sprintf("third-party: declared by %q; no card names a provider organization", r.Name)
+	}
+	return r, fmt.Sprintf("third-party: declared by %q, who is none of the cards' provider organizations (%s)", r.Name, strings.Join(providers, ", "))
+}
+
+// ProviderRunner reports the card whose provider organization is the runner, if any.
+func ProviderRunner(name string, cards []CardRef) (CardRef, bool) {
+	for _, c := range cards {
+		if c.Provider != "" && sameOrg(c.Provider, name) {
+			return c, true
+		}
+	}
+	return CardRef{}, false
+}
+
+func sameOrg(a, b string) bool {
+	fold := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+	return fold(a) != "" && fold(a) == fold(b)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Digest is "sha256:" + lowercase hex of SHA-256 over b.

@@ -9,12 +9,21 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // Standing is the banner every renderer shows: a self-run result is a claim, never evidence (interview §8–§9).
-func (b *Bundle) Standing() string {
-	if b.Kind == "evidence" {
-		return fmt.Sprintf("EVIDENCE: third-party run by %q, signed", b.Runner.Name)
+func (b *Bundle) Standing() string { return StandingWith(b, sabotage.Set{}) }
+
+// StandingWith is Standing under a run's client-side toggles: iv.renderer-self-as-evidence breaks the banner on
+// purpose, so the interview suite can show that its IV-8.1 check fails when the banner lies.
+func StandingWith(b *Bundle, set sabotage.Set) string {
+	if isEvidence(b) || set.On("iv.renderer-self-as-evidence") {
+		thumb := "(none)"
+		if b.Signature != nil {
+			thumb = b.Signature.Thumbprint
+		}
+		return fmt.Sprintf("EVIDENCE: %s third-party run by %q, signed by key %s", strings.ToUpper(b.Status), b.Runner.Name, thumb)
 	}
 	who := b.Runner.Name
 	if who == "" {
@@ -30,6 +39,7 @@ func Summary(w io.Writer, b *Bundle) {
 	fmt.Fprintf(w, "\n%s\n", b.Standing())
 	fmt.Fprintf(w, "target %s  catalog %s  seed %d  exchanges %d  assertions %d\n",
 		b.Target.Kind, short(b.Catalog.Digest), b.Seed, b.Transcript.Exchanges, b.AssertionCount)
+	summaryStanding(w, b)
 	for _, r := range b.Rows {
 		if r.Verdict != harness.ExecutedFail && r.Verdict != harness.Blocked && r.Verdict != harness.NotTested {
 			continue
@@ -108,4 +118,34 @@ func short(d string) string {
 		return d[:19] + "…"
 	}
 	return d
+}
+
+// summaryStanding writes who ran it, why it has its tier, who signed it, and how far its passes are proven.
+func summaryStanding(w io.Writer, b *Bundle) {
+	who := b.Runner.Name
+	if who == "" {
+		who = "(unnamed)"
+	}
+	fmt.Fprintf(w, "runner %s  tier %s  kind %s", who, b.Runner.Tier, b.Kind)
+	if b.TierBasis != "" {
+		fmt.Fprintf(w, "  (%s)", b.TierBasis)
+	}
+	fmt.Fprintln(w)
+	switch s := b.Signature; {
+	case s == nil:
+		fmt.Fprintln(w, "signature: unsigned (a claim, whoever ran it)")
+	case TestKeyThumbprints[s.Thumbprint] != "":
+		fmt.Fprintf(w, "signature: %s key %s — the TEST-ONLY key %s (integrity only)\n", s.Alg, s.Thumbprint, TestKeyThumbprints[s.Thumbprint])
+	default:
+		fmt.Fprintf(w, "signature: %s key %s (check with `runsuite verify --key`)\n", s.Alg, s.Thumbprint)
+	}
+	if f := b.Falsifiability; f != nil {
+		unproven := 0
+		for _, r := range b.Rows {
+			if r.Verdict == harness.ExecutedPass && len(f.Rows[r.ID]) == 0 {
+				unproven++
+			}
+		}
+		fmt.Fprintf(w, "falsifiability: %d toggles, %d rows killed, %d passing rows not proven able to fail\n", len(f.Toggles), len(f.Rows), unproven)
+	}
 }

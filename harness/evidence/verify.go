@@ -1,71 +1,483 @@
 package evidence
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/sabotage"
 )
 
-// Verify checks a bundle offline and returns every problem found, each naming what does not hold: schema,
-// transcript digest, witness digest, totals against rows, the catalog digest, that every row of the catalog is
-// present, and that the falsifiability table names toggles that exist.
+// VerifyOptions shape an offline verification.
+type VerifyOptions struct {
+	// Key pins the signer: the signature must verify with this public key. Nil: the key embedded in the bundle
+	// (which proves integrity, not who signed).
+	Key *jose.JSONWebKey
+}
+
+// Check is one named verification step: it holds when it has no problems. Notes say what was checked.
+type Check struct {
+	Name     string
+	Problems []string
+	Notes    []string
+}
+
+// OK reports whether the check holds.
+func (c Check) OK() bool { return len(c.Problems) == 0 }
+
+// Report is the outcome of verifying a bundle.
+type Report struct {
+	Path      string
+	Bundle    *Bundle
+	Checks    []Check
+	Signature SignatureCheck
+}
+
+// OK reports whether every check holds: the only condition for `runsuite verify` to exit 0.
+func (r *Report) OK() bool {
+	for _, c := range r.Checks {
+		if !c.OK() {
+			return false
+		}
+	}
+	return true
+}
+
+// Problems lists every problem as "check: problem".
+func (r *Report) Problems() []string {
+	var out []string
+	for _, c := range r.Checks {
+		for _, p := range c.Problems {
+			out = append(out, c.Name+": "+p)
+		}
+	}
+	return out
+}
+
+// Verify checks a bundle offline against its embedded key and returns every problem found.
 func Verify(path string) ([]string, error) {
+	r, err := VerifyBundle(path, VerifyOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return r.Problems(), nil
+}
+
+// VerifyBundle checks a bundle offline: schema; signature (against o.Key, else the embedded key); every
+// transcript line against its exchange id and the transcript against its digest; the witness digest; the
+// target cards against the exchanges that fetched them; totals, assertion count and status against the rows;
+// the catalog digest against this harness's catalog; that every catalog row of the covered documents is present;
+// that the falsifiability table names toggles and rows that exist; and that the bundle's kind matches its tier
+// and signature. Each problem names what does not hold.
+func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 	b, raw, err := Load(path)
 	if err != nil {
 		return nil, err
 	}
-	var problems []string
-	add := func(format string, a ...any) { problems = append(problems, fmt.Sprintf(format, a...)) }
-	if err := Validate(raw); err != nil {
-		add("schema: %v", err)
-	}
-	transcript, err := os.ReadFile(filepath.Join(filepath.Dir(path), b.Transcript.File))
-	if err != nil {
-		add("transcript: %v", err)
-	} else {
-		if got := Digest(transcript); got != b.Transcript.SHA256 {
-			add("transcript: %s digests to %s, the bundle says %s (the transcript was edited)", b.Transcript.File, got, b.Transcript.SHA256)
-		}
-		if w, err := Witness(b.Rows, transcript); err != nil || w != b.WitnessSHA256 {
-			add("witnessSha256: recomputed %s, the bundle says %s (a row or the transcript was changed)", w, b.WitnessSHA256)
-		}
-	}
-	totals := harness.Totals(b.Rows)
-	for v, n := range totals {
-		if b.Totals[v] != n {
-			add("totals: %s is %d in the bundle but %d rows carry it", v, b.Totals[v], n)
-		}
+	rep := &Report{Path: path, Bundle: b}
+	check := func(name string) *Check {
+		rep.Checks = append(rep.Checks, Check{Name: name})
+		return &rep.Checks[len(rep.Checks)-1]
 	}
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, err
 	}
-	if b.Catalog.Digest != cat.Digest {
-		add("catalog: the bundle was graded against catalog %s; this harness carries %s (different catalog version)", b.Catalog.Digest, cat.Digest)
+
+	c := check("schema")
+	if err := Validate(raw); err != nil {
+		c.Problems = append(c.Problems, fmt.Sprintf("does not validate against evidence/bundle.schema.json: %v", oneLine(err.Error())))
 	} else {
-		have := map[string]bool{}
-		for _, r := range b.Rows {
-			have[r.ID] = true
+		c.Notes = append(c.Notes, "valid against evidence/bundle.schema.json")
+	}
+
+	c = check("signature")
+	rep.Signature = CheckSignature(raw, b.Signature, o.Key)
+	c.Problems = append(c.Problems, rep.Signature.Problems...)
+	switch {
+	case !rep.Signature.Signed:
+		c.Notes = append(c.Notes, "unsigned: the bundle is a claim whoever ran it")
+		if o.Key != nil {
+			c.Problems = append(c.Problems, "unsigned, but --key asks for a signature by "+mustThumb(o.Key))
 		}
-		for _, r := range cat.Rows {
-			if !have[r.ID] {
-				add("rows: %s (%s) is missing from the bundle", r.ID, r.Document)
+	case rep.Signature.Valid:
+		note := fmt.Sprintf("valid %s signature by key %s, checked with the %s key", rep.Signature.Alg, rep.Signature.Thumbprint, rep.Signature.KeySource)
+		if rep.Signature.KeySource == "embedded" {
+			note += " (integrity only: pass --key to check who signed)"
+		}
+		c.Notes = append(c.Notes, note)
+		if rep.Signature.TestKey != "" {
+			c.Notes = append(c.Notes, "signed with the TEST-ONLY key "+rep.Signature.TestKey+", whose private half is public: the signature proves integrity, not who ran the harness")
+		}
+	}
+
+	transcript, exchanges := checkTranscript(check("transcript"), path, b)
+
+	c = check("witness")
+	if transcript != nil {
+		w, err := Witness(b.Rows, transcript)
+		switch {
+		case err != nil:
+			c.Problems = append(c.Problems, err.Error())
+		case w != b.WitnessSHA256:
+			why := "a row or the transcript was changed after the run"
+			if Digest(transcript) == b.Transcript.SHA256 {
+				why = "the transcript is intact, so a row (verdict, detail, assertions or exchanges) was changed after the run"
+			}
+			c.Problems = append(c.Problems, fmt.Sprintf("witnessSha256: recomputed %s over the rows and transcript, the bundle says %s: %s", w, b.WitnessSHA256, why))
+		default:
+			c.Notes = append(c.Notes, "witnessSha256 matches the rows and the transcript")
+		}
+	}
+
+	checkCitations(check("exchanges"), b, exchanges)
+	checkTotals(check("totals"), b)
+	sameCatalog := checkCatalog(check("catalog"), b, cat)
+	checkRows(check("rows"), b, cat, sameCatalog)
+	checkFalsifiability(check("falsifiability"), b, cat, sameCatalog)
+	checkStanding(check("standing"), b, rep.Signature)
+	return rep, nil
+}
+
+// exchangeLine is what verification reads of one transcript line.
+type exchangeLine struct {
+	line   int
+	seq    int
+	id     string
+	method string
+	url    string
+	status int
+	body   []byte
+}
+
+func checkTranscript(c *Check, path string, b *Bundle) ([]byte, map[string]exchangeLine) {
+	file := b.Transcript.File
+	if file == "" || filepath.Base(file) != file {
+		c.Problems = append(c.Problems, fmt.Sprintf("transcript.file %q must be a bare file name beside the bundle", file))
+		return nil, nil
+	}
+	transcript, err := os.ReadFile(filepath.Join(filepath.Dir(path), file))
+	if err != nil {
+		c.Problems = append(c.Problems, fmt.Sprintf("cannot read %s: %v", file, err))
+		return nil, nil
+	}
+	if got := Digest(transcript); got != b.Transcript.SHA256 {
+		c.Problems = append(c.Problems, fmt.Sprintf("%s digests to %s, the bundle says %s (the transcript was edited)", file, got, b.Transcript.SHA256))
+	}
+	exchanges := map[string]exchangeLine{}
+	sc := bufio.NewScanner(bytes.NewReader(transcript))
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		ex, problem := parseExchangeLine(n, sc.Bytes())
+		if problem != "" {
+			c.Problems = append(c.Problems, problem)
+			continue
+		}
+		if ex.seq != n {
+			c.Problems = append(c.Problems, fmt.Sprintf("%s line %d carries seq %d (lines were removed, added or reordered)", file, n, ex.seq))
+		}
+		exchanges[ex.id] = ex
+	}
+	if err := sc.Err(); err != nil {
+		c.Problems = append(c.Problems, fmt.Sprintf("reading %s: %v", file, err))
+	}
+	if n != b.Transcript.Exchanges {
+		c.Problems = append(c.Problems, fmt.Sprintf("%s has %d exchanges, the bundle says %d", file, n, b.Transcript.Exchanges))
+	}
+	if c.OK() {
+		c.Notes = append(c.Notes, fmt.Sprintf("%d exchanges; every line digests to its exchange id; the file digests to transcript.sha256", n))
+	}
+	return transcript, exchanges
+}
+
+// parseExchangeLine recomputes an exchange's id: SHA-256 over the JCS form of the record with id "" (how the
+// recorder made it), so an edited line names itself.
+func parseExchangeLine(n int, line []byte) (exchangeLine, string) {
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return exchangeLine{}, fmt.Sprintf("%s line %d is not a JSON object: %v", TranscriptFile, n, err)
+	}
+	ex := exchangeLine{line: n}
+	ex.id, _ = m["id"].(string)
+	ex.method, _ = m["method"].(string)
+	ex.url, _ = m["url"].(string)
+	if s, ok := m["seq"].(json.Number); ok {
+		v, _ := s.Int64()
+		ex.seq = int(v)
+	}
+	if s, ok := m["status"].(json.Number); ok {
+		v, _ := s.Int64()
+		ex.status = int(v)
+	}
+	if s, ok := m["responseBody"].(string); ok {
+		ex.body, _ = base64.StdEncoding.DecodeString(s)
+	}
+	m["id"] = ""
+	raw, err := json.Marshal(m)
+	if err == nil {
+		raw, err = jcs.Transform(raw)
+	}
+	if err != nil {
+		return ex, fmt.Sprintf("%s line %d: %v", TranscriptFile, n, err)
+	}
+	if got := Digest(raw); got != ex.id {
+		return ex, fmt.Sprintf("%s line %d (ex#%d %s %s) was edited: its content digests to %s but it carries id %s", TranscriptFile, n, ex.seq, ex.method, ex.url, got, ex.id)
+	}
+	return ex, ""
+}
+
+func checkCitations(c *Check, b *Bundle, exchanges map[string]exchangeLine) {
+	if exchanges == nil {
+		c.Problems = append(c.Problems, "not checked: the transcript could not be read")
+		return
+	}
+	cited := 0
+	for _, r := range b.Rows {
+		for _, id := range r.Exchanges {
+			cited++
+			if _, ok := exchanges[id]; !ok {
+				c.Problems = append(c.Problems, fmt.Sprintf("row %s cites exchange %s, which is not in the transcript", r.ID, id))
 			}
 		}
 	}
-	if b.Falsifiability != nil {
-		for _, t := range b.Falsifiability.Toggles {
-			if _, ok := sabotage.Lookup(t.ID); !ok {
-				add("falsifiability: toggle %q does not exist in this harness", t.ID)
+	for _, card := range b.Target.Cards {
+		if card.Exchange == "" {
+			c.Problems = append(c.Problems, fmt.Sprintf("target card %q (%s) names no exchange, so its digest cannot be checked", card.Role, card.URL))
+			continue
+		}
+		ex, ok := exchanges[card.Exchange]
+		if !ok {
+			c.Problems = append(c.Problems, fmt.Sprintf("target card %q was fetched by exchange %s, which is not in the transcript", card.Role, card.Exchange))
+			continue
+		}
+		if got := Digest(ex.body); got != card.SHA256 {
+			c.Problems = append(c.Problems, fmt.Sprintf("target card %q digest: the bundle says %s but the card fetched by ex#%d (%s) digests to %s (the target card digest was changed)", card.Role, card.SHA256, ex.seq, ex.url, got))
+		}
+		if ex.url != card.URL {
+			c.Problems = append(c.Problems, fmt.Sprintf("target card %q: the bundle says %s but ex#%d fetched %s", card.Role, card.URL, ex.seq, ex.url))
+		}
+	}
+	if c.OK() {
+		c.Notes = append(c.Notes, fmt.Sprintf("%d row citations and %d card digests match the transcript", cited, len(b.Target.Cards)))
+	}
+}
+
+func checkTotals(c *Check, b *Bundle) {
+	totals := harness.Totals(b.Rows)
+	keys := make([]string, 0, len(totals)+len(b.Totals))
+	for v := range totals {
+		keys = append(keys, v)
+	}
+	for v := range b.Totals {
+		if _, ok := totals[v]; !ok {
+			keys = append(keys, v)
+		}
+	}
+	sort.Strings(keys)
+	for _, v := range keys {
+		if b.Totals[v] != totals[v] {
+			c.Problems = append(c.Problems, fmt.Sprintf("%s is %d in the bundle but %d rows carry it", v, b.Totals[v], totals[v]))
+		}
+	}
+	sum := 0
+	for _, r := range b.Rows {
+		sum += r.Assertions
+	}
+	if sum != b.AssertionCount {
+		c.Problems = append(c.Problems, fmt.Sprintf("assertionCount is %d but the rows' assertions add up to %d", b.AssertionCount, sum))
+	}
+	want := "failed"
+	if harness.Passed(b.Rows) {
+		want = "passed"
+	}
+	if b.Status != want {
+		c.Problems = append(c.Problems, fmt.Sprintf("status is %q but the rows make it %q", b.Status, want))
+	}
+	if c.OK() {
+		c.Notes = append(c.Notes, fmt.Sprintf("totals, assertionCount (%d) and status (%s) agree with the rows", sum, b.Status))
+	}
+}
+
+func checkCatalog(c *Check, b *Bundle, cat *catalog.Catalog) bool {
+	if b.Catalog.Digest != cat.Digest {
+		c.Problems = append(c.Problems, fmt.Sprintf("different catalog version: the bundle was graded against catalog %s (%d rows); this harness carries %s (%d rows), so its rows cannot be checked against this catalog",
+			b.Catalog.Digest, b.Catalog.Rows, cat.Digest, len(cat.Rows)))
+		return false
+	}
+	for _, d := range b.Documents {
+		for _, f := range cat.Files {
+			if f.Document == d.ID && f.TextSHA256 != "" && d.TextSHA256 != f.TextSHA256 {
+				c.Problems = append(c.Problems, fmt.Sprintf("document %s: text digest %s in the bundle, %s in the catalog", d.ID, d.TextSHA256, f.TextSHA256))
 			}
 		}
 	}
-	if b.Kind == "evidence" && b.Signature == nil {
-		add("kind: an unsigned bundle cannot be evidence")
+	if c.OK() {
+		c.Notes = append(c.Notes, "catalog "+cat.Digest+" is this harness's")
 	}
-	return problems, nil
+	return true
+}
+
+func checkRows(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
+	seen := map[string]bool{}
+	for _, r := range b.Rows {
+		if seen[r.ID] {
+			c.Problems = append(c.Problems, fmt.Sprintf("row %s appears twice", r.ID))
+		}
+		seen[r.ID] = true
+	}
+	if !sameCatalog {
+		if len(b.Rows) != b.Catalog.Rows {
+			c.Problems = append(c.Problems, fmt.Sprintf("the bundle holds %d rows but names a catalog of %d rows", len(b.Rows), b.Catalog.Rows))
+		}
+		return
+	}
+	covered := map[string]bool{}
+	for _, d := range b.Selection.Documents {
+		covered[d] = true
+	}
+	for _, card := range b.Target.Cards {
+		for _, uri := range card.DeclaredExtensions {
+			for _, d := range catalog.Documents {
+				if d.URI == uri {
+					covered[d.ID] = true
+				}
+			}
+		}
+	}
+	for _, r := range b.Rows {
+		row, ok := cat.Row(r.ID)
+		switch {
+		case !ok:
+			c.Problems = append(c.Problems, fmt.Sprintf("row %s is not in the catalog", r.ID))
+		case row.Document != r.Document:
+			c.Problems = append(c.Problems, fmt.Sprintf("row %s says document %s, the catalog says %s", r.ID, r.Document, row.Document))
+		}
+	}
+	missing := 0
+	for _, r := range cat.Rows {
+		if !seen[r.ID] {
+			missing++
+			if covered[r.Document] {
+				c.Problems = append(c.Problems, fmt.Sprintf("row %s (%s, a document the run covers) is missing from the bundle", r.ID, r.Document))
+			} else {
+				c.Problems = append(c.Problems, fmt.Sprintf("row %s (%s) is missing from the bundle", r.ID, r.Document))
+			}
+		}
+	}
+	if c.OK() {
+		docs := make([]string, 0, len(covered))
+		for d := range covered {
+			docs = append(docs, d)
+		}
+		sort.Strings(docs)
+		c.Notes = append(c.Notes, fmt.Sprintf("all %d catalog rows present (covered documents: %s)", len(cat.Rows), strings.Join(docs, ", ")))
+	}
+}
+
+func checkFalsifiability(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
+	f := b.Falsifiability
+	if f == nil {
+		c.Notes = append(c.Notes, "no falsifiability table in this bundle (run with --falsify)")
+		return
+	}
+	killedBy := map[string]map[string]bool{} // toggle → rows it killed, per the toggle table
+	for _, t := range f.Toggles {
+		if _, ok := sabotage.Lookup(t.ID); !ok {
+			c.Problems = append(c.Problems, fmt.Sprintf("toggle %q does not exist in this harness", t.ID))
+		}
+		killedBy[t.ID] = map[string]bool{}
+		for _, id := range t.Killed {
+			killedBy[t.ID][id] = true
+		}
+	}
+	rows := make([]string, 0, len(f.Rows))
+	for id := range f.Rows {
+		rows = append(rows, id)
+	}
+	sort.Strings(rows)
+	for _, id := range rows {
+		if sameCatalog {
+			if _, ok := cat.Row(id); !ok {
+				c.Problems = append(c.Problems, fmt.Sprintf("row %q is not in the catalog", id))
+			}
+		}
+		for _, t := range f.Rows[id] {
+			if _, ok := killedBy[t]; !ok {
+				c.Problems = append(c.Problems, fmt.Sprintf("row %s is said to be killed by %q, which is not in the toggle table", id, t))
+			} else if !killedBy[t][id] {
+				c.Problems = append(c.Problems, fmt.Sprintf("row %s is said to be killed by %q, whose table entry does not list it as killed", id, t))
+			}
+		}
+	}
+	var unproven []string
+	for _, r := range b.Rows {
+		if r.Verdict == harness.ExecutedPass && len(f.Rows[r.ID]) == 0 {
+			unproven = append(unproven, r.ID)
+		}
+	}
+	if c.OK() {
+		c.Notes = append(c.Notes, fmt.Sprintf("%d toggles, all registered; %d rows killed", len(f.Toggles), len(rows)))
+	}
+	if len(unproven) > 0 {
+		c.Notes = append(c.Notes, fmt.Sprintf("%d passing rows have no toggle that killed them (their tests are not proven able to fail): %s", len(unproven), clipList(unproven, 12)))
+	}
+}
+
+func checkStanding(c *Check, b *Bundle, sig SignatureCheck) {
+	if b.Kind == "evidence" {
+		if !sig.Signed {
+			c.Problems = append(c.Problems, "kind is evidence but the bundle is unsigned")
+		} else if !sig.Valid {
+			c.Problems = append(c.Problems, "kind is evidence but the signature does not hold")
+		}
+		if b.Runner.Tier != "third-party" {
+			c.Problems = append(c.Problems, fmt.Sprintf("kind is evidence but the tier is %q: a self-run is a claim", b.Runner.Tier))
+		}
+	}
+	if b.Runner.Tier == "third-party" {
+		if strings.TrimSpace(b.Runner.Name) == "" {
+			c.Problems = append(c.Problems, "tier is third-party but no runner is named")
+		}
+		if card, ok := ProviderRunner(b.Runner.Name, b.Target.Cards); ok {
+			c.Problems = append(c.Problems, fmt.Sprintf("tier is third-party but the runner %q is the provider organization of the %q card: a self-run", b.Runner.Name, card.Role))
+		}
+		if !sig.Signed {
+			c.Problems = append(c.Problems, "tier is third-party but the bundle is unsigned: a third-party result must be signed")
+		}
+	}
+	if c.OK() {
+		c.Notes = append(c.Notes, fmt.Sprintf("kind %s, tier %s, runner %q", b.Kind, b.Runner.Tier, b.Runner.Name))
+	}
+}
+
+func mustThumb(k *jose.JSONWebKey) string {
+	tp, err := Thumbprint(k)
+	if err != nil {
+		return "(unreadable key)"
+	}
+	return tp
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func clipList(ids []string, n int) string {
+	if len(ids) <= n {
+		return strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%s, … (%d more)", strings.Join(ids[:n], ", "), len(ids)-n)
 }

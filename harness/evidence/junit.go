@@ -1,0 +1,163 @@
+package evidence
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+)
+
+// JUnit XML, one <testcase> per catalog row (named by the row id, classname the document), so CI dashboards list
+// rows rather than Ginkgo specs. Verdicts map as follows: executed-pass passes; executed-fail, blocked and
+// not-tested are <failure> (each counts against the run; the type attribute carries the verdict, so a blocked row
+// never reads as a pass or as an acceptable skip); inapplicable, unwitnessable and skipped are <skipped> with
+// the reason. The properties of every suite carry the bundle's standing (claim or evidence), tier, runner,
+// signer and catalog digest, so a dashboard shows a self-run as a claim.
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Timestamp  string          `xml:"timestamp,attr,omitempty"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name       string          `xml:"name,attr"`
+	Classname  string          `xml:"classname,attr"`
+	Assertions int             `xml:"assertions,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Failure    *junitResult    `xml:"failure,omitempty"`
+	Skipped    *junitResult    `xml:"skipped,omitempty"`
+}
+
+type junitResult struct {
+	Type    string `xml:"type,attr,omitempty"`
+	Message string `xml:"message,attr"`
+	Body    string `xml:",chardata"`
+}
+
+// JUnitProperties are the bundle-level properties every suite of the JUnit report carries.
+func JUnitProperties(b *Bundle) []junitProperty {
+	signer := "unsigned"
+	if b.Signature != nil {
+		signer = b.Signature.Alg + " " + b.Signature.Thumbprint
+		if TestKeyThumbprints[b.Signature.Thumbprint] != "" {
+			signer += " (TEST-ONLY key)"
+		}
+	}
+	return []junitProperty{
+		{"extconf.kind", b.Kind},
+		{"extconf.standing", b.Standing()},
+		{"extconf.tier", b.Runner.Tier},
+		{"extconf.tierBasis", b.TierBasis},
+		{"extconf.runner", b.Runner.Name},
+		{"extconf.signature", signer},
+		{"extconf.catalog", b.Catalog.Digest},
+		{"extconf.harness", fmt.Sprintf("%s %s %s:%s", b.Harness.Name, b.Harness.Version, b.Harness.Build.Kind, b.Harness.Build.ID)},
+		{"extconf.target", b.Target.Kind},
+		{"extconf.seed", fmt.Sprint(b.Seed)},
+		{"extconf.witnessSha256", b.WitnessSHA256},
+		{"extconf.status", b.Status},
+	}
+}
+
+// JUnit writes the per-row JUnit XML report of a bundle.
+func JUnit(w io.Writer, b *Bundle) error {
+	cat := catalog.MustLoad()
+	props := JUnitProperties(b)
+	out := junitSuites{Name: "extconf " + b.Kind + " (" + b.Status + ")"}
+	index := map[string]int{}
+	for _, r := range b.Rows {
+		i, ok := index[r.Document]
+		if !ok {
+			i = len(out.Suites)
+			index[r.Document] = i
+			out.Suites = append(out.Suites, junitSuite{Name: r.Document, Timestamp: b.Started, Properties: props})
+		}
+		s := &out.Suites[i]
+		row, known := cat.Row(r.ID)
+		tc := junitCase{Name: r.ID, Classname: r.Document, Assertions: r.Assertions,
+			Properties: []junitProperty{{"verdict", r.Verdict}}}
+		if known {
+			tc.Properties = append(tc.Properties, junitProperty{"level", row.Level}, junitProperty{"clause", row.Clause})
+		}
+		if fals := b.Falsifiability; fals != nil && len(fals.Rows[r.ID]) > 0 {
+			tc.Properties = append(tc.Properties, junitProperty{"killedBy", strings.Join(fals.Rows[r.ID], ",")})
+		}
+		body := failureBody(r, row, known)
+		switch r.Verdict {
+		case harness.ExecutedPass:
+		case harness.ExecutedFail, harness.Blocked, harness.NotTested:
+			msg := r.Verdict
+			if known {
+				msg = fmt.Sprintf("%s: %s %q", r.Verdict, row.Level, row.Clause)
+			}
+			tc.Failure = &junitResult{Type: r.Verdict, Message: msg, Body: body}
+			s.Failures++
+			out.Failures++
+		default:
+			tc.Skipped = &junitResult{Type: r.Verdict, Message: r.Verdict + ": " + firstLine(r.Detail)}
+			s.Skipped++
+			out.Skipped++
+		}
+		s.Tests++
+		out.Tests++
+		s.Cases = append(s.Cases, tc)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "<!-- %s -->\n", strings.ReplaceAll(b.Standing(), "--", "- -"))
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func failureBody(r harness.RowVerdict, row catalog.Row, known bool) string {
+	var b strings.Builder
+	if known {
+		fmt.Fprintf(&b, "[%s] %s %s: %q\n  spec text: %q\n", r.ID, row.Level, row.Section, row.Clause, row.Source)
+	}
+	if r.Detail != "" {
+		b.WriteString(r.Detail)
+		b.WriteString("\n")
+	}
+	for _, ex := range r.Exchanges {
+		fmt.Fprintf(&b, "  exchange %s\n", ex)
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
