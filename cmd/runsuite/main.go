@@ -2,6 +2,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,9 +12,12 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/go-jose/go-jose/v4"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
@@ -56,6 +60,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdFalsify(ctx, args, stdout, stderr)
 	case "verify":
 		code, err = cmdVerify(args, stdout)
+	case "render":
+		code, err = cmdRender(args, stdout, stderr)
+	case "keygen":
+		code, err = cmdKeygen(args, stdout, stderr)
 	case "mock":
 		code, err = cmdMock(ctx, args, stdout)
 	case "sabotage":
@@ -83,14 +91,21 @@ const usage = `runsuite — the extconf conformance harness
 
   runsuite                      run every suite against the built-in reference agents; write a bundle
   runsuite run [--target mock|URL] [--config FILE] [--suite LIST] [--req IDS] [--out DIR]
-               [--junit FILE] [--json FILE] [--as NAME] [--tier self|third-party] [--seed N]
+               [--junit FILE] [--html FILE] [--json FILE] [--as NAME] [--tier self|third-party]
+               [--sign-key FILE] [--falsify] [--seed N]
   runsuite catalog [--format table|json] [--check-specs DIR]
-  runsuite falsify [--sabotage IDS] [--json FILE]
-  runsuite verify BUNDLE
+  runsuite falsify [--sabotage IDS] [--json FILE] [--out DIR [--as NAME] [--tier T] [--sign-key FILE]]
+  runsuite verify BUNDLE [--key FILE]
+  runsuite render BUNDLE [--html FILE] [--junit FILE] [--key FILE]
+  runsuite keygen [--alg EdDSA|ES256] --out FILE
   runsuite mock [--listen ADDR] [--sabotage IDS]
   runsuite sabotage list
 
 Exit status: 0 every selected applicable row passed and none is blocked; 1 a row failed or is blocked; 2 usage.
+
+Standing: a run is self (a claim) unless --tier third-party names a runner (--as) who is none of the tested
+cards' provider organizations and signs the bundle (--sign-key): only that is evidence. --junit writes one
+test case per catalog row; --json writes Ginkgo's own JSON report; --html a single-file report.
 `
 
 func newFlags(name string) *flag.FlagSet {
@@ -123,10 +138,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	suiteFlag := fs.String("suite", "", "documents to run, comma separated (default: all)")
 	reqFlag := fs.String("req", "", "row ids to run, comma separated (default: all)")
 	outFlag := fs.String("out", "", "bundle directory (default evidence/runs/<time>)")
-	junitFlag := fs.String("junit", "", "write Ginkgo's JUnit report here")
+	junitFlag := fs.String("junit", "", "write the per-row JUnit XML report here")
+	htmlFlag := fs.String("html", "", "write the single-file HTML report here")
 	jsonFlag := fs.String("json", "", "write Ginkgo's JSON report here")
 	asFlag := fs.String("as", "", "who runs the harness")
 	tierFlag := fs.String("tier", "self", "self (a claim) or third-party (evidence, must be signed)")
+	keyFlag := fs.String("sign-key", "", "private JWK (Ed25519 or P-256) to sign the bundle with")
+	falsFlag := fs.Bool("falsify", false, "also run the falsification matrix and put its table in the bundle")
 	seedFlag := fs.Int64("seed", 0, "Ginkgo random seed")
 	sabFlag := fs.String("sabotage", "", "mock target: toggles to switch on")
 	if err := parse(fs, args); err != nil {
@@ -135,8 +153,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if fs.NArg() > 0 {
 		return exitUsage, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
-	if *tierFlag != "self" && *tierFlag != "third-party" {
-		return exitUsage, usageError{fmt.Errorf("--tier %q: want self or third-party", *tierFlag)}
+	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
+	if err != nil {
+		return exitUsage, err
 	}
 	docs := splitList(*suiteFlag)
 	for _, d := range docs {
@@ -147,6 +166,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	set, err := sabotage.Parse(splitList(*sabFlag)...)
 	if err != nil {
 		return exitUsage, usageError{err}
+	}
+	if *falsFlag && !set.Empty() {
+		return exitUsage, usageError{errors.New("--falsify proves the tests against the unsabotaged reference agents; drop --sabotage")}
 	}
 	var cfg target.Config
 	if *cfgFlag != "" {
@@ -173,25 +195,90 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	fmt.Fprintf(stderr, "runsuite: running %s against %s target\n", strings.Join(orAll(docs), ","), tgt.Kind)
 	res, err := harness.Run(ctx, tgt, harness.Options{Suites: suites.All(), Documents: docs, Rows: splitList(*reqFlag),
-		Sabotage: set, Runner: harness.Runner{Name: *asFlag, Tier: *tierFlag}, Seed: *seedFlag, Progress: stderr,
-		JUnitReport: *junitFlag, JSONReport: *jsonFlag})
+		Sabotage: set, Runner: st.runner, Seed: *seedFlag, Progress: stderr, JSONReport: *jsonFlag})
 	if err != nil {
 		return exitFail, err
 	}
+	var fals *evidence.Falsifiability
+	if *falsFlag {
+		if fals, _, err = falsifyTable(ctx, docs, nil, res.Seed, stderr); err != nil {
+			return exitFail, err
+		}
+	}
+	return writeBundle(res, fals, st, outputs{dir: *outFlag, junit: *junitFlag, html: *htmlFlag}, stdout, stderr)
+}
+
+// standing is who runs the harness, with what tier, and the key that signs.
+type standing struct {
+	runner harness.Runner
+	key    *jose.JSONWebKey
+}
+
+// standingFlags checks --as, --tier and --sign-key before anything runs: a third-party run must name its
+// runner and be signed (else it is a usage error), and a key that cannot sign is caught before the run.
+func standingFlags(as, tier, keyPath string) (standing, error) {
+	st := standing{runner: harness.Runner{Name: strings.TrimSpace(as), Tier: tier}}
+	if tier != "self" && tier != "third-party" {
+		return st, usageError{fmt.Errorf("--tier %q: want self or third-party", tier)}
+	}
+	if tier == "third-party" {
+		if st.runner.Name == "" {
+			return st, usageError{errors.New("--tier third-party needs --as NAME: evidence says who ran the harness")}
+		}
+		if keyPath == "" {
+			return st, usageError{errors.New("--tier third-party needs --sign-key FILE: a third-party result must be signed")}
+		}
+	}
+	if keyPath != "" {
+		k, err := evidence.ReadPrivateKey(keyPath)
+		if err != nil {
+			return st, usageError{fmt.Errorf("--sign-key: %w", err)}
+		}
+		st.key = k
+	}
+	return st, nil
+}
+
+type outputs struct{ dir, junit, html string }
+
+// writeBundle assembles, signs and writes the bundle of a run, then its reports; the summary table comes last.
+func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing, o outputs, stdout, stderr io.Writer) (int, error) {
 	transcript, err := evidence.Transcript(res)
 	if err != nil {
 		return exitFail, err
 	}
-	b, err := evidence.New(res, tgt, transcript, nil)
+	res.Env.Runner = st.runner // the falsification's reference run was made without one
+	b, err := evidence.New(res, res.Env.Target, transcript, fals)
 	if err != nil {
 		return exitFail, err
 	}
-	dir := *outFlag
+	if st.runner.Tier == "third-party" && b.Runner.Tier != "third-party" {
+		fmt.Fprintf(stderr, "runsuite: --tier third-party not granted: %s\n", b.TierBasis)
+	}
+	if st.key != nil {
+		if err := evidence.Sign(b, st.key); err != nil {
+			return exitFail, fmt.Errorf("signing: %w", err)
+		}
+	}
+	dir := o.dir
 	if dir == "" {
 		dir = filepath.Join("evidence", "runs", time.Now().UTC().Format("20060102T150405Z"))
 	}
 	path, err := evidence.WriteDir(dir, b, transcript)
 	if err != nil {
+		return exitFail, err
+	}
+	// The harness checks its own bundle as a third party would; a problem here is a harness defect.
+	rep, err := evidence.VerifyBundle(path, evidence.VerifyOptions{})
+	if err != nil {
+		return exitFail, err
+	}
+	for _, p := range rep.Problems() {
+		if !strings.HasPrefix(p, "catalog: ") {
+			fmt.Fprintf(stderr, "runsuite: HARNESS DEFECT: the bundle just written does not verify: %s\n", p)
+		}
+	}
+	if err := writeReports(b, transcript, rep, o.junit, o.html); err != nil {
 		return exitFail, err
 	}
 	evidence.Summary(stdout, b)
@@ -200,6 +287,81 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return exitFail, nil
 	}
 	return exitPass, nil
+}
+
+func writeReports(b *evidence.Bundle, transcript []byte, rep *evidence.Report, junitPath, htmlPath string) error {
+	if junitPath != "" {
+		if err := writeFileWith(junitPath, func(w io.Writer) error { return evidence.JUnit(w, b) }); err != nil {
+			return fmt.Errorf("--junit: %w", err)
+		}
+	}
+	if htmlPath != "" {
+		err := writeFileWith(htmlPath, func(w io.Writer) error {
+			return evidence.HTML(w, b, evidence.HTMLOptions{Transcript: transcript, Verification: rep})
+		})
+		if err != nil {
+			return fmt.Errorf("--html: %w", err)
+		}
+	}
+	return nil
+}
+
+func writeFileWith(path string, write func(io.Writer) error) error {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// falsifyTable runs the falsification matrix for the documents (all when empty) with the given toggles (every
+// toggle of those documents when nil) and returns the table that goes into a bundle, stamped with its run.
+func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, seed int64, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
+	var chosen []harness.Suite
+	for _, s := range suites.All() {
+		if len(docs) == 0 || slices.Contains(docs, s.Document) {
+			chosen = append(chosen, s)
+		}
+	}
+	if toggles == nil {
+		for _, t := range sabotage.All() {
+			if len(docs) == 0 || slices.Contains(docs, t.Document) {
+				toggles = append(toggles, t)
+			}
+		}
+	}
+	if seed == 0 {
+		seed = 1
+	}
+	started := time.Now().UTC()
+	fmt.Fprintf(stderr, "runsuite: falsification: the reference agents, then %d sabotaged runs\n", len(toggles))
+	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: chosen, Toggles: toggles, Seed: seed})
+	if err != nil {
+		return nil, nil, fmt.Errorf("falsification: %w", err)
+	}
+	t := rep.Table
+	if len(docs) > 0 {
+		kept := t.Toggles[:0]
+		for _, tr := range t.Toggles {
+			if slices.Contains(docs, tr.Document) {
+				kept = append(kept, tr)
+			}
+		}
+		t.Toggles = kept
+	}
+	bi := evidence.BuildInfo()
+	t.Seed, t.Runs, t.Started = seed, rep.Runs, started.Format(time.RFC3339Nano)
+	t.Run = fmt.Sprintf("falsification started %s with seed %d by extconf %s (build %s %s) against the in-process reference agents",
+		t.Started, seed, bi.Version, bi.Build.Kind, bi.Build.ID)
+	for _, r := range rep.ReferenceFails {
+		t.ReferenceNotPassing = append(t.ReferenceNotPassing, r.ID)
+	}
+	return &t, rep, nil
 }
 
 func orAll(docs []string) []string {
@@ -275,7 +437,20 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	sab := fs.String("sabotage", "", "toggles to run (default: all)")
 	jsonOut := fs.String("json", "", "write the falsifiability table here")
 	seed := fs.Int64("seed", 1, "Ginkgo random seed")
+	outDir := fs.String("out", "", "also write a bundle of the reference run carrying the falsifiability table here")
+	asFlag := fs.String("as", "", "with --out: who runs the harness")
+	tierFlag := fs.String("tier", "self", "with --out: self or third-party")
+	keyFlag := fs.String("sign-key", "", "with --out: private JWK to sign the bundle with")
+	junitFlag := fs.String("junit", "", "with --out: write the per-row JUnit XML report here")
+	htmlFlag := fs.String("html", "", "with --out: write the HTML report here")
 	if err := parse(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if fs.NArg() > 0 {
+		return exitUsage, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
+	if err != nil {
 		return exitUsage, err
 	}
 	var toggles []sabotage.Toggle
@@ -287,7 +462,11 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		toggles = append(toggles, t)
 	}
 	started := time.Now()
-	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: suites.All(), Toggles: toggles, Seed: *seed})
+	full := len(toggles) == 0
+	if full {
+		toggles = sabotage.All()
+	}
+	table, rep, err := falsifyTable(ctx, nil, toggles, *seed, stderr)
 	if err != nil {
 		return exitFail, err
 	}
@@ -300,26 +479,31 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 			}
 		}
 	}
-	evidence.FalsifySummary(stdout, &rep.Table, witnessable)
+	evidence.FalsifySummary(stdout, table, witnessable)
 	code := exitPass
 	for _, r := range rep.ReferenceFails {
 		fmt.Fprintf(stdout, "REFERENCE RUN: %s is %s: %s\n", r.ID, r.Verdict, firstLine(r.Detail))
 		code = exitFail
 	}
-	for _, t := range rep.Table.Toggles {
+	for _, t := range table.Toggles {
 		if len(t.Survived) > 0 {
 			code = exitFail
 		}
 	}
-	if len(toggles) == 0 {
+	if full {
 		if un := rep.Unkilled(witnessable); len(un) > 0 {
 			fmt.Fprintf(stdout, "rows no toggle killed: %s\n", strings.Join(un, ", "))
 			code = exitFail
 		}
 	}
 	fmt.Fprintf(stdout, "%d runs in %s\n", rep.Runs, time.Since(started).Round(time.Millisecond))
+	if *outDir != "" {
+		if _, err := writeBundle(rep.Reference, table, st, outputs{dir: *outDir, junit: *junitFlag, html: *htmlFlag}, stdout, stderr); err != nil {
+			return exitFail, err
+		}
+	}
 	if *jsonOut != "" {
-		b, err := json.MarshalIndent(rep.Table, "", "  ")
+		b, err := json.MarshalIndent(table, "", "  ")
 		if err != nil {
 			return exitFail, err
 		}
@@ -339,24 +523,147 @@ func firstLine(s string) string {
 
 func cmdVerify(args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("verify")
+	keyFlag := fs.String("key", "", "public (or private) JWK the signature must verify with; default: the key the bundle embeds")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(pos) != 1 {
+		return exitUsage, usageError{errors.New("want one bundle path: runsuite verify BUNDLE [--key FILE]")}
+	}
+	rep, err := verifyPath(pos[0], *keyFlag)
+	if err != nil {
+		return exitUsage, err
+	}
+	printVerification(stdout, rep)
+	if !rep.OK() {
+		return exitFail, nil
+	}
+	return exitPass, nil
+}
+
+func verifyPath(path, keyPath string) (*evidence.Report, error) {
+	var o evidence.VerifyOptions
+	if keyPath != "" {
+		k, err := evidence.ReadPublicKey(keyPath)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--key: %w", err)}
+		}
+		o.Key = k
+	}
+	rep, err := evidence.VerifyBundle(path, o)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return rep, nil
+}
+
+// printVerification writes one line per check ("ok" or "FAIL") with what it found, then the verdict.
+func printVerification(w io.Writer, rep *evidence.Report) {
+	for _, c := range rep.Checks {
+		if c.OK() {
+			fmt.Fprintf(w, "ok    %-15s %s\n", c.Name, strings.Join(c.Notes, "; "))
+		} else {
+			for _, p := range c.Problems {
+				fmt.Fprintf(w, "FAIL  %-15s %s\n", c.Name, p)
+			}
+			for _, n := range c.Notes {
+				fmt.Fprintf(w, "      %-15s %s\n", "", n)
+			}
+		}
+	}
+	if rep.OK() {
+		fmt.Fprintf(w, "bundle verifies: %s\n", rep.Bundle.Standing())
+	} else {
+		fmt.Fprintf(w, "bundle does NOT verify (%d problems)\n", len(rep.Problems()))
+	}
+}
+
+func cmdRender(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("render")
+	htmlFlag := fs.String("html", "", "write the single-file HTML report here")
+	junitFlag := fs.String("junit", "", "write the per-row JUnit XML report here")
+	keyFlag := fs.String("key", "", "public JWK the signature must verify with (shown in the report)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(pos) != 1 {
+		return exitUsage, usageError{errors.New("want one bundle path: runsuite render BUNDLE [--html FILE] [--junit FILE]")}
+	}
+	rep, err := verifyPath(pos[0], *keyFlag)
+	if err != nil {
+		return exitUsage, err
+	}
+	b := rep.Bundle
+	transcript, err := os.ReadFile(filepath.Join(filepath.Dir(pos[0]), filepath.Base(b.Transcript.File)))
+	if err != nil {
+		fmt.Fprintf(stderr, "runsuite render: %v (the report shows exchange ids only)\n", err)
+	}
+	if err := writeReports(b, transcript, rep, *junitFlag, *htmlFlag); err != nil {
+		return exitFail, err
+	}
+	evidence.Summary(stdout, b)
+	if !rep.OK() {
+		fmt.Fprintln(stdout)
+		printVerification(stdout, rep)
+		return exitFail, nil
+	}
+	return exitPass, nil
+}
+
+func cmdKeygen(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("keygen")
+	alg := fs.String("alg", evidence.AlgEdDSA, "EdDSA (Ed25519) or ES256 (P-256)")
+	out := fs.String("out", "", "file to write the private JWK to (mode 0600)")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
-	if fs.NArg() != 1 {
-		return exitUsage, usageError{errors.New("want one bundle path")}
+	if *out == "" || fs.NArg() > 0 {
+		return exitUsage, usageError{errors.New("usage: runsuite keygen [--alg EdDSA|ES256] --out FILE")}
 	}
-	problems, err := evidence.Verify(fs.Arg(0))
+	k, err := evidence.GenerateKey(*alg)
+	if err != nil {
+		return exitUsage, usageError{err}
+	}
+	priv, err := json.MarshalIndent(k, "", "  ")
 	if err != nil {
 		return exitFail, err
 	}
-	for _, p := range problems {
-		fmt.Fprintf(stdout, "FAIL %s\n", p)
+	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return exitFail, fmt.Errorf("%w (keygen never overwrites a key)", err)
 	}
-	if len(problems) > 0 {
-		return exitFail, nil
+	if _, err := f.Write(append(priv, '\n')); err != nil {
+		f.Close()
+		return exitFail, err
 	}
-	fmt.Fprintln(stdout, "bundle verifies: schema, transcript digest, witness digest, totals, catalog")
+	if err := f.Close(); err != nil {
+		return exitFail, err
+	}
+	pub, err := evidence.PublicJWK(k)
+	if err != nil {
+		return exitFail, err
+	}
+	fmt.Fprintf(stderr, "runsuite keygen: private %s key written to %s (mode 0600); its public JWK follows (thumbprint %s)\n", *alg, *out, k.KeyID)
+	fmt.Fprintf(stdout, "%s\n", pub)
 	return exitPass, nil
+}
+
+// parseInterspersed parses flags given before, between or after positional arguments
+// ("verify BUNDLE --key FILE") and returns the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := parse(fs, args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }
 
 func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) {
