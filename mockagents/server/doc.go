@@ -32,6 +32,8 @@
 //	}
 //	func (c *Ctx) IsActive(uri string) bool; func (c *Ctx) IsRequested(uri string) bool
 //	type Options struct{ Addr string; TLS bool } // Addr default "127.0.0.1:0", loopback only
+//	// In a container (the reference image sets both): EXTCONF_MOCK_PORTS=LO-HI, EXTCONF_MOCK_BIND=0.0.0.0 make a
+//	// Start with Addr "" listen on the range's lowest free port and advertise https://127.0.0.1:<port> (bind.go).
 //	func Start(a Agent, o Options) (*Server, error)
 //	func (s *Server) URL() / CardURL() / JSONRPCURL() / RESTURL() / JWKSURL() string
 //	func (s *Server) Reload(); Tasks() *TaskStore; Handler() http.Handler; Close(); CardBytes() []byte

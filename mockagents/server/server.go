@@ -101,22 +101,37 @@ type declaredExtension struct {
 	Required bool   `json:"required"`
 }
 
-// Start listens on a loopback address and serves the agent until Close.
+// Start listens on a loopback address and serves the agent until Close. With Options.Addr empty and
+// EXTCONF_MOCK_PORTS set (the reference image), it listens as bind.go describes instead.
 func Start(a Agent, o Options) (*Server, error) {
 	addr := o.Addr
+	var ln net.Listener
+	var advertise string // the host:port the card names; "" → the listener's own address
 	if addr == "" {
-		addr = "127.0.0.1:0"
+		l, adv, ok, err := envListen()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			ln, advertise = l, adv
+		} else {
+			addr = "127.0.0.1:0"
+		}
 	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("server: address %q: %w", addr, err)
+	if ln == nil {
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, fmt.Errorf("server: address %q: %w", addr, err)
+		}
+		if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return nil, fmt.Errorf("server: address %q is not loopback", addr)
+		}
+		if ln, err = net.Listen("tcp", addr); err != nil {
+			return nil, err
+		}
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return nil, fmt.Errorf("server: address %q is not loopback", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
+	if advertise == "" {
+		advertise = ln.Addr().String()
 	}
 	scheme := "http"
 	if o.TLS {
@@ -128,7 +143,7 @@ func Start(a Agent, o Options) (*Server, error) {
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 		scheme = "https"
 	}
-	s, err := newServer(a, scheme+"://"+ln.Addr().String())
+	s, err := newServer(a, scheme+"://"+advertise)
 	if err != nil {
 		ln.Close()
 		return nil, err
