@@ -79,7 +79,7 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 	v := htmlView{B: b, Standing: b.Standing(), IsEvidence: isEvidence(b), Verification: o.Verification,
 		Verdicts: harness.VerdictOrder, Fals: b.Falsifiability}
 	if v.IsEvidence {
-		v.StandingNote = "A third-party run, signed by the runner's key. Check it offline with `runsuite verify bundle.json --key <the runner's public key>`."
+		v.StandingNote = "A third-party run, signed by the runner's key. Check it offline with: runsuite verify bundle.json --key (the runner’s public JWK)."
 	} else {
 		v.StandingNote = "A self-run result is a claim: it is never presented as evidence (A2A Interview Extension §8 and §9). Only a signed third-party run is evidence."
 	}
