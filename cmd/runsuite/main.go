@@ -596,6 +596,10 @@ func cmdRender(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitUsage, err
 	}
 	b := rep.Bundle
+	if b == nil {
+		printVerification(stdout, rep)
+		return exitFail, errors.New("nothing to render: " + pos[0] + " is not a bundle")
+	}
 	transcript, err := os.ReadFile(filepath.Join(filepath.Dir(pos[0]), filepath.Base(b.Transcript.File)))
 	if err != nil {
 		fmt.Fprintf(stderr, "runsuite render: %v (the report shows exchange ids only)\n", err)

@@ -570,3 +570,20 @@ func TestDiffJSONNamesPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestVerifyReportsMalformedBundles(t *testing.T) {
+	path := writeBundle(t, harness.Runner{}, nil)
+	raw, _ := os.ReadFile(path)
+	// An unknown member: every check still runs, and the schema names it.
+	os.WriteFile(path, bytes.Replace(raw, []byte(`{"assertionCount"`), []byte(`{"approvedBy":"me","assertionCount"`), 1), 0o644)
+	rep := verify(t, path, nil)
+	if rep.OK() || rep.Bundle == nil || !strings.Contains(strings.Join(rep.Problems(), "\n"), "approvedBy") || len(rep.Checks) < 5 {
+		t.Fatalf("unknown member: %v", rep.Problems())
+	}
+	// Not a bundle at all.
+	os.WriteFile(path, []byte(`[1,2,3]`), 0o644)
+	rep = verify(t, path, nil)
+	if rep.OK() || rep.Bundle != nil || !strings.Contains(strings.Join(rep.Problems(), "\n"), "is not an extconf bundle") {
+		t.Fatalf("not a bundle: %v", rep.Problems())
+	}
+}
