@@ -1,0 +1,172 @@
+package verify
+
+// The harness's terms view (terminal and HTML): verified proposals with every clause's grade beside it (§7 rule 2),
+// the §6 boundary stated, nothing worded as certification, endorsement or conduct (§7 rule 1). extconf's own
+// verdicts certify conformance of a publication to the extension, never the terms or the provider.
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"sort"
+	"strings"
+
+	"github.com/extconf/extconf/sabotage"
+)
+
+// TermsBoundary is the fixed sentence every terms view carries.
+const TermsBoundary = "A verified proposal is an offer, honestly attributed: the card commits to exactly these bytes and the provider signed them. " +
+	"It proves nothing about conduct, and the card raises no clause's grade."
+
+// GradeMeaning explains each Agent SoW §3 grade as the provider's claim.
+var GradeMeaning = map[string]string{
+	"enforced": "the provider asserts a runtime refuses violations; not demonstrated by the card",
+	"evidence": "the provider asserts a signed record is kept",
+	"recorded": "a promise only",
+}
+
+// termsClause is one clause line of a rendered proposal.
+type termsClause struct {
+	Name, Grade, Body string
+}
+
+// proposalClauses lists the graded clauses of a document, in Agent SoW order, then any other graded member.
+func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Set) []termsClause {
+	order := append(append([]string(nil), SowClauses...), OptionalSowClauses...)
+	var extra []string
+	for k, v := range doc {
+		if m, ok := v.(map[string]any); ok && m["grade"] != nil && !sowContains(order, k) {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	var out []termsClause
+	for _, k := range append(order, extra...) {
+		m, ok := doc[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		g, _ := m["grade"].(string)
+		if viaCard && set.On("terms.render-implies-enforced") {
+			g = "enforced"
+		}
+		var parts []string
+		keys := make([]string, 0, len(m))
+		for mk := range m {
+			if mk != "grade" {
+				keys = append(keys, mk)
+			}
+		}
+		sort.Strings(keys)
+		for _, mk := range keys {
+			parts = append(parts, mk+"="+renderValue(m[mk]))
+		}
+		out = append(out, termsClause{Name: k, Grade: g, Body: strings.Join(parts, "; ")})
+	}
+	return out
+}
+
+func renderValue(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case nil:
+		return "null"
+	case []any:
+		var s []string
+		for _, e := range x {
+			s = append(s, renderValue(e))
+		}
+		return strings.Join(s, ", ")
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func gradeLabel(g string, set sabotage.Set) string {
+	if set.On("terms.render-drops-grades") {
+		return ""
+	}
+	if g == "" {
+		g = "missing"
+	}
+	return "[grade: " + g + "] "
+}
+
+// RenderProposalText renders one proposal's clauses, each with its grade. viaCard says the document was reached
+// through a card carrying the extension; the correct renderer's output does not depend on it.
+func RenderProposalText(doc map[string]any, viaCard bool, set sabotage.Set) string {
+	var b strings.Builder
+	for _, c := range proposalClauses(doc, viaCard, set) {
+		fmt.Fprintf(&b, "  %s %s%s\n", c.Name, gradeLabel(c.Grade, set), c.Body)
+	}
+	return b.String()
+}
+
+func termsHeading(set sabotage.Set) string {
+	if set.On("terms.render-as-certification") {
+		return "Certified terms"
+	}
+	return "Published terms (A2A terms extension)"
+}
+
+func proposalBadge(set sabotage.Set) string {
+	switch {
+	case set.On("terms.render-as-endorsement"):
+		return " — Endorsed by extconf"
+	case set.On("terms.render-as-conduct-evidence"):
+		return " — verified track record"
+	}
+	return ""
+}
+
+// RenderTermsText is the terminal view of a consumer outcome.
+func RenderTermsText(o *TermsOutcome, set sabotage.Set) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n%s\n", termsHeading(set), o.View.Summary, TermsBoundary)
+	if set.On("terms.render-drops-grades") {
+		b.WriteString("\n")
+	} else {
+		fmt.Fprintf(&b, "Grades: enforced = %s; evidence = %s; recorded = %s.\n\n", GradeMeaning["enforced"], GradeMeaning["evidence"], GradeMeaning["recorded"])
+	}
+	for _, p := range o.Proposals {
+		fmt.Fprintf(&b, "Proposal %s (offering %s), digest %s%s\n", p.ID, p.Entry.Offering, p.Digest, proposalBadge(set))
+		b.WriteString(RenderProposalText(p.Parsed, true, set))
+	}
+	if len(o.Signals) > 0 {
+		b.WriteString("Entries that did not verify (they state no terms):\n")
+		for _, s := range o.Signals {
+			fmt.Fprintf(&b, "  %s: %s failed: %s\n", s.URL, s.Step, s.Reason)
+		}
+	}
+	return b.String()
+}
+
+// RenderTermsHTML is the HTML view of a consumer outcome; each clause is an <li data-clause> with its grade.
+func RenderTermsHTML(o *TermsOutcome, set sabotage.Set) string {
+	e := html.EscapeString
+	var b strings.Builder
+	fmt.Fprintf(&b, "<section class=\"terms\">\n<h2>%s</h2>\n<p class=\"summary\">%s</p>\n<p class=\"boundary\">%s</p>\n",
+		e(termsHeading(set)), e(o.View.Summary), e(TermsBoundary))
+	for _, p := range o.Proposals {
+		fmt.Fprintf(&b, "<article class=\"proposal\" data-digest=\"%s\"><h3>Proposal %s (offering %s)%s</h3>\n<ul>\n",
+			e(p.Digest), e(p.ID), e(p.Entry.Offering), e(proposalBadge(set)))
+		for _, c := range proposalClauses(p.Parsed, true, set) {
+			grade := ""
+			if !set.On("terms.render-drops-grades") {
+				grade = fmt.Sprintf("<span class=\"grade grade-%s\" title=\"%s\">grade: %s</span> ", e(c.Grade), e(GradeMeaning[c.Grade]), e(c.Grade))
+			}
+			fmt.Fprintf(&b, "<li data-clause=\"%s\"><b>%s</b> %s%s</li>\n", e(c.Name), e(c.Name), grade, e(c.Body))
+		}
+		b.WriteString("</ul></article>\n")
+	}
+	if len(o.Signals) > 0 {
+		b.WriteString("<div class=\"signals\"><p>Entries that did not verify (they state no terms):</p><ul>\n")
+		for _, s := range o.Signals {
+			fmt.Fprintf(&b, "<li>%s: %s failed: %s</li>\n", e(s.URL), e(s.Step), e(s.Reason))
+		}
+		b.WriteString("</ul></div>\n")
+	}
+	b.WriteString("</section>\n")
+	return b.String()
+}

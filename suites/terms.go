@@ -1,0 +1,5 @@
+package suites
+
+import "github.com/extconf/extconf/suites/terms"
+
+func init() { register(terms.Suite()) }

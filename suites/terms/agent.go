@@ -1,0 +1,443 @@
+package terms
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/extconf/extconf/fixtures/sow"
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/harness/verify"
+)
+
+var digestSpelling = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+func registerAgentSpecs(s *state) {
+	e := s.e
+
+	harness.Spec(e, []string{"TE-3.1"}, "[TE-3.1] the terms declaration is data-only: required is absent or false", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.1")
+		v, present := d.entry["required"]
+		w.Check("TE-3.1", !present || v == false, "required absent or false",
+			fmt.Sprintf("required: %s", jsonOf(v)), d.ex)
+	})
+
+	harness.Spec(e, []string{"TE-3.2a"}, "[TE-3.2a] the terms declaration carries params.proposals as an array", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.2a")
+		w.Check("TE-3.2a", d.params != nil, "params is an object", "params: "+jsonOf(d.entry["params"]), d.ex)
+		_, isArr := d.params["proposals"].([]any)
+		w.Check("TE-3.2a", isArr, "params.proposals is a JSON array", "params.proposals: "+jsonOf(d.params["proposals"]), d.ex)
+	})
+
+	harness.Spec(e, []string{"TE-3.2b"}, "[TE-3.2b] params.proposals contains at least one entry", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.2b")
+		if d.entries == nil {
+			w.Blocked("params.proposals is absent or not an array (see TE-3.2a)")
+		}
+		w.Check("TE-3.2b", len(d.entries) >= 1, "at least one entry", fmt.Sprintf("%d entries", len(d.entries)), d.ex)
+	})
+
+	harness.Spec(e, []string{"TE-3.3a"}, "[TE-3.3a] every proposals entry carries a url", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.3a")
+		d.needEntries(w)
+		for _, en := range d.entries {
+			_, isStr := en.obj["url"].(string)
+			w.Check("TE-3.3a", en.obj != nil && isStr && en.url != "", fmt.Sprintf("proposals[%d].url is a non-empty string", en.index),
+				fmt.Sprintf("proposals[%d]: %s", en.index, jsonOf(en.obj)), d.ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.3b"}, "[TE-3.3b] every proposals entry carries a digest spelled sha256: and 64 lowercase hex", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.3b")
+		d.needEntries(w)
+		for _, en := range d.entries {
+			w.Check("TE-3.3b", digestSpelling.MatchString(en.dig), fmt.Sprintf("proposals[%d].digest matches ^sha256:[0-9a-f]{64}$", en.index),
+				fmt.Sprintf("proposals[%d].digest: %s", en.index, jsonOf(en.obj["digest"])), d.ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.3c"}, "[TE-3.3c] every proposals entry's url is an absolute https URL", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.3c")
+		d.needEntries(w)
+		for _, en := range d.entries {
+			if en.url == "" {
+				w.Blocked(fmt.Sprintf("proposals[%d] has no url (see TE-3.3a)", en.index))
+			}
+			u, err := url.Parse(en.url)
+			ok := err == nil && strings.EqualFold(u.Scheme, "https") && u.Host != ""
+			w.Check("TE-3.3c", ok, fmt.Sprintf("proposals[%d].url has scheme https and a host", en.index), "url: "+en.url, d.ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.3d"}, "[TE-3.3d] every proposals entry's url serves one JSON document", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.3d")
+		d.needEntries(w)
+		for _, en := range d.entries {
+			if en.url == "" {
+				w.Blocked(fmt.Sprintf("proposals[%d] has no url (see TE-3.3a)", en.index))
+			}
+			f := s.fetch(w, en.url)
+			obs := "fetched and parsed"
+			if f.err != nil {
+				obs = f.err.Error()
+			}
+			if f.ex != nil {
+				obs += fmt.Sprintf(" (status %d, Content-Type %q)", f.ex.Status, f.ex.ResponseHeader.Get("Content-Type"))
+			}
+			w.Check("TE-3.3d", f.err == nil, fmt.Sprintf("GET %s answers 2xx with one I-JSON object", en.url), obs, f.ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.3e"}, "[TE-3.3e] every served proposal's JCS digest equals the entry's digest", func(w *harness.W) {
+		// The harness's digest must reproduce a committed fixture before it judges anyone else's.
+		p := sow.Proposals()[0]
+		got, err := verify.ProposalDigest(p.Doc)
+		w.Control("TE-3.3e", err == nil && got == p.Digest, "the harness's JCS digest of a reference fixture equals its recorded digest", got, nil)
+		d := s.declaration(w, "TE-3.3e")
+		docs := s.fetchedEntries(w, d)
+		for i, en := range d.entries {
+			if en.dig == "" {
+				w.Blocked(fmt.Sprintf("proposals[%d] has no digest (see TE-3.3b)", en.index))
+			}
+			got, err := verify.ProposalDigest(docs[i].body)
+			obs := got
+			if err != nil {
+				obs = err.Error()
+			}
+			w.Check("TE-3.3e", err == nil && got == en.dig,
+				fmt.Sprintf("SHA-256 of JCS(the complete document at %s) = %s", en.url, en.dig), "the served document hashes to "+obs, docs[i].ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.4a"}, "[TE-3.4a] the terms declaration states params.sow_spec", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.4a")
+		v, _ := d.params["sow_spec"].(string)
+		w.Check("TE-3.4a", strings.TrimSpace(v) != "", "params.sow_spec is a non-empty string", "params.sow_spec: "+jsonOf(d.params["sow_spec"]), d.ex)
+	})
+
+	harness.Spec(e, []string{"TE-3.5a"}, "[TE-3.5a] every listed proposal is a complete Agent SoW document with graded clauses", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.5a")
+		docs := s.fetchedEntries(w, d)
+		for i, f := range docs {
+			if !verify.KnownSowFormat(f.parsed) {
+				w.Blocked(fmt.Sprintf("%s carries format marker sow=%s; the harness implements completeness for Agent SoW \"v1\" only", d.entries[i].url, jsonOf(f.parsed["sow"])))
+			}
+			probs := verify.CompletenessProblems(f.parsed)
+			w.Check("TE-3.5a", len(probs) == 0, "a complete Agent SoW v1 document: members "+strings.Join(verify.SowClauses, ", ")+", each graded enforced|evidence|recorded, one price arrangement",
+				fmt.Sprintf("%s: %s", d.entries[i].url, orNone(probs)), f.ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.5b"}, "[TE-3.5b] every listed proposal carries a provider signature that verifies over the agent-sow-v1 signed bytes", func(w *harness.W) {
+		p := sow.Proposals()[0]
+		w.Control("TE-3.5b", verify.VerifyProviderSignature(p.Doc) == nil, "the harness verifies a reference fixture's provider signature", "rejected", nil)
+		d := s.declaration(w, "TE-3.5b")
+		docs := s.fetchedEntries(w, d)
+		for i, f := range docs {
+			err := verify.VerifyProviderSignature(f.body)
+			w.Check("TE-3.5b", err == nil, "a signatures[] record with role provider verifying (accepted keys: "+verify.AcceptedSowKeyEncodings+")",
+				fmt.Sprintf("%s: %v", d.entries[i].url, errOrOK(err)), f.ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.5c"}, "[TE-3.5c] every listed proposal has the client seat blank", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.5c")
+		docs := s.fetchedEntries(w, d)
+		for i, f := range docs {
+			probs := verify.StandingProblems(f.parsed)
+			w.Check("TE-3.5c", len(probs) == 0, "parties.client null, starts_at null, no signature record with role client",
+				fmt.Sprintf("%s: %s", d.entries[i].url, orNone(probs)), f.ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.5e"}, "[TE-3.5e] the public card lists no directed standing proposal", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.5e")
+		docs := s.fetchedEntries(w, d)
+		w.Control("TE-3.5e", len(docs) > 0, "the public card's proposals are fetched and parsed", fmt.Sprintf("%d fetched", len(docs)), d.ex)
+		for i, f := range docs {
+			to, directed := verify.Directed(f.parsed)
+			w.Negative("TE-3.5e", !directed, "no proposal in the card served to the public carries parties.offered_to",
+				fmt.Sprintf("%s is offered to %s", d.entries[i].url, jsonOf(to)), f.ex)
+		}
+	})
+
+	harness.Spec(e, []string{"TE-3.5f"}, "[TE-3.5f] a directed standing proposal is listed only in the card served to the party it names", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.5f")
+		if !d.card.Capabilities.ExtendedAgentCard {
+			w.Inapplicable("the agent serves no authenticated card (capabilities.extendedAgentCard is not true): only the public card exists, which TE-3.5e checks")
+		}
+		rpc, ok := d.card.Interface(a2a.BindingJSONRPC)
+		if !ok {
+			w.Blocked("the card declares no JSONRPC interface to call GetExtendedAgentCard on")
+		}
+		d.needEntries(w)
+		ps := termsPrincipals(e.Target.Config)
+		if len(ps) == 0 {
+			w.Blocked("no principals configured: set principals (keys terms-* for this suite) with a credential and id = the Agent SoW party (parties.offered_to handle or owner) each stands for")
+		}
+		named := map[string]bool{} // parties some directed proposal names
+		checked := 0
+		for _, p := range ps {
+			if p.ID == "" {
+				w.Blocked(fmt.Sprintf("principal %s has no id: set it to the Agent SoW party (handle or owner) the credential stands for", p.name))
+			}
+			c := e.Client.WithHeader(p.Header, p.Value)
+			call := a2a.Call{Note: "extended card for " + p.name}
+			if v, _ := d.entry["required"].(bool); v {
+				// A card that misdeclares the data-only extension required (TE-3.1) would refuse any call without it;
+				// requesting it keeps this row about directed proposals only.
+				call.Extensions = []string{verify.TermsURI}
+			}
+			card, _, ex, err := c.GetExtendedAgentCard(w.Ctx(), rpc.URL, rpc.Tenant, call)
+			w.Control("TE-3.5f", err == nil && card != nil, "GetExtendedAgentCard answers a card to principal "+p.name, errOrOK(err), ex)
+			params, err := verify.ReadTermsParams(card)
+			if err != nil {
+				continue // an extended card without the declaration lists nothing
+			}
+			pc := s.proposalClient().WithHeader(p.Header, p.Value)
+			for _, en := range params.Entries {
+				body, fex, err := verify.FetchProposal(w.Ctx(), pc, en.URL, a2a.Call{})
+				if err != nil {
+					w.Blocked(fmt.Sprintf("%s, listed to %s, could not be fetched with that principal's credential: %v", en.URL, p.name, err))
+				}
+				parsed, _ := verify.ParseProposal(body)
+				to, directed := verify.Directed(parsed)
+				if !directed {
+					continue
+				}
+				handle, _ := to["handle"].(string)
+				owner, _ := to["owner"].(string)
+				named[handle], named[owner] = true, true
+				checked++
+				w.Negative("TE-3.5f", p.ID == handle || p.ID == owner,
+					fmt.Sprintf("a directed proposal listed to principal %s (party %s) is offered to that party", p.name, p.ID),
+					fmt.Sprintf("%s is offered to %s", en.URL, jsonOf(to)), fex)
+			}
+		}
+		others := 0
+		for _, p := range ps {
+			if !named[p.ID] {
+				others++
+			}
+		}
+		if others == 0 {
+			w.Blocked("every configured principal is a party some directed proposal names: configure a principal that is not, so the restriction can be observed")
+		}
+		if checked == 0 {
+			w.Inapplicable("no card served to a configured principal lists a directed standing proposal")
+		}
+	})
+
+	harness.Spec(e, []string{"TE-4.1a"}, "[TE-4.1a] every price the card's prose states is backed by a listed proposal's price clause", func(w *harness.W) {
+		d := s.declaration(w, "TE-4.1a")
+		claims := verify.CardPriceClaims(d.card)
+		if len(claims) == 0 {
+			w.Inapplicable("the card's prose states no price (amount with a currency, or a no-charge claim)")
+		}
+		d.needEntries(w)
+		var verified []map[string]any
+		var failed []string
+		for _, en := range d.entries {
+			why, f := s.listedVerifies(w, en)
+			if why == "" {
+				verified = append(verified, f.parsed)
+			} else {
+				failed = append(failed, en.url+": "+why)
+			}
+		}
+		for _, c := range claims {
+			backed := verify.PriceBacked(c, verified)
+			if !backed && len(failed) > 0 {
+				w.Blocked(fmt.Sprintf("the claim %q (%s) is not backed by a verifying proposal, and listed proposals failed verification (TE-3.3e/3.5b/3.5c): %s", c.Text, c.Where, strings.Join(failed, "; ")))
+			}
+			w.Check("TE-4.1a", backed, "a verifying listed proposal's price clause states "+claimDesc(c),
+				fmt.Sprintf("%s says %q; verified price clauses: %s", c.Where, c.Text, pricesOf(verified)), d.ex)
+		}
+	})
+
+	claimSpec := func(row, kind string, lexicon *regexp.Regexp, text string) {
+		harness.Spec(e, []string{row}, text, func(w *harness.W) {
+			d := s.declaration(w, row)
+			flagged := verify.FlaggedSentences(d.card, lexicon)
+			cm, cex := s.claimMap(w)
+			var mine []claim
+			for _, c := range cm.Claims {
+				if c.Kind == kind {
+					mine = append(mine, c)
+				}
+			}
+			if len(flagged) == 0 && len(mine) == 0 {
+				w.Inapplicable(fmt.Sprintf("the card's prose states no %s claim the lexicon flags, and the claim map maps none", kind))
+			}
+			prose := verify.CardProse(d.card)
+			if len(mine) > 0 {
+				d.needEntries(w)
+			}
+			for _, c := range mine {
+				w.Control(row, spanIn(prose, c.Span), fmt.Sprintf("the claim map's span %q occurs in the card's prose", c.Span), "not found in the card", cex)
+				en, ok := d.entryByURL(c.Proposal)
+				if !ok && d.someEntryLacksURL() {
+					w.Blocked(fmt.Sprintf("the claim map points at %s, and an entry has no url (see TE-3.3a)", c.Proposal))
+				}
+				w.Check(row, ok, fmt.Sprintf("the claim %q is backed by a proposal the card lists", c.Span), "the claim map points at "+c.Proposal+", which the card does not list", d.ex)
+				why, f := s.listedVerifies(w, en)
+				if why != "" {
+					w.Blocked(fmt.Sprintf("%s, which backs %q, fails verification (TE-3.3e/3.5b/3.5c): %s", c.Proposal, c.Span, why))
+				}
+				got, found := verify.ClauseValue(f.parsed, c.Path)
+				w.Check(row, found && jsonOf(got) == jsonOf(c.Value),
+					fmt.Sprintf("%q: clause %s of %s states %s", c.Span, c.Path, c.Proposal, jsonOf(c.Value)),
+					fmt.Sprintf("clause %s is %s", c.Path, jsonOrAbsent(got, found)), f.ex)
+			}
+			for _, sn := range flagged {
+				covered := false
+				for _, c := range mine {
+					covered = covered || strings.Contains(strings.ToLower(sn.Text), strings.ToLower(c.Span))
+				}
+				w.Check(row, covered, fmt.Sprintf("every %s sentence the lexicon flags is mapped to a clause by the claim map", kind),
+					fmt.Sprintf("%s: %q is not mapped", sn.Where, sn.Text), d.ex)
+			}
+		})
+	}
+	claimSpec("TE-4.1b", "term", verify.TermLexicon, "[TE-4.1b] every term the card's prose states is backed by a clause of a listed proposal")
+	claimSpec("TE-4.1c", "data-use", verify.DataUseLexicon, "[TE-4.1c] every data-use claim the card's prose states is backed by a clause of a listed proposal")
+}
+
+func (d *decl) someEntryLacksURL() bool {
+	for _, en := range d.entries {
+		if en.url == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decl) entryByURL(u string) (rawEntry, bool) {
+	for _, en := range d.entries {
+		if en.url == u {
+			return en, true
+		}
+	}
+	return rawEntry{}, false
+}
+
+// claim is one mapped span of the operator's claim map (role terms.claims): see README.md.
+type claim struct {
+	Kind     string `json:"kind"`
+	Span     string `json:"span"`
+	Proposal string `json:"proposal"`
+	Path     string `json:"path"`
+	Value    any    `json:"value"`
+}
+
+type claimMap struct {
+	Claims []claim `json:"claims"`
+}
+
+// claimMap fetches the operator's claim map; blocked when none is configured.
+func (s *state) claimMap(w *harness.W) (claimMap, *a2a.Exchange) {
+	u, ok := s.e.Target.CardURL(RoleClaims)
+	if !ok {
+		w.Blocked("no claim map: set agents." + RoleClaims + " in the target configuration to the URL of a JSON document {\"claims\":[{kind: term|data-use, span, proposal (entry url), path (dotted clause path), value}]}")
+	}
+	body, ex, err := s.e.Client.FetchJSON(w.Ctx(), u, a2a.Call{Note: "terms claim map (operator input)"})
+	if err != nil {
+		w.Blocked(fmt.Sprintf("the claim map at %s could not be read: %v", u, err))
+	}
+	var cm claimMap
+	if err := json.Unmarshal(body, &cm); err != nil {
+		w.Blocked(fmt.Sprintf("the claim map at %s is malformed: %v", u, err))
+	}
+	return cm, ex
+}
+
+type namedPrincipal struct {
+	name string
+	target.Principal
+}
+
+// termsPrincipals are the principals this suite uses: keys starting "terms" when any exist (the mock fleet merges
+// several agents' principals), else every configured principal.
+func termsPrincipals(cfg target.Config) []namedPrincipal {
+	var mine, all []namedPrincipal
+	for name, p := range cfg.Principals {
+		np := namedPrincipal{name, p}
+		all = append(all, np)
+		if strings.HasPrefix(name, "terms") {
+			mine = append(mine, np)
+		}
+	}
+	if len(mine) > 0 {
+		all = mine
+	}
+	sortPrincipals(all)
+	return all
+}
+
+func sortPrincipals(ps []namedPrincipal) {
+	for i := 1; i < len(ps); i++ {
+		for j := i; j > 0 && ps[j].name < ps[j-1].name; j-- {
+			ps[j], ps[j-1] = ps[j-1], ps[j]
+		}
+	}
+}
+
+func spanIn(prose []verify.ProseSpan, span string) bool {
+	for _, p := range prose {
+		if strings.Contains(strings.ToLower(p.Text), strings.ToLower(span)) {
+			return true
+		}
+	}
+	return false
+}
+
+func claimDesc(c verify.PriceClaim) string {
+	if c.NoCharge {
+		return "arrangement no_charge"
+	}
+	return fmt.Sprintf("%s %d (smallest unit) as a rate, ceiling or cap", c.Currency, c.Minor)
+}
+
+func pricesOf(docs []map[string]any) string {
+	var out []string
+	for _, d := range docs {
+		out = append(out, jsonOf(d["price"]))
+	}
+	if len(out) == 0 {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func jsonOrAbsent(v any, found bool) string {
+	if !found {
+		return "absent"
+	}
+	return jsonOf(v)
+}
+
+func orNone(p []string) string {
+	if len(p) == 0 {
+		return "no problem"
+	}
+	return strings.Join(p, "; ")
+}
+
+func errOrOK(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return err.Error()
+}
