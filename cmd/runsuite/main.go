@@ -253,7 +253,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 		return exitFail, err
 	}
 	if st.runner.Tier == "third-party" && b.Runner.Tier != "third-party" {
-		fmt.Fprintf(stderr, "runsuite: --tier third-party not granted: %s\n", b.TierBasis)
+		fmt.Fprintf(stderr, "\nrunsuite: --tier third-party not granted: %s\n", b.TierBasis)
 	}
 	if st.key != nil {
 		if err := evidence.Sign(b, st.key); err != nil {
