@@ -1,0 +1,205 @@
+// Package schemaiface is the reference agent of the schema-interface document (interface version 1.0): an A2A
+// 1.0 agent on the shared server core that advertises describe_skill and its domain skills through the
+// schema-interface extension, serves Skill Interface Documents assembled and validated at start-up (the worked
+// example's evaluate_resource_condition document reproduces the draft's digests), and maps domain invocations,
+// supporting records and machine-readable errors as the draft's A2A mapping says. Every sabotage toggle of the
+// document's agent side is consulted where the requirement is honoured.
+//
+// Operator input the harness would otherwise lack (two principals, valid and fault arguments, control hooks for
+// approvals and revocations, the skills deliberately unavailable, corrupt or failed at start-up) is handed to the
+// harness as the target configuration's schema-interface profile (requests["schema-interface.profile"]).
+package schemaiface
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"sync"
+
+	sifx "github.com/extconf/extconf/fixtures/schemaiface"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// URI is the schema-interface extension.
+const URI = skiface.ExtensionURI
+
+// Skills with a deliberate fault in the reference agent.
+const (
+	skillEvaluate    = "evaluate_resource_condition"
+	skillManage      = "manage_resource"
+	skillMeasure     = "measure_link_bandwidth"
+	skillPropose     = "propose_remediation"
+	skillUnavailable = "inventory_snapshot" // its interface store is offline: interface_unavailable
+	skillCorrupt     = "legacy_probe"       // its stored document is corrupted after advertisement: interface_invalid
+	skillBrokenInit  = "broken_init"        // its interface fails to assemble at start-up: never advertised
+)
+
+// skill is one domain skill as the agent holds it after start-up.
+type skill struct {
+	id      string
+	card    sifx.CardText
+	doc     []byte // the assembled, validated document the agent validates against (its active document)
+	digest  string // its Skill Interface Document Digest
+	version string
+	ver     *skiface.Verified
+	input   *skiface.Compiled // input validator (differs from ver.Input only under sabotage)
+	// published is what describe_skill returns and cardDigest what the card advertises; they differ from doc and
+	// digest only under sabotage.
+	published  []byte
+	cardDigest string
+	advertised bool  // listed in the extension's params.skills
+	initErr    error // why assembly or validation failed at start-up
+	prev       []binding
+	authority  skiface.Authority
+}
+
+// binding is a (skill_version, interface_digest) pair the agent once advertised.
+type binding struct{ version, digest string }
+
+type agent struct {
+	set    sabotage.Set
+	skills map[string]*skill
+	order  []string // card order of the domain skills
+
+	mu          sync.Mutex
+	describes   int
+	resources   map[string]*resource
+	approvals   map[string]int  // principal/resource → single-use approvals granted
+	approvedAny map[string]bool // principal → had an approved delete (sabotage: remembered)
+	revoked     map[string]bool // principal/operation/resource grants revoked
+	decisions   map[string]bool // principal/skill → first decision (sabotage: cached)
+}
+
+// Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
+// itself, and how to stop it.
+func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
+	a, err := newAgent(set)
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	srv, err := server.Start(server.Agent{
+		Name:   "extconf schema-interface reference agent",
+		Card:   a.card,
+		OnSend: a.onSend,
+		Before: a.before,
+		Routes: map[string]http.HandlerFunc{
+			"POST /control/approve": a.controlApprove,
+			"POST /control/revoke":  a.controlRevoke,
+		},
+	}, server.Options{TLS: true})
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	prof, err := a.profile(srv.URL())
+	if err != nil {
+		srv.Close()
+		return nil, cfg, nil, err
+	}
+	cfg = target.Config{
+		Principals: map[string]target.Principal{
+			"A": {Header: "Authorization", Value: "Bearer " + tokenA, Tenant: tenantA, ID: "A"},
+			"B": {Header: "Authorization", Value: "Bearer " + tokenB, Tenant: tenantB, ID: "B"},
+		},
+		Requests: map[string][]string{ProfileKey: {string(prof)}},
+	}
+	return map[string]string{"schema-interface": srv.CardURL()}, cfg, srv.Close, nil
+}
+
+// ProfileKey is the target-configuration requests key carrying the schema-interface profile.
+const ProfileKey = "schema-interface.profile"
+
+func newAgent(set sabotage.Set) (*agent, error) {
+	srcs, err := sifx.Skills()
+	if err != nil {
+		return nil, err
+	}
+	a := &agent{set: set, skills: map[string]*skill{}, resources: seedResources(),
+		approvals: map[string]int{}, approvedAny: map[string]bool{}, revoked: map[string]bool{}, decisions: map[string]bool{}}
+	// Card order: the worked example first, the deliberately faulty skills last.
+	rank := map[string]int{skillEvaluate: 0, skillManage: 1, skillMeasure: 2, skillPropose: 3, skillUnavailable: 4, skillCorrupt: 5, skillBrokenInit: 6}
+	sort.SliceStable(srcs, func(i, j int) bool { return rank[srcs[i].SkillID] < rank[srcs[j].SkillID] })
+	for _, s := range srcs {
+		sk := a.build(s)
+		a.skills[s.SkillID] = sk
+		a.order = append(a.order, s.SkillID)
+	}
+	if sk := a.skills[skillEvaluate]; sk == nil || sk.initErr != nil {
+		return nil, fmt.Errorf("schemaiface: the worked example skill did not assemble: %v", sk.initErr)
+	}
+	return a, nil
+}
+
+// build assembles, validates and publishes one skill (agent initialization steps 1–6).
+func (a *agent) build(s sifx.SkillSource) *skill {
+	sk := &skill{id: s.SkillID, card: s.Card, version: s.SkillVersion}
+	a.sabotageSource(&s)
+	sk.doc = assemble(s, jcsDigest)
+	sk.digest = interfaceDigest(sk.doc)
+	ver, err := skiface.VerifyDocument(sk.doc, skiface.Limits{})
+	if err != nil {
+		sk.initErr = err
+		if !(s.SkillID == skillBrokenInit && a.set.On("si.init-opaque-fallback")) {
+			return sk // failure to assemble or validate prevents advertisement; no opaque fallback
+		}
+	}
+	sk.ver, sk.advertised = ver, true
+	if ver != nil {
+		sk.input = ver.Input
+		sk.authority = ver.Doc.Authority
+		if a.set.On("si.agent-format-as-annotation") && s.SkillID == skillMeasure {
+			sk.input = compileWithoutFormat(s.Input)
+		}
+	}
+	sk.published = a.sabotagePublished(s, sk.doc)
+	sk.cardDigest = interfaceDigest(sk.published)
+	if s.SkillID == skillPropose {
+		// 1.1 replaced 1.0 (a backward-compatible revision); 1.0's binding is stale.
+		sk.prev = []binding{{"1.0", interfaceDigest(withVersion(sk.doc, "1.0"))}}
+	}
+	return sk
+}
+
+// compileWithoutFormat is the sabotaged input validator that treats format as an annotation.
+func compileWithoutFormat(in sifx.SchemaSource) *skiface.Compiled {
+	editSchema(&in, stripFormat)
+	c, err := skiface.CompileSchema(mustJSON(ref(in, jcsDigest)), skiface.Limits{})
+	if err != nil {
+		panic("schemaiface: " + err.Error())
+	}
+	return c
+}
+
+func stripFormat(m map[string]any) {
+	delete(m, "format")
+	for _, v := range m {
+		switch x := v.(type) {
+		case map[string]any:
+			stripFormat(x)
+		case []any:
+			for _, e := range x {
+				if mm, ok := e.(map[string]any); ok {
+					stripFormat(mm)
+				}
+			}
+		}
+	}
+}
+
+// active returns the document and digest the agent currently compares invocations with.
+func (a *agent) active(sk *skill) (version, digest string) {
+	if sk.id == skillEvaluate && a.set.On("si.card-advertises-removed-version") {
+		d := withVersion(sk.doc, "1.1")
+		return "1.1", interfaceDigest(d)
+	}
+	return sk.version, sk.digest
+}
+
+func (a *agent) skill(id string) *skill { return a.skills[id] }
+
+var _ = a2a.StateCompleted
+var _ = json.Valid

@@ -1,0 +1,258 @@
+package schemaiface
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/mockagents/server"
+)
+
+// Limits the agent enforces on incoming requests (the operator declares them in the profile).
+const (
+	LimitPayloadBytes = 256 << 10 // the JSON of the request's Message
+	LimitNesting      = 64        // array/object nesting of the request's Message
+)
+
+// call is one SendMessage / SendStreamingMessage in flight.
+type call struct {
+	c         *server.Ctx
+	req       a2a.SendMessageRequest
+	p         principal
+	streaming bool
+	taskID    string
+	contextID string
+}
+
+func (a *agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+	k := &call{c: c, req: req, p: principalOf(c), streaming: c.Method == server.MethodSendStreamingMessage,
+		taskID: newID(), contextID: req.Message.ContextID}
+	if k.contextID == "" {
+		k.contextID = newID()
+	}
+	if r := a.limits(k); r != nil {
+		return *r
+	}
+	data, textOnly, ok := requestObject(req.Message)
+	if textOnly != "" && a.set.On("si.describe-text-only") {
+		if f := strings.Fields(textOnly); len(f) == 2 && f[0] == skiface.DescribeSkill {
+			return a.describe(k, f[1])
+		}
+	}
+	if !ok {
+		return a.fail(k, a2a.StateRejected, skiface.InputInvalid,
+			"the message must carry exactly one Data Part whose data is a schema-interface request object", nil)
+	}
+	name, _ := data["skill"].(string)
+	if name == skiface.DescribeSkill {
+		if a.set.On("si.describe-text-only") {
+			return a.fail(k, a2a.StateRejected, skiface.InputInvalid, "describe_skill expects a text part naming the skill", nil)
+		}
+		args, _ := data["arguments"].(map[string]any)
+		id, ok := args["skill_id"].(string)
+		if !ok {
+			return a.fail(k, a2a.StateRejected, skiface.InputInvalid, "describe_skill needs arguments.skill_id",
+				[]any{detail("/arguments/skill_id", "required", "a skill_id string is required")})
+		}
+		return a.describe(k, id)
+	}
+	return a.invoke(k, name, data)
+}
+
+// requestObject returns the data object of the message's single Data Part (ok), or the text of a single text
+// part.
+func requestObject(m a2a.Message) (map[string]any, string, bool) {
+	if len(m.Parts) != 1 {
+		return nil, "", false
+	}
+	if t := m.Parts[0].Text; t != nil {
+		return nil, *t, false
+	}
+	if len(m.Parts[0].Data) == 0 {
+		return nil, "", false
+	}
+	d := json.NewDecoder(bytes.NewReader(m.Parts[0].Data))
+	d.UseNumber()
+	var v map[string]any
+	if d.Decode(&v) != nil || v == nil {
+		return nil, "", false
+	}
+	return v, "", true
+}
+
+// limits refuses requests over the payload or nesting limit before any task exists: a binding error.
+func (a *agent) limits(k *call) *server.Reply {
+	b := mustJSON(k.req.Message)
+	var msg string
+	switch {
+	case len(b) > LimitPayloadBytes && !a.set.On("si.agent-no-payload-limit"):
+		msg = "the request exceeds the payload size limit"
+	case nesting(b) > LimitNesting && !a.set.On("si.agent-no-nesting-limit"):
+		msg = "the request exceeds the nesting limit"
+	default:
+		return nil
+	}
+	code := skiface.ResourceLimitExceeded
+	if a.set.On("si.limit-reported-as-input-invalid") {
+		code = skiface.InputInvalid
+	}
+	if a.set.On("si.pre-task-error-as-message") {
+		return &server.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, code, msg, nil)}}}
+	}
+	infos := []server.ErrorInfo{{Type: server.ErrorInfoType, Reason: a.code(code), Domain: URI}}
+	return &server.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: msg, Data: mustJSON(infos)}}
+}
+
+func nesting(b []byte) int {
+	depth, max := 0, 0
+	in, esc := false, false
+	for _, c := range b {
+		if in {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			in = true
+		case '{', '[':
+			if depth++; depth > max {
+				max = depth
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return max
+}
+
+// describe answers describe_skill with the document assembled at start-up.
+func (a *agent) describe(k *call, id string) server.Reply {
+	on := a.set.On
+	sk := a.skills[id]
+	if sk == nil || !sk.advertised {
+		if on("si.unadvertised-skill-generic-error") {
+			return server.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "unknown skill " + id, Data: json.RawMessage("[]")}}
+		}
+		return a.fail(k, a2a.StateRejected, skiface.SkillNotAdvertised, "the skill_id is not advertised by this agent", nil)
+	}
+	failState := a2a.StateFailed
+	if on("si.describe-failure-state-rejected") {
+		failState = a2a.StateRejected
+	}
+	switch id {
+	case skillUnavailable:
+		code := skiface.InterfaceUnavailable
+		if on("si.unavailable-wrong-code") {
+			code = skiface.InterfaceInvalid
+		}
+		return a.fail(k, failState, code, "the interface store holding this skill's document is offline", nil)
+	case skillCorrupt:
+		code := skiface.InterfaceInvalid
+		if on("si.invalid-document-wrong-code") {
+			code = skiface.InterfaceUnavailable
+		}
+		return a.fail(k, failState, code, "the stored Skill Interface Document no longer matches its retained digest", nil)
+	}
+
+	doc, digest := sk.published, sk.cardDigest
+	switch {
+	case id == skillEvaluate && on("si.describe-other-skill-version"):
+		doc = withVersion(sk.doc, "1.1")
+		digest = interfaceDigest(doc)
+	case id == skillEvaluate && on("si.describe-tampered-document"):
+		doc = editJSON(doc, func(m map[string]any) { obj(m, "interaction")["cancellable"] = false })
+	}
+	if on("si.describe-assembled-per-request") {
+		a.mu.Lock()
+		a.describes++
+		n := a.describes
+		a.mu.Unlock()
+		m := tree(doc)
+		in := obj(m, "input_schema")
+		sch := obj(in, "resolution", "schema")
+		sch["$comment"] = fmt.Sprintf("assembled for request %d", n)
+		in["digest"] = jcsDigest(mustJSON(sch))
+		doc = mustJSON(m)
+		digest = interfaceDigest(doc)
+	}
+	if id == skillEvaluate && on("si.describe-digest-differs") {
+		digest = a.skills[skillManage].cardDigest
+	}
+
+	var result any = map[string]any{"interface_digest": digest, "interface": json.RawMessage(doc)}
+	if on("si.describe-omit-digest") {
+		result = map[string]any{"interface": json.RawMessage(doc)}
+	}
+	if on("si.describe-doc-as-string") {
+		result = map[string]any{"interface_digest": digest, "interface": string(doc)}
+	}
+	data := map[string]any{"skill": skiface.DescribeSkill, "result": result}
+	if on("si.describe-omit-skill-member") {
+		delete(data, "skill")
+	}
+	name := skiface.DescribeSkill
+	if on("si.describe-artifact-name") {
+		name = "interface"
+	}
+	parts := []a2a.Part{a.dataPart(data)}
+	if on("si.describe-extra-part") {
+		parts = append([]a2a.Part{a2a.TextPart("Skill Interface Document for " + id)}, parts...)
+	}
+	if id == skillManage && on("si.describe-opaque-fallback") {
+		parts = []a2a.Part{a2a.TextPart(string(doc))}
+	}
+	arts := []a2a.Artifact{{ArtifactID: "interface-" + id, Name: name, Parts: parts}}
+	if on("si.describe-extra-artifact") {
+		arts = append(arts, a2a.Artifact{ArtifactID: "notes", Name: "notes", Parts: []a2a.Part{a2a.TextPart("assembled at start-up")}})
+	}
+	if on("si.describe-task-not-completed") {
+		return server.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: parts}}
+	}
+	t := k.task(a2a.StateCompleted, arts)
+	if id == skillEvaluate && on("si.schema-duplicate-member") {
+		return a.duplicateMember(k, t)
+	}
+	return server.Reply{Task: t}
+}
+
+// duplicateMember serves the task with a second "type" member inside the input schema's raw JSON (encoding/json
+// keeps the last one, so a lenient reader sees the same document).
+func (a *agent) duplicateMember(k *call, t *a2a.Task) server.Reply {
+	t.Status.Timestamp = server.Timestamp(now())
+	raw := string(mustJSON(t))
+	const anchor = `"schema":{"type":"object"`
+	raw = strings.Replace(raw, anchor, `"schema":{"type":"array","type":"object"`, 1)
+	if k.streaming {
+		return server.Reply{Result: json.RawMessage(`{"task":` + raw + `}`)}
+	}
+	return server.Reply{Result: json.RawMessage(`{"task":` + raw + `}`)}
+}
+
+// dataPart is a Data Part, or under sabotage a text part holding the JSON.
+func (a *agent) dataPart(v any) a2a.Part {
+	if a.set.On("si.mapping-text-parts") {
+		return a2a.TextPart(string(mustJSON(v)))
+	}
+	return a2a.Part{Data: mustJSON(v)}
+}
+
+func (k *call) task(state string, arts []a2a.Artifact) *a2a.Task {
+	return &a2a.Task{ID: k.taskID, ContextID: k.contextID, Status: a2a.TaskStatus{State: state}, Artifacts: arts}
+}
+
+func detail(path, keyword, msg string) map[string]any {
+	return map[string]any{"instance_path": path, "keyword": keyword, "message": msg}
+}
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
