@@ -62,7 +62,9 @@ func (a *agent) sabotagePublished(s sifx.SkillSource, doc []byte) []byte {
 		}
 		if on("si.schema-digest-uppercase-hex") {
 			inner := dg
-			dg = func(schema json.RawMessage) string { return "sha256:" + strings.ToUpper(strings.TrimPrefix(inner(schema), "sha256:")) }
+			dg = func(schema json.RawMessage) string {
+				return "sha256:" + strings.ToUpper(strings.TrimPrefix(inner(schema), "sha256:"))
+			}
 		}
 		switch s.SkillID {
 		case skillManage:
