@@ -341,7 +341,7 @@ func TestVerifyNamesTamperingUnsigned(t *testing.T) {
 func TestTierDecision(t *testing.T) {
 	cards := []evidence.CardRef{{Role: "terms", URL: "https://a.invalid/card", Provider: "Acme  Agents Inc."}}
 	cases := []struct {
-		in       harness.Runner
+		in        harness.Runner
 		tier, in2 string
 	}{
 		{harness.Runner{}, "self", "nothing says"},
@@ -585,5 +585,24 @@ func TestVerifyReportsMalformedBundles(t *testing.T) {
 	rep = verify(t, path, nil)
 	if rep.OK() || rep.Bundle != nil || !strings.Contains(strings.Join(rep.Problems(), "\n"), "is not an extconf bundle") {
 		t.Fatalf("not a bundle: %v", rep.Problems())
+	}
+}
+
+// A report rendered from a bundle that fails verification says so first, and never shows the evidence banner.
+func TestHTMLOfTamperedBundleSaysUnverified(t *testing.T) {
+	path := writeBundle(t, thirdParty, testKey(t))
+	raw, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(raw, []byte(`"name":"Independent Test Lab"`), []byte(`"name":"Mallory"`), 1), 0o644)
+	rep := verify(t, path, nil)
+	var buf bytes.Buffer
+	if err := evidence.HTML(&buf, rep.Bundle, evidence.HTMLOptions{Verification: rep}); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	if !strings.Contains(html, `class="banner unverified"`) || !strings.Contains(html, "DOES NOT VERIFY — EVIDENCE") || strings.Contains(html, `class="banner evidence"`) {
+		t.Fatalf("tampered bundle's report does not lead with its failed verification")
+	}
+	if !strings.Contains(html, "runner.name: was &#34;Independent Test Lab&#34;, now &#34;Mallory&#34;") {
+		t.Fatalf("the verification table does not name the change")
 	}
 }

@@ -35,6 +35,7 @@ type htmlView struct {
 	B            *Bundle
 	Standing     string
 	IsEvidence   bool
+	Unverified   bool // verification was run and failed: the banner says so before anything else
 	StandingNote string
 	Signer       string
 	TestKey      string
@@ -82,6 +83,11 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 		v.StandingNote = "A third-party run, signed by the runner's key. Check it offline with: runsuite verify bundle.json --key (the runner’s public JWK)."
 	} else {
 		v.StandingNote = "A self-run result is a claim: it is never presented as evidence (A2A Interview Extension §8 and §9). Only a signed third-party run is evidence."
+	}
+	if o.Verification != nil && !o.Verification.OK() {
+		v.Unverified, v.IsEvidence = true, false
+		v.Standing = "DOES NOT VERIFY — " + v.Standing
+		v.StandingNote = fmt.Sprintf("Offline verification found %d problems (listed below): this report is neither evidence nor a trustworthy claim.", len(o.Verification.Problems()))
 	}
 	v.Signer = "unsigned"
 	if s := b.Signature; s != nil {
@@ -255,7 +261,7 @@ const reportHTML = `<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>extconf {{if .IsEvidence}}EVIDENCE{{else}}CLAIM{{end}}: {{.B.Status}} ({{.B.Runner.Name}})</title>
+<title>extconf {{if .Unverified}}UNVERIFIED{{else if .IsEvidence}}EVIDENCE{{else}}CLAIM{{end}}: {{.B.Status}} ({{.B.Runner.Name}})</title>
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
 main{max-width:1180px;margin:0 auto;padding:16px 24px 48px}
@@ -265,6 +271,7 @@ h3{font-size:15px;margin:0 0 6px}
 .banner strong{font-size:20px;display:block;letter-spacing:.02em}
 .banner.claim{background:#fff4d6;border-color:#c98a00;color:#4d3500}
 .banner.evidence{background:#e3f5e6;border-color:#2b8a3e;color:#0f3d1a}
+.banner.unverified{background:#ffe3e3;border-color:#c92a2a;color:#6b0d0d}
 .banner .note{margin-top:6px}
 .testkey{background:#ffe3e3;border:1px solid #c92a2a;color:#6b0d0d;padding:6px 10px;border-radius:4px;margin-top:8px}
 table{border-collapse:collapse;background:#fff;margin:6px 0;width:100%}
@@ -289,7 +296,7 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 <body>
 <main>
 <h1>extconf conformance report</h1>
-<div id="standing" class="banner {{if .IsEvidence}}evidence{{else}}claim{{end}}" data-kind="{{.B.Kind}}" data-tier="{{.B.Runner.Tier}}">
+<div id="standing" class="banner {{if .Unverified}}unverified{{else if .IsEvidence}}evidence{{else}}claim{{end}}" data-kind="{{.B.Kind}}" data-tier="{{.B.Runner.Tier}}">
 <strong>{{.Standing}}</strong>
 <div class="note">{{.StandingNote}}</div>
 {{- if .B.TierBasis}}<div class="note">Tier basis: {{.B.TierBasis}}</div>{{end}}
