@@ -1,0 +1,245 @@
+package verify
+
+// The consistency diff of interview §7: every projection is resolved in the declared document it names and
+// compared, under JCS, byte for byte.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gowebpki/jcs"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// Kinds of conflict the diff reports.
+const (
+	ConflictBadSource   = "bad-source"   // source.document is neither "card" nor "proposal", or the member is no pointer
+	ConflictUnresolved  = "unresolved"   // source.member does not resolve in the source document
+	ConflictUncommitted = "uncommitted"  // a proposal source whose url no terms entry of the card lists
+	ConflictNotAnEntry  = "not-an-entry" // the url is listed, but url and digest are not byte for byte one entry's
+	ConflictUnverified  = "unverified"   // the committed proposal fails the terms verification (terms §6)
+	ConflictValue       = "value"        // JCS(value) differs from JCS(resolved)
+)
+
+// InterviewConflict is one failed comparison of §7.
+type InterviewConflict struct {
+	Kind     string
+	Method   string
+	Index    int // projections[] index
+	Source   InterviewSource
+	Detail   string
+	Exchange *a2a.Exchange // the answer's exchange
+}
+
+func (c InterviewConflict) String() string {
+	return fmt.Sprintf("%s projections[%d] (%s %s): %s: %s", c.Method, c.Index, c.Source.Document, c.Source.Member, c.Kind, c.Detail)
+}
+
+// InterviewDeclared is what the verifier fetched: the card (verified per §8 step 1) and, lazily, the proposals
+// its terms entries commit to.
+type InterviewDeclared struct {
+	CardURL      string
+	CardRaw      []byte
+	Card         *a2a.AgentCard
+	CardExchange *a2a.Exchange
+	cardDoc      any
+	Entries      []TermsEntry
+	EntriesErr   error
+	proposals    map[string]*ProposalResult // url + " " + digest
+	proposalDocs map[string]any
+}
+
+// NewInterviewDeclared wraps a fetched card. The card's terms entries are read here; a card without the terms
+// extension has none.
+func NewInterviewDeclared(cardURL string, raw []byte, card *a2a.AgentCard, ex *a2a.Exchange) (*InterviewDeclared, error) {
+	doc, err := DecodeJSONDoc(raw)
+	if err != nil {
+		return nil, fmt.Errorf("card: %w", err)
+	}
+	d := &InterviewDeclared{CardURL: cardURL, CardRaw: raw, Card: card, CardExchange: ex, cardDoc: doc,
+		proposals: map[string]*ProposalResult{}, proposalDocs: map[string]any{}}
+	if _, ok := card.Extension(interviewTermsURI); ok {
+		d.Entries, d.EntriesErr = TermsEntries(card)
+	}
+	return d, nil
+}
+
+// CardDoc is the card decoded for pointer resolution (numbers kept as written).
+func (d *InterviewDeclared) CardDoc() any { return d.cardDoc }
+
+// Entry returns the terms entry whose url and digest are byte for byte those given.
+func (d *InterviewDeclared) Entry(url, digest string) (TermsEntry, bool) {
+	for _, e := range d.Entries {
+		if e.URL == url && e.Digest == digest {
+			return e, true
+		}
+	}
+	return TermsEntry{}, false
+}
+
+// EntryByURL returns the first terms entry listing url.
+func (d *InterviewDeclared) EntryByURL(url string) (TermsEntry, bool) {
+	for _, e := range d.Entries {
+		if e.URL == url {
+			return e, true
+		}
+	}
+	return TermsEntry{}, false
+}
+
+// Proposal verifies a committed proposal once (terms §6: fetch, JCS, digest, provider signature) and returns the
+// result and the decoded document.
+func (d *InterviewDeclared) Proposal(ctx context.Context, c *a2a.Client, e TermsEntry, set sabotage.Set) (*ProposalResult, any) {
+	key := e.URL + " " + e.Digest
+	if r, ok := d.proposals[key]; ok {
+		return r, d.proposalDocs[key]
+	}
+	// The terms toggles belong to the terms document's runs: the interview always verifies as a correct consumer.
+	r := VerifyProposal(ctx, c, e, sabotage.Set{})
+	d.proposals[key] = &r
+	if r.Err == nil {
+		if doc, err := DecodeJSONDoc(r.Doc); err == nil {
+			d.proposalDocs[key] = doc
+		}
+	}
+	return &r, d.proposalDocs[key]
+}
+
+// InterviewDiff runs §7 rules 1 and 2 over every projection of replies and returns the conflicts.
+func InterviewDiff(ctx context.Context, c *a2a.Client, d *InterviewDeclared, replies []*InterviewReply, set sabotage.Set) []InterviewConflict {
+	var out []InterviewConflict
+	for _, r := range replies {
+		if r == nil || r.Answer == nil {
+			continue
+		}
+		for i, p := range r.Answer.Projections {
+			if k, why := DiffProjection(ctx, c, d, p, set); k != "" {
+				out = append(out, InterviewConflict{Kind: k, Method: r.Method, Index: i, Source: p.Source, Detail: why, Exchange: r.Exchange})
+			}
+		}
+	}
+	return out
+}
+
+// DiffProjection compares one projection with its declared source; it returns the conflict kind and why, or "".
+func DiffProjection(ctx context.Context, c *a2a.Client, d *InterviewDeclared, p InterviewProjection, set sabotage.Set) (kind, why string) {
+	var doc any
+	switch p.Source.Document {
+	case "card":
+		doc = d.cardDoc
+	case "proposal":
+		e, ok := d.Entry(p.Source.URL, p.Source.Digest)
+		if !ok {
+			if _, listed := d.EntryByURL(p.Source.URL); listed {
+				return ConflictNotAnEntry, fmt.Sprintf("url %q is listed, but no terms entry has url and digest %q byte for byte", p.Source.URL, p.Source.Digest)
+			}
+			return ConflictUncommitted, fmt.Sprintf("no terms extension entry of the card lists %q (digest %q): the card never committed to it", p.Source.URL, p.Source.Digest)
+		}
+		res, pdoc := d.Proposal(ctx, c, e, set)
+		if res.Err != nil {
+			return ConflictUnverified, fmt.Sprintf("the committed proposal %s fails terms verification at step %q: %v", e.URL, res.Step, res.Err)
+		}
+		if pdoc == nil {
+			return ConflictUnverified, "the committed proposal " + e.URL + " does not decode"
+		}
+		doc = pdoc
+	default:
+		return ConflictBadSource, fmt.Sprintf("source.document %q is neither \"card\" nor \"proposal\"", p.Source.Document)
+	}
+	resolved, err := ResolvePointer(doc, p.Source.Member)
+	if err != nil {
+		if errors.Is(err, ivErrBadPointer) {
+			return ConflictBadSource, err.Error()
+		}
+		return ConflictUnresolved, fmt.Sprintf("%s %q does not resolve in the %s: %v", "member", p.Source.Member, p.Source.Document, err)
+	}
+	want, err := CanonicalValue(resolved)
+	if err != nil {
+		return ConflictValue, "the declared value does not canonicalize: " + err.Error()
+	}
+	got, err := jcs.Transform(p.Value)
+	if err != nil {
+		return ConflictValue, "the answer's value does not canonicalize: " + err.Error()
+	}
+	if !bytes.Equal(got, want) {
+		return ConflictValue, fmt.Sprintf("JCS(value) %s differs from JCS(declared %s) %s", ivClipText(string(got), 200), p.Source.Member, ivClipText(string(want), 200))
+	}
+	return "", ""
+}
+
+// DecodeJSONDoc decodes one JSON value keeping numbers as written, so canonicalization sees the declared bytes.
+func DecodeJSONDoc(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("trailing data after the JSON value")
+	}
+	return v, nil
+}
+
+// CanonicalValue is the JCS (RFC 8785) form of a decoded value.
+func CanonicalValue(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return jcs.Transform(b)
+}
+
+// CanonicalJSON is the JCS form of raw JSON bytes (nil and error when they are not JSON).
+func CanonicalJSON(raw []byte) ([]byte, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, errors.New("empty")
+	}
+	return jcs.Transform(raw)
+}
+
+var ivErrBadPointer = errors.New("not an RFC 6901 JSON Pointer")
+
+// ResolvePointer resolves an RFC 6901 JSON Pointer in a decoded document.
+func ResolvePointer(doc any, ptr string) (any, error) {
+	if ptr == "" {
+		return doc, nil
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, fmt.Errorf("%w: %q does not start with /", ivErrBadPointer, ptr)
+	}
+	cur := doc
+	for _, raw := range strings.Split(ptr[1:], "/") {
+		if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(raw, "~0", ""), "~1", ""), "~") {
+			return nil, fmt.Errorf("%w: bad escape in %q", ivErrBadPointer, raw)
+		}
+		tok := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
+		switch v := cur.(type) {
+		case map[string]any:
+			next, ok := v[tok]
+			if !ok {
+				return nil, fmt.Errorf("no member %q", tok)
+			}
+			cur = next
+		case []any:
+			if tok == "" || (len(tok) > 1 && tok[0] == '0') || strings.TrimLeft(tok, "0123456789") != "" {
+				return nil, fmt.Errorf("%q is not an array index", tok)
+			}
+			n, err := strconv.Atoi(tok)
+			if err != nil || n >= len(v) {
+				return nil, fmt.Errorf("index %s is out of range (%d elements)", tok, len(v))
+			}
+			cur = v[n]
+		default:
+			return nil, fmt.Errorf("cannot step into a scalar with %q", tok)
+		}
+	}
+	return cur, nil
+}

@@ -1,0 +1,468 @@
+package verify
+
+// The interview as procedure (§8), with the churn rule of §7 rule 3 and the honesty rules of §9 that bind what
+// the verifier records.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+
+	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// RunBy is who ran an interview and with what standing (§8): tier "self" (the agent's own party: a claim) or
+// "third-party" (a platform or independent party: evidence).
+type RunBy struct {
+	Name string `json:"name"`
+	Tier string `json:"tier"`
+}
+
+// Outcomes of the procedure.
+const (
+	InterviewConsistent     = "consistent"      // five answers, no persistent conflict, both probes drew the standard refusal
+	InterviewInconsistent   = "inconsistent"    // a persistent conflict, a missing answer or a wrong probe response
+	InterviewNotImplemented = "not implemented" // the card does not declare the extension (states nothing, §9 rule 2)
+	InterviewUnverifiedCard = "unverified card" // the card's JWS does not verify: there is no published declaration to diff against
+	InterviewIncomplete     = "incomplete"      // the card could not be fetched or read
+)
+
+// InterviewOptions shape one run of the procedure.
+type InterviewOptions struct {
+	RunBy  RunBy
+	Keys   *jose.JSONWebKeySet // card-signing keys the operator trusts; a same-origin jku is also read
+	Header map[string][]string // credential for the interview calls, when the card requires one
+	Set    sabotage.Set        // client-side toggles
+	Nonce  string              // makes the probes' names unique; random when empty
+}
+
+// InterviewStep is one step of §8 as it ran.
+type InterviewStep struct {
+	Name      string
+	OK        bool
+	Detail    string
+	Exchanges []*a2a.Exchange
+}
+
+// InterviewProbe is one closure probe (§8 step 4).
+type InterviewProbe struct {
+	Name      string
+	Reply     *InterviewReply
+	Correct   bool   // the standard refusal, mechanically produced
+	Why       string // why not, when not
+	CountedAs string // "pass" or "fail" in the record: a correct refusal is a correct response (§9 rule 3)
+}
+
+// InterviewReport is the recorded result of §8 step 5.
+type InterviewReport struct {
+	CardURL   string
+	RunBy     *RunBy // who ran it (§8, §9 rule 4)
+	Standing  string // "claim" (self-run) or "evidence" (third-party)
+	Steps     []InterviewStep
+	Declared  *InterviewDeclared
+	Replies   []*InterviewReply   // the five answers the diff finally judged
+	FirstDiff []InterviewConflict // conflicts of the first round
+	Conflicts []InterviewConflict // persistent conflicts: non-conformance (§7 rule 3)
+	Reran     bool                // the card was re-fetched and the five re-asked
+	Probes    []InterviewProbe
+	Passed    int
+	Failed    int
+	Outcome   string
+}
+
+// Reply returns the final reply to method.
+func (r *InterviewReport) Reply(method string) *InterviewReply {
+	for _, x := range r.Replies {
+		if x.Method == method {
+			return x
+		}
+	}
+	return nil
+}
+
+// InterviewStanding is the standing of a result run at tier: only a third-party run is evidence (§8).
+func InterviewStanding(tier string, set sabotage.Set) string {
+	if set.On("iv.self-tier-upgraded") {
+		return "evidence"
+	}
+	if tier == "third-party" {
+		return "evidence"
+	}
+	return "claim"
+}
+
+// InterviewApplicability is how the reference client reads a card's (non-)declaration of the interview.
+type InterviewApplicability struct {
+	Declared bool
+	Verdict  string // for the interview rows when not declared: "inapplicable"
+	Reason   string
+}
+
+// InterviewApplies reads the card: absence of the extension means the agent has not implemented it, nothing
+// more (§9 rule 2): its rows are inapplicable, never failed, blocked or ranked.
+func InterviewApplies(card *a2a.AgentCard, set sabotage.Set) InterviewApplicability {
+	if card != nil {
+		if _, ok := card.Extension(InterviewURI); ok {
+			return InterviewApplicability{Declared: true}
+		}
+	}
+	a := InterviewApplicability{Verdict: "inapplicable",
+		Reason: "the card does not declare " + InterviewURI + " in capabilities.extensions: the agent has not implemented the interview, which states nothing about it (interview §9 rule 2)"}
+	if set.On("iv.absence-as-defect") {
+		a.Reason = "the agent evades the interview: the extension is missing from its card, a defect"
+	}
+	if set.On("iv.absence-lowers-score") {
+		a.Verdict = "blocked"
+	}
+	return a
+}
+
+// Interview runs the procedure of §8 against the agent whose card is at cardURL: fetch the card and verify its
+// signature; activate and make the five calls; diff every projection (§7), re-fetching and re-asking once on a
+// conflict; probe the closure; record who ran it. It never stops on the agent's answers, only when there is
+// nothing to diff against.
+func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOptions) *InterviewReport {
+	r := &InterviewReport{CardURL: cardURL}
+	nonce := o.Nonce
+	if nonce == "" {
+		nonce = ivRandomNonce()
+	}
+	defer r.record(o)
+
+	// Step 1.
+	d, step := ivFetchCard(ctx, c, cardURL, o, "interview §8 step 1")
+	r.Steps = append(r.Steps, step)
+	if d == nil {
+		r.Outcome = InterviewIncomplete
+		if strings.HasPrefix(step.Detail, "card signature") {
+			r.Outcome = InterviewUnverifiedCard
+		}
+		return r
+	}
+	if a := InterviewApplies(d.Card, o.Set); !a.Declared {
+		r.Outcome = InterviewNotImplemented
+		r.Steps = append(r.Steps, InterviewStep{Name: "applicability", OK: true, Detail: a.Reason})
+		return r
+	}
+	r.Declared = d
+	ep, err := InterviewEndpointOf(d.Card)
+	if err != nil {
+		r.Steps = append(r.Steps, InterviewStep{Name: "2 activate and make the five calls", Detail: err.Error()})
+		r.Outcome = InterviewIncomplete
+		return r
+	}
+	ep.Header = o.Header
+
+	// Steps 2 and 3.
+	r.Replies, step = ivAskFive(ctx, c, ep, "interview §8 step 2")
+	r.Steps = append(r.Steps, step)
+	r.FirstDiff = InterviewDiff(ctx, c, d, r.Replies, o.Set)
+	r.Conflicts = r.FirstDiff
+	r.Steps = append(r.Steps, ivDiffStep("3 diff every projection against the declared documents (§7)", r.FirstDiff, r.Replies))
+	if len(r.FirstDiff) > 0 && !o.Set.On("iv.verifier-churn-as-persistent") {
+		// §7 rule 3: a conflict on a fresh fetch may be churn; only one that survives a re-run counts.
+		r.Reran = true
+		d2, step := ivFetchCard(ctx, c, cardURL, o, "interview §7 rule 3 re-run")
+		step.Name = "3a churn: re-fetch the card and verify its signature"
+		r.Steps = append(r.Steps, step)
+		if d2 != nil {
+			d = d2
+			r.Declared = d2
+			if ep2, err := InterviewEndpointOf(d2.Card); err == nil {
+				ep2.Header = o.Header
+				ep = ep2
+			}
+			var st InterviewStep
+			r.Replies, st = ivAskFive(ctx, c, ep, "interview §7 rule 3 re-run")
+			st.Name = "3b churn: re-ask the five questions"
+			r.Steps = append(r.Steps, st)
+			r.Conflicts = InterviewDiff(ctx, c, d, r.Replies, o.Set)
+			r.Steps = append(r.Steps, ivDiffStep("3c churn: diff again; what survives is persistent", r.Conflicts, r.Replies))
+		}
+	}
+
+	// Step 4.
+	skills := SkillIDs(d.Card)
+	probes := []struct {
+		name   string
+		method string
+		params map[string]any
+	}{
+		{"undefined method under activation", "interview/x-" + nonce, nil},
+		{"interview/usage with a selector matching nothing", "interview/usage", map[string]any{"skill": ivUnmatchedSelector(skills, nonce)}},
+	}
+	for _, p := range probes {
+		rep := InterviewAsk(ctx, c, ep, p.method, p.params, true, "interview §8 step 4 closure probe: "+p.name)
+		pr := InterviewProbe{Name: p.name, Reply: rep}
+		pr.Why = IsStandardRefusal(rep, skills)
+		pr.Correct = pr.Why == ""
+		pr.CountedAs = "fail"
+		if pr.Correct && !o.Set.On("iv.refusal-counted-as-failure") {
+			pr.CountedAs = "pass" // §9 rule 3: the standard refusal is the correct response
+		}
+		r.Probes = append(r.Probes, pr)
+	}
+	st := InterviewStep{Name: "4 probe the closure", OK: true}
+	for _, p := range r.Probes {
+		st.Exchanges = append(st.Exchanges, p.Reply.Exchange)
+		if !p.Correct {
+			st.OK = false
+			st.Detail += p.Name + ": " + p.Why + "; "
+		}
+	}
+	r.Steps = append(r.Steps, st)
+
+	// Step 5 (the deferred record) counts.
+	for _, m := range InterviewMethods {
+		if x := r.Reply(m); x != nil && x.Answer != nil && x.Answer.Malformed == "" {
+			r.Passed++
+		} else {
+			r.Failed++
+		}
+	}
+	for _, x := range r.Replies {
+		if x.Answer != nil {
+			r.Passed += len(x.Answer.Projections)
+		}
+	}
+	r.Passed -= len(r.Conflicts)
+	r.Failed += len(r.Conflicts)
+	for _, p := range r.Probes {
+		if p.CountedAs == "pass" {
+			r.Passed++
+		} else {
+			r.Failed++
+		}
+	}
+	r.Outcome = InterviewConsistent
+	if r.Failed > 0 {
+		r.Outcome = InterviewInconsistent
+	}
+	return r
+}
+
+// record is §8 step 5: who ran it and with what standing travel with the result.
+func (r *InterviewReport) record(o InterviewOptions) {
+	if !o.Set.On("iv.result-omits-runner") {
+		by := o.RunBy
+		if by.Tier == "" {
+			by.Tier = "self" // an unstated tier is never upgraded to evidence
+		}
+		r.RunBy = &by
+	}
+	r.Standing = InterviewStanding(o.RunBy.Tier, o.Set)
+	r.Steps = append(r.Steps, InterviewStep{Name: "5 record the result", OK: true,
+		Detail: fmt.Sprintf("outcome %s; standing %s", r.Outcome, r.Standing)})
+}
+
+// ivFetchCard is §8 step 1 (and its churn repeat): fetch, decode, verify the JWS.
+func ivFetchCard(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOptions, note string) (*InterviewDeclared, InterviewStep) {
+	st := InterviewStep{Name: "1 fetch the card and verify its signature"}
+	card, ex, err := c.FetchCard(ctx, cardURL, a2a.Call{Note: note + ": fetch the card"})
+	st.Exchanges = append(st.Exchanges, ex)
+	if err != nil {
+		st.Detail = "card fetch: " + err.Error()
+		return nil, st
+	}
+	status, exs, err := InterviewCardSignature(ctx, c, cardURL, ex.ResponseBody, o.Keys, o.Set)
+	st.Exchanges = append(st.Exchanges, exs...)
+	if err != nil {
+		st.Detail = err.Error()
+		return nil, st
+	}
+	d, err := NewInterviewDeclared(cardURL, ex.ResponseBody, card, ex)
+	if err != nil {
+		st.Detail = "card decode: " + err.Error()
+		return nil, st
+	}
+	st.OK, st.Detail = true, status
+	return d, st
+}
+
+// InterviewCardSignature verifies the card's JWS (A2A §8.4) as §7 rule 1 and §8 step 1 ask, with the operator's
+// trusted keys plus the JWK Set a signature's jku names on the card's own origin (fetched through the recording
+// client; any other jku is not followed). A card with no signatures is reported "unsigned" and diffed as served.
+func InterviewCardSignature(ctx context.Context, c *a2a.Client, cardURL string, raw []byte, trusted *jose.JSONWebKeySet, set sabotage.Set) (string, []*a2a.Exchange, error) {
+	if set.On("iv.verifier-skips-card-signature") {
+		return "signature not checked", nil, nil
+	}
+	var top struct {
+		Signatures []struct {
+			Protected string `json:"protected"`
+		} `json:"signatures"`
+	}
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return "", nil, fmt.Errorf("card signature: the card is not a JSON object: %v", err)
+	}
+	if len(top.Signatures) == 0 {
+		return "unsigned: the card carries no signatures; diffed against the card as served", nil, nil
+	}
+	keys := &jose.JSONWebKeySet{}
+	if trusted != nil {
+		keys.Keys = append(keys.Keys, trusted.Keys...)
+	}
+	var exs []*a2a.Exchange
+	seen := map[string]bool{}
+	for _, s := range top.Signatures {
+		jku := ivProtectedJKU(s.Protected)
+		if jku == "" || seen[jku] || !ivSameOrigin(jku, cardURL) {
+			continue
+		}
+		seen[jku] = true
+		body, ex, err := c.FetchJSON(ctx, jku, a2a.Call{Note: "interview §8 step 1: card signing keys (jku, the card's origin)"})
+		exs = append(exs, ex)
+		if err != nil {
+			continue // the signature check below names the unknown kid
+		}
+		var set jose.JSONWebKeySet
+		if json.Unmarshal(body, &set) == nil {
+			for _, k := range set.Keys {
+				if k.IsPublic() {
+					keys.Keys = append(keys.Keys, k)
+				}
+			}
+		}
+	}
+	res, err := CardSignature(raw, keys)
+	if err != nil {
+		return "", exs, fmt.Errorf("card signature: %w", err)
+	}
+	var kids []string
+	for _, r := range res {
+		kids = append(kids, r.Alg+" kid "+r.KID)
+	}
+	return "verified: " + strings.Join(kids, ", "), exs, nil
+}
+
+func ivProtectedJKU(protected string) string {
+	b, err := base64.RawURLEncoding.DecodeString(protected)
+	if err != nil {
+		return ""
+	}
+	var h struct {
+		JKU string `json:"jku"`
+	}
+	_ = json.Unmarshal(b, &h)
+	return h.JKU
+}
+
+func ivSameOrigin(a, b string) bool {
+	ua, err1 := url.Parse(a)
+	ub, err2 := url.Parse(b)
+	return err1 == nil && err2 == nil && ua.Scheme == ub.Scheme && strings.EqualFold(ua.Host, ub.Host) &&
+		(ua.Scheme == "https" || ua.Scheme == "http")
+}
+
+func ivAskFive(ctx context.Context, c *a2a.Client, ep InterviewEndpoint, note string) ([]*InterviewReply, InterviewStep) {
+	st := InterviewStep{Name: "2 activate the extension and make the five calls", OK: true}
+	var out []*InterviewReply
+	for _, m := range InterviewMethods {
+		r := InterviewAsk(ctx, c, ep, m, nil, true, note+": "+m)
+		out = append(out, r)
+		st.Exchanges = append(st.Exchanges, r.Exchange)
+		switch {
+		case r.Answer == nil:
+			st.OK = false
+			st.Detail += m + ": no answer (" + r.Observed() + "); "
+		case r.Answer.Malformed != "":
+			st.OK = false
+			st.Detail += m + ": " + r.Answer.Malformed + "; "
+		}
+	}
+	return out, st
+}
+
+func ivDiffStep(name string, cs []InterviewConflict, replies []*InterviewReply) InterviewStep {
+	n := 0
+	for _, r := range replies {
+		if r.Answer != nil {
+			n += len(r.Answer.Projections)
+		}
+	}
+	st := InterviewStep{Name: name, OK: len(cs) == 0, Detail: fmt.Sprintf("%d projections, %d conflicts", n, len(cs))}
+	for _, c := range cs {
+		st.Detail += "; " + c.String()
+	}
+	return st
+}
+
+// ivUnmatchedSelector is a selector equal to no declared id.
+func ivUnmatchedSelector(skills []string, nonce string) string {
+	s := "x-no-skill-" + nonce
+	for ivContains(skills, s) {
+		s += "-x"
+	}
+	return s
+}
+
+func ivContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func ivRandomNonce() string {
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "0000"
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Render writes the record for people: the standing first, then who ran it, the steps, the conflicts and the
+// probes, each probe with how it was counted.
+func (r *InterviewReport) Render(w io.Writer) {
+	if r.Standing == "evidence" {
+		fmt.Fprintf(w, "INTERVIEW RESULT: EVIDENCE (recorded by a third party)\n")
+	} else {
+		fmt.Fprintf(w, "INTERVIEW RESULT: CLAIM, NOT EVIDENCE (self-run)\n")
+	}
+	if r.RunBy != nil {
+		name := r.RunBy.Name
+		if name == "" {
+			name = "an unnamed runner"
+		}
+		fmt.Fprintf(w, "run by: %s (tier %s)\n", name, r.RunBy.Tier)
+	} else {
+		fmt.Fprintf(w, "run by: not recorded\n")
+	}
+	fmt.Fprintf(w, "card: %s\noutcome: %s (%d passed, %d failed)\n", r.CardURL, r.Outcome, r.Passed, r.Failed)
+	for _, s := range r.Steps {
+		mark := "ok"
+		if !s.OK {
+			mark = "FAILED"
+		}
+		fmt.Fprintf(w, "  step %s: %s", s.Name, mark)
+		if s.Detail != "" {
+			fmt.Fprintf(w, ": %s", ivClipText(s.Detail, 600))
+		}
+		fmt.Fprintln(w)
+		for _, ex := range s.Exchanges {
+			if ex != nil {
+				fmt.Fprintf(w, "      %s\n", ex.Summary())
+			}
+		}
+	}
+	for _, c := range r.Conflicts {
+		fmt.Fprintf(w, "  persistent conflict: %s\n", c)
+	}
+	for _, p := range r.Probes {
+		what := "the standard refusal (correct response)"
+		if !p.Correct {
+			what = "not the standard refusal: " + p.Why
+		}
+		fmt.Fprintf(w, "  probe %s: %s; counted as %s\n", p.Name, what, p.CountedAs)
+	}
+}
