@@ -1,0 +1,279 @@
+// Package interview is the reference agent of the interview extension (https://agentsow.com/extensions/a2a-interview/v1):
+// a reconciliation agent whose signed card declares the terms and interview extensions, serves its committed
+// Agent SoW standing proposals over TLS, and answers the five interview methods by pure lookup from a cache built
+// from its published bytes. Every sabotage toggle of the document is consulted where the requirement is honoured.
+//
+// Roles:
+//
+//	interview          the main agent: signed card, terms + interview, proposals served at /terms/<name>.sow.json
+//	interview.noterms  the same agent without the terms extension: interview/terms answers declared false
+//	interview.churn    an agent whose card (and answers) move to a new version at its first interview call, so
+//	                   a verifier's first diff conflicts and its re-run (§7 rule 3) does not
+package interview
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/extconf/extconf/fixtures/sow"
+	"github.com/extconf/extconf/fixtures/testpki"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// URIs of the two extensions the agent declares.
+const (
+	InterviewURI = "https://agentsow.com/extensions/a2a-interview/v1"
+	TermsURI     = "https://agentsow.com/extensions/a2a-terms/v1"
+)
+
+// committed are the fixture proposals the main card lists; uncommitted is signed but listed nowhere (it is the
+// directed one, served only by iv.terms-from-uncommitted-proposal).
+var (
+	committed   = []string{"reconcile-statement", "categorise-transactions"}
+	uncommitted = "reconcile-statement-harbour"
+)
+
+// deferredDelay is how long the sabotaged work queue takes to turn an interview call into a task.
+const deferredDelay = 30 * time.Millisecond
+
+// Model stands in for the agent's model: ordinary traffic invokes it, the interview never does (IV-4.1b, IV-6.3b
+// are unwitnessable on the wire; the package's own tests assert the counter stays at zero).
+type Model struct{ calls atomic.Int64 }
+
+// Invoke records one model invocation.
+func (m *Model) Invoke() { m.calls.Add(1) }
+
+// Calls is how often the model ran.
+func (m *Model) Calls() int64 { return m.calls.Load() }
+
+// Agent is one running reference agent.
+type Agent struct {
+	Role  string
+	Model *Model
+	srv   *server.Server
+	set   sabotage.Set
+	terms bool // declares the terms extension
+
+	mu            sync.Mutex
+	cache         *answers // built from the served card bytes
+	stale         *answers // built from the remembered card-v0 (only the stale toggles read it)
+	identityCalls int
+	churnVersion  int // interview.churn: 1 until the first interview call, then 2
+}
+
+// Server is the agent's A2A server.
+func (a *Agent) Server() *server.Server { return a.srv }
+
+// Start starts the three agents of the document with set on.
+func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
+	var started []*Agent
+	closeFn = func() {
+		for _, a := range started {
+			a.srv.Close()
+		}
+	}
+	for _, role := range []string{"interview", "interview.noterms", "interview.churn"} {
+		a, err := StartAgent(role, set)
+		if err != nil {
+			closeFn()
+			return nil, target.Config{}, nil, fmt.Errorf("%s: %w", role, err)
+		}
+		started = append(started, a)
+	}
+	roles = map[string]string{}
+	requests := map[string][]string{}
+	for _, a := range started {
+		roles[a.Role] = a.srv.CardURL()
+	}
+	for _, s := range skills() {
+		requests[s.ID] = s.Examples
+	}
+	cfg = target.Config{Requests: requests, TrustedKeys: testpki.CardJWKS(), Provider: sow.ProviderOwner}
+	return roles, cfg, closeFn, nil
+}
+
+// StartAgent starts one agent of the document (role as in the package comment).
+func StartAgent(role string, set sabotage.Set) (*Agent, error) {
+	a := &Agent{Role: role, Model: &Model{}, set: set, terms: role != "interview.noterms", churnVersion: 1}
+	sa := server.Agent{
+		Name:    "interview reference agent (" + role + ")",
+		Card:    a.card,
+		Signer:  &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256, JKU: true},
+		Methods: map[string]func(*server.Ctx, json.RawMessage) (any, *a2a.RPCError){},
+		OnSend:  a.onSend,
+		Before:  a.before,
+		Routes:  map[string]http.HandlerFunc{"GET /terms/{file}": a.serveProposal},
+	}
+	for _, m := range methods {
+		sa.Methods["interview/"+m] = a.method(m)
+	}
+	srv, err := server.Start(sa, server.Options{TLS: true})
+	if err != nil {
+		return nil, err
+	}
+	a.srv = srv
+	if err := a.rebuild(); err != nil {
+		srv.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// rebuild makes the answer cache from the card exactly as served: answers change when the declarations change.
+func (a *Agent) rebuild() error {
+	cache, err := buildAnswers(a.srv.CardBytes(), a.srv.URL(), nil)
+	if err != nil {
+		return err
+	}
+	stale, err := buildAnswers(a.srv.CardBytes(), a.srv.URL(), cardV0)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.cache, a.stale = cache, stale
+	a.mu.Unlock()
+	return nil
+}
+
+// card is the served card (the core signs it). Only the toggles that concern the card itself change it.
+func (a *Agent) card(base string) any {
+	c := &a2a.AgentCard{
+		Name:                "Stonework reconciliation agent",
+		Description:         "Reconciles bank statements against ledger exports and categorises transactions, on the published terms of Stonework Ledger Ltd.",
+		SupportedInterfaces: server.Interfaces(base),
+		Provider:            &a2a.AgentProvider{Organization: sow.ProviderOwner, URL: "https://stonework.example"},
+		Version:             "1.0.0",
+		DefaultInputModes:   []string{"text/plain", "text/csv"},
+		DefaultOutputModes:  []string{"application/json"},
+		Skills:              skills(),
+	}
+	iv := a2a.AgentExtension{URI: InterviewURI, Description: "The five questions, answered from declared documents"}
+	if a.set.On("iv.interview-entry-required") {
+		iv.Required = true
+	}
+	if a.terms {
+		c.Capabilities.Extensions = append(c.Capabilities.Extensions, termsEntry(base))
+	}
+	c.Capabilities.Extensions = append(c.Capabilities.Extensions, iv)
+	if a.Role == "interview.churn" {
+		a.mu.Lock()
+		v := a.churnVersion
+		a.mu.Unlock()
+		c.Name = "Stonework reconciliation agent (churn)"
+		if v == 2 {
+			c.Version = "1.1.0"
+			c.Skills[1].Description = "Assigns each transaction of a ledger export to a chart-of-accounts category, now with VAT codes."
+		}
+	}
+	return c
+}
+
+func skills() []a2a.AgentSkill {
+	return []a2a.AgentSkill{
+		{ID: "reconcile-statement", Name: "Reconcile statement",
+			Description: "Reconciles one bank statement against the client's ledger export. Reports every unmatched line with the reason it did not match.",
+			Tags:        []string{"reconciliation", "bookkeeping"}, Examples: []string{"Reconcile the July statement against the ledger export."},
+			InputModes: []string{"text/csv", "application/x-ofx"}, OutputModes: []string{"application/json"}},
+		{ID: "categorise-transactions", Name: "Categorise transactions",
+			Description: "Assigns each transaction of a ledger export to a chart-of-accounts category.",
+			Tags:        []string{"bookkeeping"}, Examples: []string{"Categorise the transactions of the attached ledger export."},
+			InputModes: []string{"text/csv"}, OutputModes: []string{"application/json"}},
+	}
+}
+
+func termsEntry(base string) a2a.AgentExtension {
+	type entry struct {
+		URL      string `json:"url"`
+		Digest   string `json:"digest"`
+		Sow      string `json:"sow"`
+		Offering string `json:"offering"`
+	}
+	var es []entry
+	for _, name := range committed {
+		p, _ := sow.ByName(name)
+		es = append(es, entry{URL: proposalURL(base, name), Digest: p.Digest, Sow: p.ID, Offering: p.Offering})
+	}
+	params, _ := json.Marshal(map[string]any{"sow_spec": "0.18.0-draft", "proposals": es})
+	return a2a.AgentExtension{URI: TermsURI, Description: "Published terms: signed Agent SoW standing proposals, committed by digest", Params: params}
+}
+
+func proposalURL(base, name string) string { return base + "/terms/" + name + ".sow.json" }
+
+// serveProposal serves a committed proposal's exact signed bytes (the uncommitted one only when sabotaged).
+func (a *Agent) serveProposal(w http.ResponseWriter, r *http.Request) {
+	file := r.PathValue("file")
+	names := committed
+	if a.set.On("iv.terms-from-uncommitted-proposal") {
+		names = append(append([]string(nil), committed...), uncommitted)
+	}
+	for _, n := range names {
+		if file == n+".sow.json" {
+			p, _ := sow.ByName(n)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(p.Doc)
+			return
+		}
+	}
+	http.NotFound(w, r)
+}
+
+// onSend is ordinary traffic: the model runs and the task completes at once.
+func (a *Agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+	a.Model.Invoke()
+	return server.Reply{Task: &a2a.Task{
+		Status:    a2a.TaskStatus{State: a2a.StateCompleted},
+		History:   []a2a.Message{req.Message},
+		Artifacts: []a2a.Artifact{{ArtifactID: "result", Name: "result", Parts: []a2a.Part{a2a.DataPart(map[string]any{"status": "done"})}}},
+	}}
+}
+
+// sideEffects is where a correct interview call does nothing at all; only toggles act here.
+func (a *Agent) sideEffects(c *server.Ctx) {
+	tasks := a.srv.Tasks()
+	if a.set.On("iv.interview-touches-task") {
+		if list := tasks.List(c.Tenant); len(list) > 0 {
+			t := list[0]
+			t.History = append(t.History, a2a.Message{MessageID: fmt.Sprintf("iv-touch-%d", time.Now().UnixNano()),
+				Role: a2a.RoleAgent, Parts: []a2a.Part{a2a.TextPart("interview served")}})
+			tasks.Put(&t)
+		}
+	}
+	if a.set.On("iv.interview-creates-task") {
+		tasks.Put(newTask("iv-interview"))
+	}
+	if a.set.On("iv.interview-enqueues-deferred-task") {
+		time.AfterFunc(deferredDelay, func() { tasks.Put(newTask("iv-queued")) })
+	}
+}
+
+var taskSeq atomic.Int64
+
+func newTask(prefix string) *a2a.Task {
+	id := fmt.Sprintf("%s-%d", prefix, taskSeq.Add(1))
+	return &a2a.Task{ID: id, ContextID: id + "-ctx",
+		Status: a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: server.Timestamp(time.Now())}}
+}
+
+// churn moves interview.churn to its next version at its first interview call: the card is re-signed and the
+// cache rebuilt together, as a deployment would, so only a verifier holding the old card sees a conflict.
+func (a *Agent) churn() {
+	if a.Role != "interview.churn" {
+		return
+	}
+	a.mu.Lock()
+	if a.churnVersion != 1 {
+		a.mu.Unlock()
+		return
+	}
+	a.churnVersion = 2
+	a.mu.Unlock()
+	a.srv.Reload()
+	_ = a.rebuild()
+}
