@@ -1,0 +1,225 @@
+// Package interview is the conformance suite of the A2A interview extension
+// (https://agentsow.com/extensions/a2a-interview/v1), rows IV-… of the catalog. Specs see only the target: the
+// card URL of role "interview" (and, when the target provides them, "interview.noterms" and "interview.churn"),
+// the operator's configuration and the recording client. See README.md for the row → spec → toggle table.
+package interview
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	jose "github.com/go-jose/go-jose/v4"
+	. "github.com/onsi/ginkgo/v2"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify"
+)
+
+// Roles the suite reads. Only the main one is needed; the others widen what can be shown.
+const (
+	roleMain    = "interview"
+	roleNoTerms = "interview.noterms" // an agent declaring the interview but not the terms extension
+	roleChurn   = "interview.churn"   // an agent whose card changes between a verifier's fetch and its calls
+)
+
+const termsURI = "https://agentsow.com/extensions/a2a-terms/v1"
+
+// Suite is the interview suite.
+func Suite() harness.Suite {
+	return harness.Suite{Document: "interview", Applicable: applicable, Register: func(e *harness.Env) {
+		registerAgentSpecs(e)
+		registerClientSpecs(e)
+	}}
+}
+
+// applicable reads the main card through the reference client's own applicability step, so a card without the
+// extension is "not implemented", nothing more (§9 rule 2).
+func applicable(ctx context.Context, e *harness.Env) (bool, string) {
+	url, ok := e.Target.CardURL(roleMain)
+	if !ok {
+		return false, "the target has no agent for role " + roleMain
+	}
+	card, _, err := e.Client.FetchCard(ctx, url, a2a.Call{Note: "interview applicability: the card"})
+	if err != nil {
+		return true, "" // the specs fail on the fetch themselves
+	}
+	a := verify.InterviewApplies(card, e.Sabotage)
+	return a.Declared, a.Reason
+}
+
+// session is one spec's view of an agent: its card, where interview calls go, and who it is.
+type session struct {
+	w      *harness.W
+	e      *harness.Env
+	row    string
+	role   string
+	url    string
+	card   *a2a.AgentCard
+	raw    []byte
+	cardEx *a2a.Exchange
+	ep     verify.InterviewEndpoint
+	skills []string
+}
+
+// open reads the card of role (the main one is fetched once per run) and the interview endpoint. A missing extra
+// role makes the spec inapplicable: the row is then witnessed on the main agent only.
+func open(w *harness.W, row, role string) *session {
+	e := w.Env()
+	url, ok := e.Target.CardURL(role)
+	if !ok {
+		w.Inapplicable(fmt.Sprintf("the target provides no agent in role %q (set agents.%s in the target configuration to widen this check)", role, role))
+	}
+	s := &session{w: w, e: e, row: row, role: role, url: url}
+	s.card, s.raw, s.cardEx = w.Card(role, row)
+	if role != roleMain {
+		if _, ok := s.card.Extension(verify.InterviewURI); !ok {
+			w.Inapplicable(fmt.Sprintf("the agent in role %q does not declare the interview extension", role))
+		}
+	}
+	ep, err := verify.InterviewEndpointOf(s.card)
+	if err != nil {
+		w.Blocked(err.Error())
+	}
+	if len(s.card.SecurityRequirements) > 0 {
+		p, ok := e.Target.Config.Principals["A"]
+		if !ok || p.Header == "" {
+			w.Blocked("the card requires authentication (securityRequirements); supply principals.A {header, value} in the target configuration")
+		}
+		ep.Header = http.Header{p.Header: []string{p.Value}}
+	}
+	s.ep = ep
+	s.skills = verify.SkillIDs(s.card)
+	return s
+}
+
+// ask makes one interview call; admission and rate limits block the spec, they never pass or fail it (§10, §11).
+func (s *session) ask(method string, params map[string]any, activate bool, note string) *verify.InterviewReply {
+	r := verify.InterviewAsk(s.w.Ctx(), s.e.Client, s.ep, method, params, activate, s.row+": "+note)
+	if ex := r.Exchange; ex != nil {
+		switch ex.Status {
+		case http.StatusUnauthorized, http.StatusForbidden:
+			s.w.Blocked(fmt.Sprintf("interview calls need admission (HTTP %d, %s); supply principals.A in the target configuration", ex.Status, ex.Summary()))
+		case http.StatusTooManyRequests:
+			s.w.Blocked("the agent rate-limits interview calls (HTTP 429, " + ex.Summary() + "); run again later or admit the harness")
+		}
+	}
+	return r
+}
+
+// answer asks under activation and records the positive control that the call is answered.
+func (s *session) answer(method string, params map[string]any, note string) *verify.InterviewReply {
+	r := s.ask(method, params, true, note)
+	ok := r.Answer != nil
+	s.w.Control(s.row, ok, method+" answers under activation with an answer object (question, projections)", r.Observed(), r.Exchange)
+	return r
+}
+
+// five asks the five methods under activation, each a positive control.
+func (s *session) five(note string) []*verify.InterviewReply {
+	var out []*verify.InterviewReply
+	for _, m := range verify.InterviewMethods {
+		out = append(out, s.answer(m, nil, note+": "+m))
+	}
+	return out
+}
+
+// declared fetches the card afresh (never the run's cached copy): the diff is against the card as served now.
+func (s *session) declared(note string) *verify.InterviewDeclared {
+	card, ex, err := s.e.Client.FetchCard(s.w.Ctx(), s.url, a2a.Call{Note: s.row + ": " + note})
+	if err != nil {
+		s.w.Failf(s.row, ex, "the card can be fetched afresh for the diff", "%v", err)
+	}
+	d, err := verify.NewInterviewDeclared(s.url, ex.ResponseBody, card, ex)
+	if err != nil {
+		s.w.Failf(s.row, ex, "the card decodes as JSON", "%v", err)
+	}
+	return d
+}
+
+// persistent runs ask and diffs its answers (§7); on a conflict of the given kinds it re-fetches the card and
+// re-asks once, and returns what survives (§7 rule 3: only a persistent conflict is non-conformance).
+func (s *session) persistent(ask func(round int) []*verify.InterviewReply, kinds ...string) ([]*verify.InterviewReply, []verify.InterviewConflict, *verify.InterviewDeclared) {
+	var replies []*verify.InterviewReply
+	var cs []verify.InterviewConflict
+	var d *verify.InterviewDeclared
+	for round := 1; round <= 2; round++ {
+		note := "the declared card"
+		if round == 2 {
+			note = "re-fetch of the card after a conflict (§7 rule 3)"
+		}
+		d = s.declared(note)
+		replies = ask(round)
+		cs = nil
+		for _, c := range verify.InterviewDiff(s.w.Ctx(), s.e.Client, d, replies, s.e.Sabotage) {
+			for _, k := range kinds {
+				if c.Kind == k {
+					cs = append(cs, c)
+				}
+			}
+		}
+		if len(cs) == 0 || s.e.Sabotage.On("iv.verifier-churn-as-persistent") {
+			break
+		}
+	}
+	return replies, cs, d
+}
+
+// procedure runs the interview of §8 against the session's agent, recorded by runBy.
+func (s *session) procedure(runBy verify.RunBy) *verify.InterviewReport {
+	rep := verify.Interview(s.w.Ctx(), s.e.Client, s.url, verify.InterviewOptions{
+		RunBy: runBy, Keys: trustedKeys(s.e), Header: s.ep.Header, Set: s.e.Sabotage})
+	var b bytes.Buffer
+	rep.Render(&b)
+	AddReportEntry("interview procedure ("+s.row+")", b.String(), ReportEntryVisibilityFailureOrVerbose)
+	return rep
+}
+
+// blockOnKeys blocks a spec whose card is signed with a key the harness was not given (and not published on the
+// card's origin): that is missing operator input, not a fault of the agent.
+func (s *session) blockOnKeys(detail string) {
+	if strings.Contains(detail, verify.StepUnknownKID) {
+		s.w.Blocked("the card's signature names a key the harness does not have (" + detail + "); supply trustedKeys (a JWK Set) in the target configuration")
+	}
+}
+
+func trustedKeys(e *harness.Env) *jose.JSONWebKeySet {
+	if len(e.Target.Config.TrustedKeys) == 0 {
+		return nil
+	}
+	var ks jose.JSONWebKeySet
+	if json.Unmarshal(e.Target.Config.TrustedKeys, &ks) != nil {
+		return nil
+	}
+	return &ks
+}
+
+func runBy(e *harness.Env) verify.RunBy {
+	return verify.RunBy{Name: e.Runner.Name, Tier: e.Runner.Tier}
+}
+
+// jcsOf is the JCS form of a result (or a marker for an error), for byte-for-byte comparisons.
+func jcsOf(r *verify.InterviewReply) string {
+	switch {
+	case r.Err != nil:
+		return "call failed: " + r.Err.Error()
+	case r.RPCError != nil:
+		return fmt.Sprintf("JSON-RPC error %d", r.RPCError.Code)
+	}
+	b, err := verify.CanonicalJSON(r.Result)
+	if err != nil {
+		return "not JSON: " + string(r.Result)
+	}
+	return string(b)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
