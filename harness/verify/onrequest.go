@@ -1,0 +1,703 @@
+package verify
+
+// On Request (agent-capability.org/ext/on-request/v1): what a client needs to read an agent's declaration and its
+// replies. The suite grades agents with these; the relay (onrequest_relay.go) is the reference assistant.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/extconf/extconf/harness/a2a"
+)
+
+// OnRequestURI is the extension's URI; replies carry their object under metadata[OnRequestURI].
+const OnRequestURI = "https://agent-capability.org/ext/on-request/v1"
+
+// Reply-object statuses (§6.1).
+const (
+	ORStatusOnRequest      = "on-request"
+	ORStatusActionReferred = "action-referred"
+	ORStatusGivenOnOptIn   = "given-on-opt-in"
+)
+
+// Completion values of an entry (OR-3.6).
+const (
+	ORCompletionInConversation = "in-conversation"
+	ORCompletionDeferred       = "deferred"
+)
+
+// ORDeclaration is the card's declaration of the extension, read from the raw card so that members the typed card
+// drops (an explicit `required`, odd params) stay visible.
+type ORDeclaration struct {
+	URI      string          // as the card spells it
+	Exact    bool            // URI is byte-equal to OnRequestURI (false: a near miss, see NearMissORURI)
+	Required json.RawMessage // the `required` member as sent; nil when absent
+	Params   json.RawMessage // nil when absent
+	// Entries are the members of params.skills that are JSON objects; EntriesProblem says why params.skills could
+	// not be read as an array of objects ("" when it could).
+	Entries        []OREntry
+	EntriesProblem string
+}
+
+// OREntry is one params.skills[] member.
+type OREntry struct {
+	Index           int
+	Members         map[string]json.RawMessage
+	ID              string // "" when absent or not a string
+	PersonEntry     string // "" when absent or not a string
+	AssistantAccess bool   // true only for a JSON true (absent means false, OR-3.5)
+	Completion      string
+}
+
+// IsAction reports whether the card marks the entry as a skill that changes something (it carries completion).
+func (e OREntry) IsAction() bool { return e.Completion != "" }
+
+// FindOnRequest reads the declaration from a raw card. It returns nil, nil when the card declares neither the URI
+// nor a near miss of it; an exact declaration wins over a near miss.
+func FindOnRequest(rawCard []byte) (*ORDeclaration, error) {
+	var card struct {
+		Capabilities struct {
+			Extensions []json.RawMessage `json:"extensions"`
+		} `json:"capabilities"`
+	}
+	if err := json.Unmarshal(rawCard, &card); err != nil {
+		return nil, fmt.Errorf("reading capabilities.extensions: %w", err)
+	}
+	var near *ORDeclaration
+	for _, raw := range card.Capabilities.Extensions {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			continue
+		}
+		var uri string
+		if json.Unmarshal(m["uri"], &uri) != nil {
+			continue
+		}
+		if uri != OnRequestURI && !NearMissORURI(uri) {
+			continue
+		}
+		d := &ORDeclaration{URI: uri, Exact: uri == OnRequestURI, Required: m["required"], Params: m["params"]}
+		d.readEntries()
+		if d.Exact {
+			return d, nil
+		}
+		if near == nil {
+			near = d
+		}
+	}
+	return near, nil
+}
+
+// NearMissORURI reports a URI that is not the extension's but becomes it after folding case, dropping a trailing
+// slash, upgrading http to https or dropping "www.": a declaration a client keyed on the exact URI never finds.
+func NearMissORURI(uri string) bool {
+	if uri == OnRequestURI {
+		return false
+	}
+	u := strings.ToLower(strings.TrimSpace(uri))
+	u = strings.TrimSuffix(u, "/")
+	u = strings.Replace(u, "http://", "https://", 1)
+	u = strings.Replace(u, "https://www.", "https://", 1)
+	return u == OnRequestURI
+}
+
+func (d *ORDeclaration) readEntries() {
+	if len(d.Params) == 0 {
+		d.EntriesProblem = "params is absent"
+		return
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(d.Params, &params) != nil {
+		d.EntriesProblem = "params is not a JSON object: " + clipStr(string(d.Params), 120)
+		return
+	}
+	skills, ok := params["skills"]
+	if !ok {
+		d.EntriesProblem = "params has no skills member"
+		return
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(skills, &list) != nil || bytes.HasPrefix(bytes.TrimSpace(skills), []byte("null")) {
+		d.EntriesProblem = "params.skills is not a JSON array: " + clipStr(string(skills), 120)
+		return
+	}
+	for i, raw := range list {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil || m == nil {
+			d.EntriesProblem = fmt.Sprintf("params.skills[%d] is not a JSON object: %s", i, clipStr(string(raw), 80))
+			continue
+		}
+		e := OREntry{Index: i, Members: m}
+		_ = json.Unmarshal(m["id"], &e.ID)
+		_ = json.Unmarshal(m["personEntry"], &e.PersonEntry)
+		_ = json.Unmarshal(m["completion"], &e.Completion)
+		e.AssistantAccess = bytes.Equal(bytes.TrimSpace(m["assistantAccess"]), []byte("true"))
+		d.Entries = append(d.Entries, e)
+	}
+}
+
+// Entry returns the first entry with id.
+func (d *ORDeclaration) Entry(id string) (OREntry, bool) {
+	for _, e := range d.Entries {
+		if e.ID == id && id != "" {
+			return e, true
+		}
+	}
+	return OREntry{}, false
+}
+
+// PersonEntry kinds.
+const (
+	PersonEntryHTTPS = "https"
+	PersonEntryTel   = "tel"
+)
+
+var telGlobal = regexp.MustCompile(`^tel:\+[0-9][0-9().\-]*[0-9]$`)
+
+// CheckPersonEntry classifies a personEntry (OR-3.4): an absolute https URL with a host, or an RFC 3966 global
+// tel: number. It returns the kind, or an error naming what is wrong.
+func CheckPersonEntry(pe string) (string, error) {
+	switch {
+	case pe == "":
+		return "", errors.New("personEntry is absent or empty")
+	case strings.HasPrefix(pe, "tel:"):
+		if !telGlobal.MatchString(pe) || len(Digits(pe)) < 5 {
+			return "", fmt.Errorf("personEntry %q is not a global tel: number (tel:+<digits and separators>)", pe)
+		}
+		return PersonEntryTel, nil
+	}
+	u, err := url.Parse(pe)
+	if err != nil {
+		return "", fmt.Errorf("personEntry %q does not parse as a URL: %v", pe, err)
+	}
+	if u.Scheme != "https" || u.Host == "" || u.Opaque != "" {
+		return "", fmt.Errorf("personEntry %q is neither an absolute https: URL nor a tel: number", pe)
+	}
+	return PersonEntryHTTPS, nil
+}
+
+// Digits keeps the digits of s ("tel:+1-202-555-0143" → "12025550143").
+func Digits(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Origin is scheme://host[:port] of an absolute URL, lower-cased, default ports dropped ("" when not absolute).
+func Origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if (u.Scheme == "https" && port == "443") || (u.Scheme == "http" && port == "80") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return strings.ToLower(u.Scheme) + "://" + host
+}
+
+// circumstanceTerms are path tokens that reveal a person's circumstances (OR-3.8: "no path such as /bereavement").
+// A word list, so the check is a screen: it catches the document's example and its kin, not every disclosure.
+var circumstanceTerms = []string{
+	"bereavement", "bereaved", "death", "dead", "died", "deceased", "dying", "funeral-of", "loss", "grief",
+	"grieving", "widow", "widowed", "illness", "ill", "diagnosis", "cancer", "dementia", "terminal", "hospice",
+	"pregnancy", "pregnant", "divorce", "separation", "debt", "bankruptcy", "eviction", "arrest", "custody",
+	"abuse", "disability", "miscarriage", "stillbirth", "suicide", "overdose", "probate", "estate-of",
+}
+
+// CircumstanceTerms returns the word list OR-3.8b screens paths with.
+func CircumstanceTerms() []string { return append([]string(nil), circumstanceTerms...) }
+
+// PathCircumstances returns the circumstance terms found in an https personEntry's path: each segment
+// lower-cased, split on - _ . and matched whole (and the hyphenated terms against the whole segment).
+func PathCircumstances(pe string, extra []string) []string {
+	u, err := url.Parse(pe)
+	if err != nil {
+		return nil
+	}
+	terms := append(CircumstanceTerms(), extra...)
+	var found []string
+	for _, seg := range strings.Split(strings.ToLower(u.Path), "/") {
+		if seg == "" {
+			continue
+		}
+		tokens := strings.FieldsFunc(seg, func(r rune) bool { return r == '-' || r == '_' || r == '.' })
+		for _, t := range terms {
+			t = strings.ToLower(t)
+			hit := strings.Contains(seg, t) && strings.Contains(t, "-")
+			for _, tok := range tokens {
+				hit = hit || tok == t
+			}
+			if hit && !contains(found, t) {
+				found = append(found, t)
+			}
+		}
+	}
+	return found
+}
+
+// ORObject is the reply object (§6.1) as found.
+type ORObject struct {
+	Raw         json.RawMessage
+	Status      string
+	SkillID     string
+	PersonEntry string
+	HasStatus   bool
+	HasSkillID  bool
+	HasPE       bool
+	Problem     string // the value under the URI is not an object
+}
+
+// ReadORObject reads metadata[OnRequestURI] from a metadata object; nil when the key is absent.
+func ReadORObject(metadata json.RawMessage) *ORObject {
+	if len(metadata) == 0 {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(metadata, &m) != nil {
+		return nil
+	}
+	raw, ok := m[OnRequestURI]
+	if !ok {
+		return nil
+	}
+	o := &ORObject{Raw: raw}
+	var mm map[string]json.RawMessage
+	if json.Unmarshal(raw, &mm) != nil || mm == nil {
+		o.Problem = "metadata[" + OnRequestURI + "] is not a JSON object: " + clipStr(string(raw), 120)
+		return o
+	}
+	_, o.HasStatus = mm["status"]
+	_, o.HasSkillID = mm["skillId"]
+	_, o.HasPE = mm["personEntry"]
+	_ = json.Unmarshal(mm["status"], &o.Status)
+	_ = json.Unmarshal(mm["skillId"], &o.SkillID)
+	_ = json.Unmarshal(mm["personEntry"], &o.PersonEntry)
+	return o
+}
+
+// ORReply is an agent's answer to one SendMessage, whatever the binding: a Message, or a Task (for a stream, the
+// task as the events leave it, with every state the stream passed through).
+type ORReply struct {
+	Message *a2a.Message
+	Task    *a2a.Task
+	States  []string
+	// TaskMetadataEvents collects metadata of stream events (statusUpdate/artifactUpdate), where an agent might
+	// wrongly put the object.
+	EventMetadata []json.RawMessage
+}
+
+// ORReplyFromResult normalises a SendMessage result.
+func ORReplyFromResult(res *a2a.SendResult) ORReply {
+	var r ORReply
+	if res == nil {
+		return r
+	}
+	r.Message, r.Task = res.Message, res.Task
+	if r.Task != nil {
+		r.States = []string{r.Task.Status.State}
+	}
+	return r
+}
+
+// ORReplyFromStream assembles a stream's events: the Task (or Message), status updates replacing the status,
+// artifact updates adding or extending artifacts.
+func ORReplyFromStream(events []a2a.StreamEvent) ORReply {
+	var r ORReply
+	for _, ev := range events {
+		switch {
+		case ev.Message != nil:
+			r.Message = ev.Message
+		case ev.Task != nil:
+			t := *ev.Task
+			t.Artifacts = append([]a2a.Artifact(nil), ev.Task.Artifacts...)
+			r.Task = &t
+			r.States = append(r.States, t.Status.State)
+		case ev.StatusUpdate != nil:
+			if r.Task == nil {
+				r.Task = &a2a.Task{ID: ev.StatusUpdate.TaskID, ContextID: ev.StatusUpdate.ContextID}
+			}
+			r.Task.Status = ev.StatusUpdate.Status
+			r.States = append(r.States, ev.StatusUpdate.Status.State)
+			if len(ev.StatusUpdate.Metadata) > 0 {
+				r.EventMetadata = append(r.EventMetadata, ev.StatusUpdate.Metadata)
+			}
+		case ev.ArtifactUpdate != nil:
+			if r.Task == nil {
+				r.Task = &a2a.Task{ID: ev.ArtifactUpdate.TaskID, ContextID: ev.ArtifactUpdate.ContextID}
+			}
+			a := ev.ArtifactUpdate.Artifact
+			merged := false
+			for i := range r.Task.Artifacts {
+				if r.Task.Artifacts[i].ArtifactID == a.ArtifactID && ev.ArtifactUpdate.Append {
+					r.Task.Artifacts[i].Parts = append(r.Task.Artifacts[i].Parts, a.Parts...)
+					merged = true
+				} else if r.Task.Artifacts[i].ArtifactID == a.ArtifactID {
+					r.Task.Artifacts[i] = a
+					merged = true
+				}
+			}
+			if !merged {
+				r.Task.Artifacts = append(r.Task.Artifacts, a)
+			}
+			if len(ev.ArtifactUpdate.Metadata) > 0 {
+				r.EventMetadata = append(r.EventMetadata, ev.ArtifactUpdate.Metadata)
+			}
+		}
+	}
+	return r
+}
+
+// Reply returns the message that answers: the Message result, or the task's final status message.
+func (r ORReply) Reply() *a2a.Message {
+	if r.Message != nil {
+		return r.Message
+	}
+	if r.Task != nil {
+		return r.Task.Status.Message
+	}
+	return nil
+}
+
+// State is the task's final state ("" for a Message reply).
+func (r ORReply) State() string {
+	if r.Task == nil {
+		return ""
+	}
+	return r.Task.Status.State
+}
+
+// Artifacts returns the task's artifacts.
+func (r ORReply) Artifacts() []a2a.Artifact {
+	if r.Task == nil {
+		return nil
+	}
+	return r.Task.Artifacts
+}
+
+// Text is the reply text: the text parts of the answering message.
+func (r ORReply) Text() string { return partsText(r.Reply()) }
+
+// ArtifactText is the text parts of every artifact.
+func (r ORReply) ArtifactText() string {
+	var out []string
+	for _, a := range r.Artifacts() {
+		if t := textOf(a.Parts); t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// AllText is every text the reply carries for a reader: the answering message and the artifacts.
+func (r ORReply) AllText() string {
+	return strings.TrimSpace(r.Text() + "\n" + r.ArtifactText())
+}
+
+// Object returns the object where §6.2 puts it for a referral: Message.metadata, or the final status message's.
+func (r ORReply) Object() *ORObject {
+	if m := r.Reply(); m != nil {
+		return ReadORObject(m.Metadata)
+	}
+	return nil
+}
+
+// ArtifactObjects returns the objects found on artifacts, by artifact index.
+func (r ORReply) ArtifactObjects() map[int]*ORObject {
+	out := map[int]*ORObject{}
+	for i, a := range r.Artifacts() {
+		if o := ReadORObject(a.Metadata); o != nil {
+			out[i] = o
+		}
+	}
+	return out
+}
+
+// ObjectsElsewhere lists places other than the answering message and the artifacts holding the object (Task
+// metadata, stream-event metadata, data parts): where a client keyed on §6.2 does not look.
+func (r ORReply) ObjectsElsewhere() []string {
+	var out []string
+	if r.Task != nil && ReadORObject(r.Task.Metadata) != nil {
+		out = append(out, "Task.metadata")
+	}
+	for _, md := range r.EventMetadata {
+		if ReadORObject(md) != nil {
+			out = append(out, "stream event metadata")
+			break
+		}
+	}
+	check := func(where string, parts []a2a.Part) {
+		for i, p := range parts {
+			if len(p.Data) > 0 && bytes.Contains(p.Data, []byte(OnRequestURI)) {
+				out = append(out, fmt.Sprintf("%s.parts[%d].data", where, i))
+			}
+		}
+	}
+	if m := r.Reply(); m != nil {
+		check("reply message", m.Parts)
+	}
+	for i, a := range r.Artifacts() {
+		check(fmt.Sprintf("artifacts[%d]", i), a.Parts)
+	}
+	return out
+}
+
+// Describe summarises a reply for failure messages.
+func (r ORReply) Describe() string {
+	var b strings.Builder
+	switch {
+	case r.Message != nil:
+		b.WriteString("Message")
+	case r.Task != nil:
+		fmt.Fprintf(&b, "Task in %s", r.Task.Status.State)
+		if len(r.States) > 1 {
+			fmt.Fprintf(&b, " (states %s)", strings.Join(r.States, " → "))
+		}
+		if n := len(r.Task.Artifacts); n > 0 {
+			fmt.Fprintf(&b, " with %d artifact(s)", n)
+		}
+	default:
+		b.WriteString("no Message or Task")
+	}
+	if o := r.Object(); o != nil {
+		fmt.Fprintf(&b, "; object %s", clipStr(string(o.Raw), 200))
+	}
+	fmt.Fprintf(&b, "; text %q", clipStr(r.AllText(), 300))
+	return b.String()
+}
+
+func partsText(m *a2a.Message) string {
+	if m == nil {
+		return ""
+	}
+	return textOf(m.Parts)
+}
+
+func textOf(parts []a2a.Part) string {
+	var out []string
+	for _, p := range parts {
+		if p.Text != nil {
+			out = append(out, *p.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// --- reading reply text ---
+
+var (
+	urlInText = regexp.MustCompile(`(?i)\b(?:https?|tel):[^\s<>"'\x60]+`)
+	telInText = regexp.MustCompile(`\+[0-9][0-9 ().\-]{5,}[0-9]`)
+)
+
+// TextAddresses extracts the addresses a reader finds in text: absolute http(s) and tel: URIs (trailing
+// punctuation dropped) and telephone numbers written as +<digits> (returned as "tel:+<digits>").
+func TextAddresses(text string) []string {
+	var out []string
+	for _, m := range urlInText.FindAllString(text, -1) {
+		m = strings.TrimRight(m, ".,;:!?)]}")
+		if strings.HasPrefix(strings.ToLower(m), "tel:") {
+			m = "tel:+" + Digits(m)
+		}
+		out = append(out, m)
+	}
+	for _, m := range telInText.FindAllString(text, -1) {
+		t := "tel:+" + Digits(m)
+		if !contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// TextGivesAddress reports whether text gives the personEntry: an https address byte for byte as one of the
+// extracted URLs; a tel: number by its digits.
+func TextGivesAddress(text, personEntry string) bool {
+	if personEntry == "" {
+		return false
+	}
+	tel := strings.HasPrefix(personEntry, "tel:")
+	for _, a := range TextAddresses(text) {
+		if tel && strings.HasPrefix(a, "tel:") && Digits(a) == Digits(personEntry) {
+			return true
+		}
+		if !tel && a == personEntry {
+			return true
+		}
+	}
+	return false
+}
+
+// AddressVariants returns the addresses in text that point at the same place as personEntry (same origin and
+// path) without being it: a personalised copy (a query, a fragment) of the card's address.
+func AddressVariants(text, personEntry string) []string {
+	pu, err := url.Parse(personEntry)
+	if err != nil || pu.Host == "" {
+		return nil
+	}
+	var out []string
+	for _, a := range TextAddresses(text) {
+		au, err := url.Parse(a)
+		if err != nil || a == personEntry {
+			continue
+		}
+		if Origin(a) == Origin(personEntry) && strings.TrimSuffix(au.Path, "/") == strings.TrimSuffix(pu.Path, "/") {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// NormalizeValue folds a value for comparison: lower case, letters and digits only ("GBP 1,950" → "gbp1950").
+func NormalizeValue(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// ContainsValue reports whether text contains value, compared folded (case, spacing, punctuation and digit-group
+// separators ignored). An empty value is never contained.
+func ContainsValue(text, value string) bool {
+	v := NormalizeValue(value)
+	return v != "" && strings.Contains(NormalizeValue(text), v)
+}
+
+// ORPhrases are the wording patterns of the rows graded on words (English defaults). Each match is quoted in the
+// verdict so that a reviewer can judge it.
+type ORPhrases struct {
+	OperatorGives   []*regexp.Regexp // OR-5.3b, OR-5.4b: the operator gives this to the person who asks
+	Denial          []*regexp.Regexp // OR-5.3d: answers as though the information did not exist
+	NotDone         []*regexp.Regexp // OR-6.2: the action was not done
+	Later           []*regexp.Regexp // OR-3.6: someone completes it later
+	NobodyReachable []*regexp.Regexp // OR-5.10: nobody can be reached
+	Route           []*regexp.Regexp // OR-5.10: a route to staff offered (transfer, callback)
+}
+
+func res(pats ...string) []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(pats))
+	for i, p := range pats {
+		out[i] = regexp.MustCompile(`(?i)` + p)
+	}
+	return out
+}
+
+// DefaultORPhrases are the English patterns.
+var DefaultORPhrases = ORPhrases{
+	OperatorGives: res(
+		`\bon request\b`,
+		`\b(gives?|shares?|provides?|tells?|quotes?)\b[^.]{0,60}\b(to|with)\b (the )?(person|people|whoever|those|anyone|family|families|someone) (who|that) (asks?|enquires?|requests?)`,
+		`\b(ask|contact) (us|them|the \w+) directly\b`,
+	),
+	Denial: res(
+		`\bno (such )?(information|prices?|details|data|record)\b`,
+		`\b(don't|do not|doesn't|does not) (have|know|exist|offer)\b`,
+		`\bnot available\b`, `\bunknown\b`, `\bdoes not exist\b`, `\bno longer (offered|available)\b`,
+		`\b(can't|cannot|unable to) find\b`,
+	),
+	NotDone: res(
+		`\b(can't|cannot|could not|couldn't|did not|didn't|will not|won't|am not able to|unable to) (book|do|carry|complete|make|change|correct|arrange|publish|record|amend|process)`,
+		`\bnot (been )?(done|booked|carried out|made|changed|corrected|arranged|published|processed)\b`,
+	),
+	Later: res(
+		`\b(later|next working day|tomorrow|in due course)\b`,
+		`\b(will|shall) (call|contact|complete|finish|process|confirm|get back)\b`,
+		`\bnot yet (done|complete|completed|booked)\b`,
+	),
+	NobodyReachable: res(
+		`\b(no one|nobody|no-one|no member of staff|no staff)\b[^.]{0,40}\b(available|reached|reachable|answer|here|on duty)\b`,
+		`\bnot staffed\b`, `\bunstaffed\b`,
+	),
+	Route: res(
+		`\b(put|putting) you through\b`, `\btransfer(ring)? you\b`, `\bconnect(ing)? you\b`,
+		`\bcall you back\b`, `\bcallback\b`, `\bspeak to (a|one of our) (member of staff|director|person)\b.{0,20}\bnow\b`,
+	),
+}
+
+// MatchAny returns the first match of any pattern ("" when none).
+func MatchAny(pats []*regexp.Regexp, text string) string {
+	for _, p := range pats {
+		if m := p.FindString(text); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
+var (
+	doneWords = regexp.MustCompile(`(?i)\b(done|completed|booked|confirmed|arranged|published|carried out|all set|scheduled|corrected|amended)\b`)
+	negations = map[string]bool{"not": true, "never": true, "no": true, "yet": true, "cannot": true, "can't": true,
+		"couldn't": true, "unable": true, "isn't": true, "wasn't": true, "hasn't": true, "haven't": true,
+		"won't": true, "didn't": true, "nothing": true, "until": true, "before": true, "once": true, "when": true,
+		"if": true, "must": true, "after": true}
+)
+
+// SaysDone returns the first claim in text that something is done (a done-word not governed by a negation or a
+// condition within the three words before it: "not yet done", "once confirmed" are not claims). "" when none.
+func SaysDone(text string) string {
+	for _, loc := range doneWords.FindAllStringIndex(text, -1) {
+		// Look back at most three words, and never past a sentence boundary.
+		before := strings.Fields(strings.ToLower(text[:loc[0]]))
+		neg := false
+		for i := len(before) - 1; i >= 0 && i >= len(before)-3; i-- {
+			if strings.HasSuffix(before[i], ".") || strings.HasSuffix(before[i], "!") || strings.HasSuffix(before[i], "?") {
+				break
+			}
+			w := strings.Trim(before[i], ",;:()\"'")
+			if negations[w] || strings.HasSuffix(w, "n't") {
+				neg = true
+				break
+			}
+		}
+		if !neg {
+			lo := max(0, loc[0]-40)
+			return strings.TrimSpace(text[lo:loc[1]])
+		}
+	}
+	return ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func clipStr(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// ParseOREntry reads one params.skills entry on its own (for a relay that kept the entry, not the card).
+func ParseOREntry(raw json.RawMessage) (OREntry, error) {
+	d := &ORDeclaration{Params: json.RawMessage(`{"skills":[` + string(raw) + `]}`)}
+	d.readEntries()
+	if len(d.Entries) != 1 {
+		return OREntry{}, fmt.Errorf("entry %s: %s", clipStr(string(raw), 80), d.EntriesProblem)
+	}
+	return d.Entries[0], nil
+}
