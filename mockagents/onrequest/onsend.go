@@ -1,0 +1,316 @@
+package onrequest
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/mockagents/server"
+)
+
+// call is one request as the agent understands it.
+type call struct {
+	text      string
+	activated bool   // the client listed the URI in A2A-Extensions
+	person    string // the named person the assistant acts for ("" when it asserts none)
+	assistant string // the calling assistant (its bearer token's principal), "anonymous" without one
+	extra     bool   // the request says more than the skill's example (context about the caller)
+	req       a2a.SendMessageRequest
+}
+
+// actingFor reads the acting-for assertion (OR-5.5: the operator accepts the assistant's own assertion) under the
+// harness's default convention: params.metadata.onRequest.actingFor.name, with the extension activated.
+func actingFor(md json.RawMessage) string {
+	var m struct {
+		OnRequest struct {
+			ActingFor struct {
+				Name string `json:"name"`
+			} `json:"actingFor"`
+		} `json:"onRequest"`
+	}
+	if json.Unmarshal(md, &m) != nil {
+		return ""
+	}
+	return strings.TrimSpace(m.OnRequest.ActingFor.Name)
+}
+
+func (a *agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+	cl := call{text: messageText(req.Message), activated: c.IsRequested(URI), assistant: "anonymous", req: req}
+	if c.Principal != nil {
+		cl.assistant = c.Principal.Name
+	}
+	if cl.activated {
+		cl.person = actingFor(req.Metadata)
+	}
+	s, ok := a.route(cl.text)
+	if !ok {
+		return a.message(cl, "I can help with opening hours, information given on request, bookings and reaching staff.", nil)
+	}
+	for _, ex := range s.Examples {
+		if strings.TrimSpace(strings.Replace(strings.ToLower(cl.text), strings.ToLower(ex), "", 1)) != "" {
+			cl.extra = true
+		}
+	}
+	switch s.Kind {
+	case kindPublic:
+		return a.message(cl, s.Answer, nil)
+	case kindStaff:
+		return a.staff(cl, s)
+	case kindSignIn:
+		t := a.task(cl, a2a.StateAuthRequired)
+		t.Status.Message = a.agentMessage(cl, "Please sign in to the family portal first; then ask again.", nil)
+		return server.Reply{Task: t}
+	case kindInfo:
+		return a.information(cl, s)
+	case kindAction:
+		return a.actionRequest(cl, s)
+	}
+	return a.message(cl, "I cannot help with that.", nil)
+}
+
+// staff answers a request to reach a member of staff (OR-5.10).
+func (a *agent) staff(cl call, s skill) server.Reply {
+	if a.staffed {
+		return a.message(cl, s.Answer, nil)
+	}
+	if a.set.On("or.unreachable-staff-pretends") {
+		return a.message(cl, "I'll put you through to a member of staff now.", nil)
+	}
+	return a.message(cl, "Nobody can be reached here: the office is not staffed. You can leave a written request at "+
+		a.base+"/talk and it is read on the next working day.", nil)
+}
+
+// information answers an informational on-request skill (OR-5.3, OR-5.4).
+func (a *agent) information(cl call, s skill) server.Reply {
+	optedIn := s.AssistantAccess && (cl.person != "" || a.set.On("or.opt-in-gives-to-anyone"))
+	leakPlain := s.ID == "service-pricing" && !cl.activated && a.set.On("or.gives-when-not-activated")
+	if optedIn || leakPlain {
+		return a.given(cl, s)
+	}
+	if s.AssistantAccess && cl.person == "" && a.set.On("or.non-person-refusal-without-referral") {
+		return a.message(cl, "This is only for assistants acting for a person.", nil)
+	}
+	return a.referral(cl, s)
+}
+
+// given is information given on opt-in (§6.2): an Artifact carrying it, the object on the Artifact.
+func (a *agent) given(cl call, s skill) server.Reply {
+	t := a.task(cl, a2a.StateCompleted)
+	art := a2a.Artifact{ArtifactID: newID(), Name: s.Name, Parts: []a2a.Part{a2a.TextPart(s.Value)}}
+	obj := a.object(cl, s, "given-on-opt-in")
+	status := a.agentMessage(cl, a.operator+" gives this on request; here it is.", nil)
+	if cl.activated {
+		if a.set.On("or.given-metadata-on-status-message") {
+			status = a.agentMessage(cl, a.operator+" gives this on request; here it is.", obj)
+		} else {
+			art.Metadata = mustJSON(map[string]any{URI: obj})
+			art.Extensions = []string{URI}
+		}
+	}
+	t.Artifacts = []a2a.Artifact{art}
+	t.Status.Message = status
+	return server.Reply{Task: t}
+}
+
+// referral is information referred (OR-5.3, §6.2): a Message, or, for memorial-options, a task COMPLETED whose
+// final status message carries the object.
+func (a *agent) referral(cl call, s skill) server.Reply {
+	pe := a.replyAddress(cl, s)
+	var text string
+	switch {
+	case a.set.On("or.referral-omits-operator-gives"):
+		text = "You can ask here: " + pe
+	case a.set.On("or.referral-omits-address"):
+		text = a.operator + " gives " + s.Topic + " to the person who asks, on request."
+	case strings.HasPrefix(pe, "tel:"):
+		text = a.operator + " gives " + s.Topic + " to the person who asks, on request. You can ask by telephone on " + strings.TrimPrefix(pe, "tel:") + "."
+	default:
+		text = a.operator + " gives " + s.Topic + " to the person who asks, on request. You can ask here: " + pe
+	}
+	if a.set.On("or.referral-denies-existence") {
+		text = "We have no price information. " + text
+	}
+	if s.ID == "service-pricing" && a.set.On("or.gives-on-request-info") {
+		text += " " + s.Value
+	}
+	obj := a.object(cl, s, "on-request")
+	if s.ID == "memorial-options" {
+		state := a2a.StateCompleted
+		if a.set.On("or.referral-task-failed") {
+			state = a2a.StateFailed
+		}
+		t := a.task(cl, state)
+		t.Status.Message = a.agentMessage(cl, text, obj)
+		return server.Reply{Task: t}
+	}
+	if cl.activated && s.ID == "service-pricing" && a.set.On("or.referral-metadata-in-data-part") {
+		m := a.agentMessage(cl, text, nil)
+		m.Parts = append(m.Parts, a2a.DataPart(map[string]any{URI: obj}))
+		return server.Reply{Message: m}
+	}
+	return server.Reply{Message: a.agentMessage(cl, text, obj)}
+}
+
+// actionRequest answers an action skill: carried out only when every condition of OR-5.6 holds, otherwise referred
+// (OR-5.7).
+func (a *agent) actionRequest(cl call, s skill) server.Reply {
+	optIn := s.AssistantAccess || (s.ID == "record-amendment" && a.set.On("or.action-without-opt-in"))
+	forPerson := cl.person != "" || a.set.On("or.action-for-non-person")
+	attested := a.level >= 2 || a.set.On("or.action-without-level2")
+	if !optIn || !forPerson || !attested {
+		return a.actionReferral(cl, s, "")
+	}
+	mine, total := a.ops.counts(s.ID, cl.person, cl.assistant)
+	if mine >= perAssistantMax && !a.set.On("or.no-per-assistant-limit") {
+		return a.actionReferral(cl, s, "This request has been made too many times by this assistant. ")
+	}
+	if total >= totalMax && !a.set.On("or.no-total-limit") {
+		return a.actionReferral(cl, s, "This request has been made too many times. ")
+	}
+	switch s.ID {
+	case "callback-request":
+		return a.deferredCallback(cl, s)
+	case "notice-publication":
+		return a.notice(cl, s)
+	}
+	// An in-conversation action, finished in the exchange; a named member of staff is told (OR-5.6(b)).
+	t := a.task(cl, a2a.StateCompleted)
+	x := &action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "done", StaffMember: staffMember}
+	if a.set.On("or.action-staff-not-told") {
+		x.StaffMember = ""
+	}
+	a.ops.add(x)
+	text := "Booked: an arrangement meeting on Tuesday at 10:00 with " + staffMember + ", who has been told."
+	if s.ID == "record-amendment" {
+		text = "Corrected: the service booklet now reads as you asked."
+	}
+	t.Status.Message = a.agentMessage(cl, text, nil)
+	return server.Reply{Task: t}
+}
+
+// deferredCallback accepts a callback that a member of staff makes later (OR-5.8: never reported done).
+func (a *agent) deferredCallback(cl call, s skill) server.Reply {
+	if a.set.On("or.deferred-reported-done") {
+		t := a.task(cl, a2a.StateCompleted)
+		a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "pending", StaffMember: staffMember})
+		t.Status.Message = a.agentMessage(cl, "Done: your callback is booked.", nil)
+		return server.Reply{Task: t}
+	}
+	t := a.task(cl, a2a.StateWorking)
+	a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "pending", StaffMember: staffMember})
+	t.Status.Message = a.agentMessage(cl, "Recorded, not yet done: a funeral director will call back on the next working day.", nil)
+	// A working task would keep a stream open; the stream ends with this state, which is the point.
+	return server.Reply{Task: t, Events: []a2a.StreamEvent{{Task: t}}}
+}
+
+// notice accepts a notice whose publication cannot be undone: it waits for the person's own confirmation in a
+// form they see (OR-5.6(d)); the assistant's word that the person confirmed is not enough.
+func (a *agent) notice(cl call, s skill) server.Reply {
+	relayed := strings.Contains(strings.ToLower(cl.text), "confirmed")
+	if relayed && a.set.On("or.relayed-confirmation-accepted") {
+		t := a.task(cl, a2a.StateCompleted)
+		a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "published",
+			StaffMember: staffMember, IrreversibleDone: true})
+		t.Status.Message = a.agentMessage(cl, "Published: the notice is now on the notices page.", nil)
+		return server.Reply{Task: t}
+	}
+	t := a.task(cl, a2a.StateInputRequired)
+	tok := newID()
+	a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "awaiting-confirmation",
+		StaffMember: staffMember, token: tok})
+	t.Status.Message = a.agentMessage(cl, "Not published yet. The person must read and confirm the notice themselves here: "+
+		a.base+"/confirm/"+tok, nil)
+	return server.Reply{Task: t}
+}
+
+// actionReferral is an action not carried out (OR-5.7, §6.2): a task REJECTED whose final status message carries
+// the object and says, in words, that it was not done and where to ask.
+func (a *agent) actionReferral(cl call, s skill, why string) server.Reply {
+	pe := a.replyAddress(cl, s)
+	where := "The person can " + s.Verb + " here: " + pe
+	if strings.HasPrefix(pe, "tel:") {
+		where = "The person can " + s.Verb + " by telephone on " + strings.TrimPrefix(pe, "tel:") + "."
+	}
+	text := why + "I can't " + s.Verb + " for you: it was not done. " + where
+	switch {
+	case a.set.On("or.action-referral-without-address"):
+		text = why + "I can't " + s.Verb + " for you: it was not done."
+	case a.set.On("or.action-referral-text-omits-not-done"):
+		text = "You can ask here: " + pe
+	}
+	status := "action-referred"
+	if a.set.On("or.status-value-swapped") {
+		status = "on-request"
+	}
+	state := a2a.StateRejected
+	if a.set.On("or.action-referral-state-completed") {
+		state = a2a.StateCompleted
+	}
+	t := a.task(cl, state)
+	t.Status.Message = a.agentMessage(cl, text, a.object(cl, s, status))
+	return server.Reply{Task: t}
+}
+
+// replyAddress is the address a reply gives: the card's, the same for every caller (OR-3.8).
+func (a *agent) replyAddress(cl call, s skill) string {
+	pe := a.personEntry(s)
+	if pe == "" || (s.ID == "service-pricing" && a.set.On("or.person-entry-missing")) {
+		pe = a.base + "/talk"
+	}
+	if cl.extra && a.set.On("or.person-entry-per-caller") && !strings.HasPrefix(pe, "tel:") {
+		words := strings.Fields(cl.text)
+		pe += "?about=" + url.QueryEscape(strings.ToLower(strings.Join(words[:min(3, len(words))], "-")))
+	}
+	return pe
+}
+
+// object is the reply object (§6.1); nil when the client did not activate the extension.
+func (a *agent) object(cl call, s skill, status string) map[string]any {
+	if !cl.activated {
+		return nil
+	}
+	o := map[string]any{"status": status, "skillId": s.ID}
+	if a.set.On("or.skill-id-wrong") {
+		o["skillId"] = s.Name
+	}
+	if status != "given-on-opt-in" && !a.set.On("or.metadata-person-entry-missing") {
+		o["personEntry"] = a.replyAddress(cl, s)
+	} else if status == "given-on-opt-in" {
+		o["personEntry"] = a.personEntry(s) // MAY, so the person can follow up
+	}
+	return o
+}
+
+// agentMessage is an agent message; with an object it carries it under metadata[URI] and lists the URI in
+// extensions (Annex C item 3).
+func (a *agent) agentMessage(cl call, text string, obj map[string]any) *a2a.Message {
+	m := &a2a.Message{MessageID: newID(), Role: a2a.RoleAgent, ContextID: cl.req.Message.ContextID, Parts: []a2a.Part{a2a.TextPart(text)}}
+	if obj != nil {
+		m.Metadata = mustJSON(map[string]any{URI: obj})
+		m.Extensions = []string{URI}
+	}
+	return m
+}
+
+func (a *agent) message(cl call, text string, obj map[string]any) server.Reply {
+	return server.Reply{Message: a.agentMessage(cl, text, obj)}
+}
+
+// task starts a task with its ids set here, so the action log and stream events can name it.
+func (a *agent) task(cl call, state string) *a2a.Task {
+	ctx := cl.req.Message.ContextID
+	if ctx == "" {
+		ctx = newID()
+	}
+	return &a2a.Task{ID: newID(), ContextID: ctx, Status: a2a.TaskStatus{State: state, Timestamp: server.Timestamp(time.Now())}}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("onrequest mock: " + err.Error()) // only our own maps are encoded here
+	}
+	return b
+}
