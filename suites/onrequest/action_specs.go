@@ -1,0 +1,446 @@
+package onrequest
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify"
+)
+
+// The phrase an assistant adds when it passes on a confirmation the person gave it (OR-5.6(d) says that is not enough).
+const relayedConfirmation = "The person has confirmed this with me; please go ahead."
+
+// actions returns the entries for actions whose assistantAccess is (or is not) true.
+func actions(w *harness.W, a *agentView, st *statement, optedIn bool) []verify.OREntry {
+	return a.skillEntries(w, func(e verify.OREntry) bool { return isAction(e, st) && e.AssistantAccess == optedIn })
+}
+
+// refusedAction reports an answer that says, in object, state or words, that the action was not done.
+func refusedAction(o outcome) (bool, string) {
+	if o.err != "" {
+		return false, o.String()
+	}
+	if obj := o.reply.Object(); obj != nil && obj.Status == verify.ORStatusActionReferred {
+		return true, ""
+	}
+	if o.reply.State() == a2a.StateRejected || verify.MatchAny(verify.DefaultORPhrases.NotDone, o.reply.Text()) != "" {
+		return true, ""
+	}
+	return false, o.String()
+}
+
+// aboutAction is the per-request control of the action rows: the reply names the skill, gives its address, or
+// says the action was not done (a refusal in answer to this request, not an unrelated failure).
+func aboutAction(o outcome, e verify.OREntry) (bool, string) {
+	if ok, _ := reachedSkill(o, e); ok {
+		return true, ""
+	}
+	if ok, _ := refusedAction(o); ok {
+		return true, ""
+	}
+	return false, o.String()
+}
+
+// notCarriedOut asserts, after the controls, that an action request was not carried out: referred, not completed,
+// no result, and (where the operator keeps an action log) nothing logged as done for it.
+func (s *suite) notCarriedOut(w *harness.W, row string, st *statement, e verify.OREntry, o outcome) {
+	obs := o.String()
+	// A referral in the wrong task state is OR-6.1b's failure, not a carried-out action.
+	ok := !carriedOut(o, e) && len(o.reply.Artifacts()) == 0
+	if ok && st != nil && st.ActionLog != "" {
+		taskID := ""
+		if o.reply.Task != nil {
+			taskID = o.reply.Task.ID
+		}
+		if taskID != "" || o.person != "" {
+			logged, ex := s.actionLog(w, row, st, taskID, o.person)
+			w.Negative(row, len(logged) == 0, fmt.Sprintf("the operator's action log holds nothing for this %s request (%s)", e.ID, o.mode),
+				fmt.Sprintf("logged %+v", logged), ex)
+		}
+	}
+	w.Negative(row, ok, fmt.Sprintf("%s is not carried out (%s): referred or rejected, no result", e.ID, o.mode), obs, o.ex)
+}
+
+// actionControl carries out an opted-in action for an assistant acting for a named person: the same client can
+// get actions done, so a refusal elsewhere is the rule at work, not a broken channel.
+func (s *suite) actionControl(w *harness.W, row string, a *agentView, st *statement, principal string) {
+	if !s.hasActingFor() {
+		return
+	}
+	for _, e := range actions(w, a, st, true) {
+		if e.Completion != verify.ORCompletionInConversation {
+			continue
+		}
+		for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, principal: principal, first: true}) {
+			w.Control(row, carriedOut(o, e), "an assistant acting for a named person gets opted-in action "+e.ID+" carried out", o.String(), o.ex)
+		}
+		return
+	}
+}
+
+func (s *suite) actionSpecs() {
+	s.spec("OR-3.6", "an action declared in-conversation is finished when the exchange ends", func(w *harness.W) {
+		const row = "OR-3.6"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		var entries []verify.OREntry
+		for _, e := range actions(w, a, st, true) {
+			if e.Completion == verify.ORCompletionInConversation {
+				entries = append(entries, e)
+			}
+		}
+		if len(entries) == 0 {
+			w.Inapplicable("no opted-in action is declared completion: in-conversation")
+		}
+		for _, e := range entries {
+			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
+				w.Control(row, carriedOut(o, e), "the assistant's request for "+e.ID+" is carried out (not referred)", o.String(), o.ex)
+				state := o.reply.State()
+				finished := o.reply.Task == nil || a2a.IsTerminal(state)
+				w.Check(row, finished, fmt.Sprintf("%s ends in a terminal state within the exchange", e.ID), o.String(), o.ex)
+				for _, s := range o.reply.States {
+					w.Check(row, s != a2a.StateInputRequired && s != a2a.StateAuthRequired,
+						"no step waits on a person (no input-required or auth-required state)", o.String(), o.ex)
+				}
+				later := verify.MatchAny(verify.DefaultORPhrases.Later, o.reply.AllText())
+				w.Check(row, later == "", "the reply does not say someone completes it later (wording-checked)",
+					fmt.Sprintf("%q in %q", later, o.reply.AllText()), o.ex)
+				if st.ActionLog != "" {
+					logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
+					for _, l := range logged {
+						w.Check(row, l.State != "pending" && l.State != "awaiting-confirmation",
+							"the operator's action log records it finished", fmt.Sprintf("%+v", l), ex)
+					}
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.7a", "an action without the operator's opt-in is not carried out", func(w *harness.W) {
+		const row = "OR-5.7a"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		entries := actions(w, a, st, false)
+		if len(entries) == 0 {
+			w.Inapplicable("no action has assistantAccess absent or false")
+		}
+		s.publicControl(w, row, a, true, "")
+		s.actionControl(w, row, a, st, "")
+		modes := []probe{{activated: true, person: s.hasActingFor()}, {activated: false}}
+		for _, e := range entries {
+			for _, m := range modes {
+				m.skill = e.ID
+				for _, o := range s.send(w, row, a, m) {
+					ok, obs := aboutAction(o, e)
+					w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+					s.notCarriedOut(w, row, st, e, o)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.7b", "an opted-in action is not carried out for a client acting for nobody", func(w *harness.W) {
+		const row = "OR-5.7b"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		entries := actions(w, a, st, true)
+		if len(entries) == 0 {
+			w.Inapplicable("no action has assistantAccess true")
+		}
+		for _, e := range entries {
+			if s.hasActingFor() {
+				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
+					w.Control(row, carriedOut(o, e), "the same request from an assistant acting for a named person is carried out or accepted", o.String(), o.ex)
+				}
+			}
+			for _, m := range anonymousModes {
+				m.skill = e.ID
+				for _, o := range s.send(w, row, a, m) {
+					ok, obs := aboutAction(o, e)
+					w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+					s.notCarriedOut(w, row, st, e, o)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.7c", "an opted-in action is not carried out where the operator lacks a level-2 attestation", func(w *harness.W) {
+		const row = "OR-5.7c"
+		role := roleUnattested
+		if _, ok := s.e.Target.CardURL(roleUnattested); !ok {
+			st := s.requireStatement(w, row, "the operator's attestation level under the Agent Capability trust framework")
+			switch {
+			case st.AttestationLevel == nil:
+				w.Blocked("the operator statement gives no attestationLevel")
+			case *st.AttestationLevel >= 2:
+				w.Inapplicable(fmt.Sprintf("the operator states a level-%d attestation and no agent plays %s, so the failing case cannot be built", *st.AttestationLevel, roleUnattested))
+			}
+			role = roleMain
+		}
+		st := s.requireConsent(w, row)
+		if !s.hasActingFor() {
+			s.actingFor(w) // blocks with the reason
+		}
+		a := s.loadAgent(w, role, row)
+		entries := actions(w, a, st, true)
+		if len(entries) == 0 {
+			w.Inapplicable("the agent of role " + role + " has no opted-in action")
+		}
+		s.publicControl(w, row, a, true, "")
+		if role != roleMain && st.AttestationLevel != nil && *st.AttestationLevel >= 2 {
+			main := s.loadAgent(w, roleMain, row)
+			for _, e := range entries {
+				if me, ok := main.decl.Entry(e.ID); ok && me.AssistantAccess {
+					for _, o := range s.send(w, row, main, probe{skill: e.ID, activated: true, person: true, first: true}) {
+						w.Control(row, carriedOut(o, me), "the same request to the level-2 operator's agent is carried out", o.String(), o.ex)
+					}
+				}
+			}
+		}
+		for _, e := range entries {
+			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
+				ok, obs := aboutAction(o, e)
+				w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+				s.notCarriedOut(w, row, nil, e, o)
+			}
+		}
+	})
+
+	s.spec("OR-5.7d", "a carried-out action is told to a named member of staff and can be reversed by staff", func(w *harness.W) {
+		const row = "OR-5.7d"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		if st.ActionLog == "" || st.Reverse == "" {
+			w.Blocked("the operator statement gives no actionLog (who on staff was told of each action) or no reverse (the staff's reversal), which are not visible in any A2A exchange")
+		}
+		if !s.hasActingFor() {
+			s.actingFor(w)
+		}
+		e, ok := firstAction(actions(w, a, st, true))
+		if !ok {
+			w.Inapplicable("no action has assistantAccess true")
+		}
+		o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true})[0]
+		w.Control(row, carriedOut(o, e), "an assistant acting for a named person gets "+e.ID+" carried out", o.String(), o.ex)
+		logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
+		w.Check(row, len(logged) > 0, "the operator's action log records the action", fmt.Sprintf("no entry for task %q / person %q", taskID(o), o.person), ex)
+		for _, l := range logged {
+			w.Check(row, l.StaffMember != "", "a named member of staff is told of the action", fmt.Sprintf("%+v", l), ex)
+		}
+		id := logged[0].TaskID
+		rex, err := s.opClient().HTTP(w.Ctx(), http.MethodPost, st.Reverse, []byte(fmt.Sprintf(`{"taskId":%q}`, id)),
+			a2a.Call{Note: row + ": staff reversal", OmitVersion: true})
+		w.Check(row, err == nil && rex.Status/100 == 2, "the operator's staff reverse the action", fmt.Sprintf("%v HTTP %d %s", err, rex.Status, clip(string(rex.ResponseBody), 120)), rex)
+		after, ex2 := s.actionLog(w, row, st, id, "")
+		reversed := false
+		for _, l := range after {
+			reversed = reversed || l.State == "reversed"
+		}
+		w.Check(row, reversed, "the action log shows the action reversed", fmt.Sprintf("%+v", after), ex2)
+	})
+
+	s.spec("OR-5.7e", "repeated requests from one calling assistant are limited", func(w *harness.W) {
+		const row = "OR-5.7e"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		lim := requireLimits(w, st)
+		if lim.Total <= lim.PerAssistant {
+			w.Inapplicable("the total limit is not above the per-assistant limit, so a per-assistant refusal cannot be told apart")
+		}
+		assistants := s.assistants(w, 1)
+		e, ok := firstAction(actions(w, a, st, true))
+		if !ok {
+			w.Inapplicable("no action has assistantAccess true")
+		}
+		person := fmt.Sprintf("Alex Example %d", personSeq.Add(1))
+		for i := 1; i <= lim.PerAssistant+1; i++ {
+			o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, personName: person, principal: assistants[0], first: true})[0]
+			if i <= lim.PerAssistant {
+				w.Control(row, carriedOut(o, e), fmt.Sprintf("request %d of %d from %s is carried out", i, lim.PerAssistant, assistants[0]), o.String(), o.ex)
+				continue
+			}
+			s.notCarriedOut(w, row, st, e, withoutPerson(o))
+		}
+	})
+
+	s.spec("OR-5.7f", "repeated requests are limited in total across calling assistants", func(w *harness.W) {
+		const row = "OR-5.7f"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		lim := requireLimits(w, st)
+		need := lim.Total/lim.PerAssistant + 1
+		assistants := s.assistants(w, need)
+		e, ok := firstAction(actions(w, a, st, true))
+		if !ok {
+			w.Inapplicable("no action has assistantAccess true")
+		}
+		person := fmt.Sprintf("Alex Example %d", personSeq.Add(1))
+		for k := 0; k <= lim.Total; k++ {
+			who := assistants[k/lim.PerAssistant] // nobody exceeds its own limit
+			o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, personName: person, principal: who, first: true})[0]
+			if k < lim.Total {
+				w.Control(row, carriedOut(o, e), fmt.Sprintf("request %d of %d (from %s) is carried out", k+1, lim.Total, who), o.String(), o.ex)
+				continue
+			}
+			s.notCarriedOut(w, row, st, e, withoutPerson(o))
+		}
+	})
+
+	s.spec("OR-5.7g", "nothing irreversible is done on a confirmation passed on by the assistant", func(w *harness.W) {
+		const row = "OR-5.7g"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		if !s.hasActingFor() {
+			s.actingFor(w)
+		}
+		var entries []verify.OREntry
+		for _, e := range a.skillEntries(w, func(verify.OREntry) bool { return true }) {
+			if _, ok := st.Irreversible[e.ID]; ok && e.AssistantAccess {
+				entries = append(entries, e)
+			}
+		}
+		if len(entries) == 0 {
+			w.Inapplicable("the operator names no opted-in skill with a step that cannot be undone (irreversible in the operator statement)")
+		}
+		for _, e := range entries {
+			for i, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, suffix: relayedConfirmation}) {
+				confirm := ""
+				for _, u := range verify.TextAddresses(o.reply.AllText()) {
+					if u != e.PersonEntry && operatorOrigin(u, a.ex.URL, st) {
+						confirm = u
+					}
+				}
+				w.Control(row, o.err == "" && !isReferral(o, e) && confirm != "",
+					"the agent takes the request and sends the person to a confirmation page on the operator's origin", o.String(), o.ex)
+				pex, err := s.getPage(w, row, confirm)
+				w.Control(row, err == nil, "the confirmation page is a page the person can see", fmt.Sprint(err), pex)
+				w.Negative(row, o.reply.State() != a2a.StateCompleted && verify.SaysDone(o.reply.AllText()) == "",
+					fmt.Sprintf("%s (%s) is not completed on the assistant's word", st.Irreversible[e.ID], e.ID), o.String(), o.ex)
+				if st.ActionLog != "" {
+					logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
+					for _, l := range logged {
+						w.Negative(row, !l.IrreversibleDone, "the operator's log shows the irreversible step not done", fmt.Sprintf("%+v", l), ex)
+					}
+					if i == 0 && st.PersonConfirmation == "post" {
+						// The person confirms, as the page asks: the step is then done, so the log can show it.
+						cex, err := s.opClient().HTTP(w.Ctx(), http.MethodPost, confirm, []byte{}, a2a.Call{Note: row + ": the person confirms", OmitVersion: true})
+						w.Check(row, err == nil && cex.Status/100 == 2, "the person's own confirmation is accepted", fmt.Sprint(err), cex)
+						done, ex := s.actionLog(w, row, st, taskID(o), o.person)
+						ok := false
+						for _, l := range done {
+							ok = ok || l.IrreversibleDone
+						}
+						w.Check(row, ok, "after the person's own confirmation the log shows the step done", fmt.Sprintf("%+v", done), ex)
+					}
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.7h", "an action not carried out is referred to the entry's personEntry", func(w *harness.W) {
+		const row = "OR-5.7h"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		type ask struct {
+			e verify.OREntry
+			p probe
+		}
+		var asks []ask
+		for _, e := range actions(w, a, st, false) {
+			asks = append(asks, ask{e, probe{skill: e.ID, activated: true, person: s.hasActingFor()}}, ask{e, probe{skill: e.ID}})
+		}
+		for _, e := range actions(w, a, st, true) {
+			asks = append(asks, ask{e, probe{skill: e.ID, activated: true}}, ask{e, probe{skill: e.ID}})
+		}
+		if len(asks) == 0 {
+			w.Inapplicable("the card declares no action")
+		}
+		for _, x := range asks {
+			for _, o := range s.send(w, row, a, x.p) {
+				ok, obs := refusedAction(o)
+				w.Control(row, ok, "the agent answers that "+x.e.ID+" was not done", obs, o.ex)
+				w.Check(row, verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the reply text gives %s (%s)", x.e.PersonEntry, o.mode),
+					fmt.Sprintf("%q", o.reply.Text()), o.ex)
+			}
+		}
+	})
+
+	s.spec("OR-5.8a", "a deferred action is never reported done", func(w *harness.W) {
+		const row = "OR-5.8a"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		if !s.hasActingFor() {
+			s.actingFor(w)
+		}
+		var entries []verify.OREntry
+		for _, e := range actions(w, a, st, true) {
+			if e.Completion == verify.ORCompletionDeferred {
+				entries = append(entries, e)
+			}
+		}
+		if len(entries) == 0 {
+			w.Inapplicable("no opted-in action is declared completion: deferred")
+		}
+		for _, e := range entries {
+			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
+				w.Control(row, carriedOut(o, e), "the assistant's request for "+e.ID+" is accepted (not referred)", o.String(), o.ex)
+				done := verify.SaysDone(o.reply.AllText())
+				w.Negative(row, done == "", fmt.Sprintf("nothing in the reply says %s is done (wording-checked; task state %s)", e.ID, o.reply.State()),
+					fmt.Sprintf("%q in %q", done, o.reply.AllText()), o.ex)
+			}
+		}
+	})
+}
+
+func taskID(o outcome) string {
+	if o.reply.Task != nil {
+		return o.reply.Task.ID
+	}
+	return ""
+}
+
+// withoutPerson keeps a repeated request's log lookup to its own task: the earlier ones share the person.
+func withoutPerson(o outcome) outcome {
+	o.person = ""
+	return o
+}
+
+// firstAction prefers an in-conversation action: its result is visible in the exchange.
+func firstAction(es []verify.OREntry) (verify.OREntry, bool) {
+	for _, e := range es {
+		if e.Completion == verify.ORCompletionInConversation {
+			return e, true
+		}
+	}
+	if len(es) > 0 {
+		return es[0], true
+	}
+	return verify.OREntry{}, false
+}
+
+func requireLimits(w *harness.W, st *statement) limits {
+	if st.Limits == nil || st.Limits.PerAssistant < 1 || st.Limits.Total < 1 {
+		w.Blocked(`the operator statement gives no limits ({"perAssistant": n, "total": m}): the limits on repeated requests are the operator's values`)
+	}
+	return *st.Limits
+}
+
+// assistants returns n calling-assistant credentials from the target configuration: principals on-request.A,
+// on-request.B, … (or A, B, …).
+func (s *suite) assistants(w *harness.W, n int) []string {
+	var out []string
+	for i := 0; i < n; i++ {
+		letter := string(rune('A' + i))
+		switch {
+		case s.e.Target.Config.Principals["on-request."+letter].Header != "":
+			out = append(out, "on-request."+letter)
+		case s.e.Target.Config.Principals[letter].Header != "":
+			out = append(out, letter)
+		default:
+			w.Blocked(fmt.Sprintf("%d calling assistants are needed, told apart by their credentials: configure principals on-request.A … on-request.%s (an A2A agent has no other way to tell assistants apart)", n, letter))
+		}
+	}
+	return out
+}

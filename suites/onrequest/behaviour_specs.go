@@ -1,0 +1,359 @@
+package onrequest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/harness/verify"
+)
+
+// circumstance is context a person might give; OR-3.8 forbids it reaching the address the agent gives.
+const circumstance = "My mother died yesterday and I am arranging her funeral."
+
+// hasActingFor reports whether the harness knows how to speak as an assistant acting for a named person.
+func (s *suite) hasActingFor() bool {
+	return s.e.Target.Config.ActingFor != nil || s.e.Target.Kind == target.KindMock
+}
+
+// informational returns the entries for informational skills whose assistantAccess is (or is not) true.
+func (s *suite) informational(w *harness.W, a *agentView, st *statement, optedIn bool) []verify.OREntry {
+	return a.skillEntries(w, func(e verify.OREntry) bool { return !isAction(e, st) && e.AssistantAccess == optedIn })
+}
+
+// publicControl asks the agent's public skill in the same mode: the agent answers it, so the channel, headers
+// and binding work (the positive control before any refusal on row is graded).
+func (s *suite) publicControl(w *harness.W, row string, a *agentView, activated bool, principal string) {
+	id, ok := s.publicSkill(a)
+	if !ok {
+		return // no public skill: each probe's own control (the reply names the skill) stands alone
+	}
+	for _, o := range s.send(w, row, a, probe{skill: id, activated: activated, principal: principal}) {
+		ok := o.err == "" && strings.TrimSpace(o.reply.AllText()) != ""
+		if obj := o.reply.Object(); obj != nil && (obj.Status == verify.ORStatusOnRequest || obj.Status == verify.ORStatusActionReferred) {
+			ok = false
+		}
+		w.Control(row, ok, fmt.Sprintf("public skill %s is answered (%s, %s)", id, o.variant, o.mode), o.String(), o.ex)
+	}
+}
+
+// anonymousModes are the two ways a client acting for nobody asks: with and without activation (OR-5.1).
+var anonymousModes = []probe{{activated: true}, {activated: false}}
+
+func (s *suite) behaviourSpecs() {
+	s.spec("OR-3.8c", "the address given in a referral is the card's, whatever the caller says about themselves", func(w *harness.W) {
+		const row = "OR-3.8c"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		var https []verify.OREntry
+		for _, e := range s.informational(w, a, st, false) {
+			if k, _ := verify.CheckPersonEntry(e.PersonEntry); k == verify.PersonEntryHTTPS {
+				https = append(https, e)
+			}
+		}
+		if len(https) == 0 {
+			w.Inapplicable("no informational entry closed to assistants has an https personEntry")
+		}
+		for _, e := range https {
+			plain := s.send(w, row, a, probe{skill: e.ID, activated: true})
+			personal := s.send(w, row, a, probe{skill: e.ID, activated: true, prefix: circumstance, person: s.hasActingFor()})
+			for _, o := range append(plain, personal...) {
+				ok, obs := reachedSkill(o, e)
+				w.Control(row, ok, "the reply is a referral about "+e.ID, obs, o.ex)
+				if obj := o.reply.Object(); obj != nil && obj.HasPE { // a missing one is OR-6.1f's
+					w.Check(row, obj.PersonEntry == e.PersonEntry, fmt.Sprintf("the object's personEntry is the card's %s", e.PersonEntry),
+						fmt.Sprintf("%q (%s)", obj.PersonEntry, o.mode), o.ex)
+				}
+				variants := verify.AddressVariants(o.reply.Text(), e.PersonEntry)
+				w.Check(row, len(variants) == 0, "the reply text gives the card's address, not a copy altered for the caller",
+					fmt.Sprintf("%v in %q (%s)", variants, o.reply.Text(), o.mode), o.ex)
+			}
+		}
+	})
+
+	s.spec("OR-5.1", "an agent gives the same outcome whether or not the client activates the extension", func(w *harness.W) {
+		const row = "OR-5.1"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		entries := a.skillEntries(w, func(e verify.OREntry) bool {
+			return !isAction(e, st) || (!e.AssistantAccess && st != nil && st.ConsentToActions)
+		})
+		if len(entries) == 0 {
+			w.Inapplicable("no listed skill to compare (actions are compared only with the operator's consent)")
+		}
+		s.publicControl(w, row, a, true, "")
+		s.publicControl(w, row, a, false, "")
+		var values map[string][]string
+		if st != nil {
+			values = st.Values
+		}
+		for _, e := range entries {
+			on := s.send(w, row, a, probe{skill: e.ID, activated: true})
+			off := s.send(w, row, a, probe{skill: e.ID, activated: false})
+			for i := range on {
+				act := isAction(e, st)
+				x, y := outcomeClass(on[i], e, values[e.ID], act), outcomeClass(off[i], e, values[e.ID], act)
+				w.Check(row, x == y, fmt.Sprintf("%s over %s: the same outcome with and without activation", e.ID, on[i].variant),
+					fmt.Sprintf("activated: %s; not activated: %s", x, y), off[i].ex)
+			}
+		}
+	})
+
+	s.spec("OR-5.3a", "an on-request skill closed to assistants is not given, to any client", func(w *harness.W) {
+		const row = "OR-5.3a"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		entries := s.informational(w, a, st, false)
+		if len(entries) == 0 {
+			w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
+		}
+		s.publicControl(w, row, a, true, "")
+		s.publicControl(w, row, a, false, "")
+		modes := append([]probe{}, anonymousModes...)
+		if s.hasActingFor() {
+			modes = append(modes, probe{activated: true, person: true})
+		}
+		for _, e := range entries {
+			var values []string
+			if st != nil {
+				values = st.Values[e.ID]
+			}
+			for _, m := range modes {
+				m.skill = e.ID
+				for _, o := range s.send(w, row, a, m) {
+					ok, obs := reachedSkill(o, e)
+					w.Control(row, ok, "the reply is about "+e.ID+" (its object names it, or its text gives the entry's address)", obs, o.ex)
+					given := givenObjects(o)
+					found := valuesIn(o, values)
+					w.Negative(row, len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
+						fmt.Sprintf("%s is not given (%s): no Artifact, no given-on-opt-in object, none of the operator's values %v", e.ID, o.mode, values),
+						fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.3b", "a referral says the operator gives this to the person who asks", func(w *harness.W) {
+		const row = "OR-5.3b"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		entries := s.informational(w, a, st, false)
+		if len(entries) == 0 {
+			w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
+		}
+		for _, e := range entries {
+			for _, m := range anonymousModes {
+				m.skill = e.ID
+				for _, o := range s.send(w, row, a, m) {
+					ok, obs := reachedSkill(o, e)
+					w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+					hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
+					w.Check(row, hit != "", fmt.Sprintf("the reply text says the operator gives %s to the person who asks (%s; wording-checked)", e.ID, o.mode),
+						fmt.Sprintf("%q", o.reply.Text()), o.ex)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.3c", "a referral's text gives the entry's personEntry address", func(w *harness.W) {
+		const row = "OR-5.3c"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		entries := s.informational(w, a, st, false)
+		if len(entries) == 0 {
+			w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
+		}
+		for _, e := range entries {
+			for _, m := range anonymousModes {
+				m.skill = e.ID
+				for _, o := range s.send(w, row, a, m) {
+					w.Control(row, o.err == "" && strings.TrimSpace(o.reply.Text()) != "", "the agent answers "+e.ID+" with a reply text", o.String(), o.ex)
+					w.Check(row, verify.TextGivesAddress(o.reply.Text(), e.PersonEntry),
+						fmt.Sprintf("the reply text gives %s (%s)", e.PersonEntry, o.mode),
+						fmt.Sprintf("addresses in the text: %v; text %q", verify.TextAddresses(o.reply.Text()), o.reply.Text()), o.ex)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.3d", "a referral does not answer as though the information did not exist", func(w *harness.W) {
+		const row = "OR-5.3d"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		entries := s.informational(w, a, st, false)
+		if len(entries) == 0 {
+			w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
+		}
+		for _, e := range entries {
+			for _, m := range anonymousModes {
+				m.skill = e.ID
+				for _, o := range s.send(w, row, a, m) {
+					ok, obs := reachedSkill(o, e)
+					w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+					state := o.reply.State()
+					denial := verify.MatchAny(verify.DefaultORPhrases.Denial, o.reply.AllText())
+					w.Negative(row, state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
+						fmt.Sprintf("no failed or rejected task and no denial in words (%s; wording-checked)", o.mode),
+						fmt.Sprintf("state %q, denial %q; %s", state, denial, o), o.ex)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.4a", "an opted-in informational skill is not given to a client acting for nobody", func(w *harness.W) {
+		const row = "OR-5.4a"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		entries := s.informational(w, a, st, true)
+		if len(entries) == 0 {
+			w.Inapplicable("no informational on-request skill has assistantAccess true")
+		}
+		for _, e := range entries {
+			var values []string
+			if st != nil {
+				values = st.Values[e.ID]
+			}
+			strong := s.hasActingFor()
+			if strong {
+				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
+					w.Control(row, isGiven(o), "an assistant acting for a named person is given "+e.ID+" (the same request, made valid)", o.String(), o.ex)
+				}
+			}
+			for _, m := range anonymousModes {
+				m.skill = e.ID
+				for _, o := range s.send(w, row, a, m) {
+					ok, obs := reachedSkill(o, e)
+					if strong { // the skill is shown served; any answer that is not an error will do
+						ok, obs = o.err == "", o.String()
+					}
+					w.Control(row, ok, "the agent answers the request for "+e.ID, obs, o.ex)
+					given, found := givenObjects(o), valuesIn(o, values)
+					w.Negative(row, len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
+						fmt.Sprintf("%s is not given to a client acting for nobody (%s)", e.ID, o.mode),
+						fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.4b", "a client acting for nobody gets the on-request referral for an opted-in skill", func(w *harness.W) {
+		const row = "OR-5.4b"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		entries := s.informational(w, a, st, true)
+		if len(entries) == 0 {
+			w.Inapplicable("no informational on-request skill has assistantAccess true")
+		}
+		s.publicControl(w, row, a, true, "")
+		for _, e := range entries {
+			if s.hasActingFor() {
+				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
+					w.Control(row, isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
+				}
+			}
+			for _, m := range anonymousModes {
+				m.skill = e.ID
+				for _, o := range s.send(w, row, a, m) {
+					w.Check(row, o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
+					hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
+					w.Check(row, hit != "", fmt.Sprintf("the text says the operator gives it to the person who asks (%s; wording-checked)", o.mode),
+						fmt.Sprintf("%q", o.reply.Text()), o.ex)
+					w.Check(row, verify.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
+						fmt.Sprintf("%q", o.reply.Text()), o.ex)
+					if m.activated {
+						obj := o.reply.Object()
+						w.Check(row, obj != nil && obj.Status == verify.ORStatusOnRequest, "the object's status is on-request, as in OR-5.3",
+							o.String(), o.ex)
+					}
+				}
+			}
+		}
+	})
+
+	s.spec("OR-5.10", "where nobody can be reached, the agent says so when asked for staff", func(w *harness.W) {
+		const row = "OR-5.10"
+		role := roleUnstaffed
+		if _, ok := s.e.Target.CardURL(roleUnstaffed); !ok {
+			st := s.loadStatement(w, row)
+			switch {
+			case st != nil && st.StaffReachable != nil && !*st.StaffReachable:
+				role = roleMain
+			case st != nil && st.StaffReachable != nil:
+				w.Inapplicable("the operator states that a person can be reached, and no agent plays " + roleUnstaffed)
+			default:
+				w.Blocked(fmt.Sprintf("whether anybody can be reached is the operator's knowledge: state staffReachable in the operator statement, or name an agent where nobody can be reached with the role %q", roleUnstaffed))
+			}
+		}
+		a := s.loadAny(w, role, row)
+		s.publicControl(w, row, a, true, "")
+		s.publicControl(w, row, a, false, "")
+		text := defaultStaffRequest
+		if t := s.e.Target.Config.Requests["__staff__"]; len(t) > 0 && t[0] != "" {
+			text = t[0]
+		}
+		for _, m := range anonymousModes {
+			m.text, m.skill = text, "(staff)"
+			for _, o := range s.send(w, row, a, m) {
+				w.Check(row, o.err == "", "the agent answers a request for staff", o.String(), o.ex)
+				said := verify.MatchAny(verify.DefaultORPhrases.NobodyReachable, o.reply.AllText())
+				w.Check(row, said != "", fmt.Sprintf("the reply says nobody can be reached (%s; wording-checked)", o.mode),
+					fmt.Sprintf("%q", o.reply.AllText()), o.ex)
+				route := verify.MatchAny(verify.DefaultORPhrases.Route, o.reply.AllText())
+				w.Negative(row, route == "", "the reply offers no transfer or callback that does not exist",
+					fmt.Sprintf("offers %q in %q", route, o.reply.AllText()), o.ex)
+			}
+		}
+	})
+}
+
+// loadAny fetches the card of role whether or not it declares the extension (OR-5.10 is about any agent).
+func (s *suite) loadAny(w *harness.W, role, row string) *agentView {
+	card, raw, ex := w.Card(role, row)
+	decl, _ := verify.FindOnRequest(raw)
+	if decl == nil {
+		decl = &verify.ORDeclaration{}
+	}
+	return &agentView{role: role, card: card, raw: raw, ex: ex, decl: decl}
+}
+
+// givenObjects lists where a given-on-opt-in object appears in the reply.
+func givenObjects(o outcome) []string {
+	var where []string
+	if obj := o.reply.Object(); obj != nil && obj.Status == verify.ORStatusGivenOnOptIn {
+		where = append(where, "reply message")
+	}
+	for i, obj := range o.reply.ArtifactObjects() {
+		if obj.Status == verify.ORStatusGivenOnOptIn {
+			where = append(where, fmt.Sprintf("artifacts[%d]", i))
+		}
+	}
+	return where
+}
+
+// isGiven reports an answer that gives information: an Artifact with text.
+func isGiven(o outcome) bool {
+	return o.err == "" && strings.TrimSpace(o.reply.ArtifactText()) != ""
+}
+
+// outcomeClass is what OR-5.1 compares: the kind of answer, whether it gives the address, which values it holds.
+func outcomeClass(o outcome, e verify.OREntry, values []string, action bool) string {
+	if o.err != "" {
+		return "error"
+	}
+	kind := "answered"
+	refused, _ := refusedAction(o)
+	switch {
+	case isGiven(o) || len(valuesIn(o, values)) > 0:
+		kind = "information given"
+	case action && (isReferral(o, e) || refused):
+		kind = "not carried out"
+	case action:
+		kind = "carried out"
+	case isReferral(o, e):
+		kind = "referred"
+	}
+	return fmt.Sprintf("%s; address in text %v; values %v; %d artifact(s)", kind,
+		verify.TextGivesAddress(o.reply.Text(), e.PersonEntry), valuesIn(o, values), len(o.reply.Artifacts()))
+}

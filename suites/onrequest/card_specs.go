@@ -1,0 +1,267 @@
+package onrequest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/verify"
+)
+
+// cardSpecs are the rows of §3 read from the card (static) and the operator statement (gated).
+func (s *suite) cardSpecs() {
+	s.spec("OR-3.1a", "the card declares the extension under its exact URI", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.1a")
+		w.Check("OR-3.1a", a.decl.Exact, "capabilities.extensions[] holds uri "+verify.OnRequestURI+" byte for byte",
+			fmt.Sprintf("the declaration's uri is %q", a.decl.URI), a.ex)
+	})
+
+	s.spec("OR-3.1b", "the extension is declared with required false or absent", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.1b")
+		req := bytes.TrimSpace(a.decl.Required)
+		ok := len(req) == 0 || string(req) == "false"
+		obs := "required is absent"
+		if len(req) > 0 {
+			obs = "required is " + string(req)
+		}
+		w.Check("OR-3.1b", ok, "required: false, or absent (A2A's default)", obs, a.ex)
+	})
+
+	s.spec("OR-3.2a", "params.skills is an array of entry objects", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.2a")
+		w.Check("OR-3.2a", a.decl.EntriesProblem == "", "params is an object whose skills member is an array of objects",
+			a.decl.EntriesProblem, a.ex)
+	})
+
+	s.spec("OR-3.2b", "params.skills lists each on-request skill once", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.2b")
+		count := map[string]int{}
+		var dup []string
+		for _, e := range a.entries(w) {
+			if e.ID == "" {
+				continue
+			}
+			count[e.ID]++
+			if count[e.ID] == 2 {
+				dup = append(dup, e.ID)
+			}
+		}
+		w.Check("OR-3.2b", len(dup) == 0, "no skill id appears in two entries", fmt.Sprintf("listed more than once: %v", dup), a.ex)
+	})
+
+	s.spec("OR-3.3a", "every params.skills entry has an id", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.3a")
+		for _, e := range a.entries(w) {
+			w.Check("OR-3.3a", e.ID != "", "params.skills entry has id, a non-empty string",
+				fmt.Sprintf("params.skills[%d] is %s", e.Index, memberJSON(e.Members)), a.ex)
+		}
+	})
+
+	s.spec("OR-3.3b", "every params.skills entry names a skill of the same card", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.3b")
+		var ids []string
+		for _, sk := range a.card.Skills {
+			ids = append(ids, sk.ID)
+		}
+		for _, e := range a.entries(w) {
+			if e.ID == "" {
+				continue // OR-3.3a
+			}
+			_, ok := a.card.Skill(e.ID)
+			w.Check("OR-3.3b", ok, fmt.Sprintf("entry id %q is the id of a skill in the card", e.ID),
+				fmt.Sprintf("the card's skills are %v", ids), a.ex)
+		}
+	})
+
+	s.spec("OR-3.4a", "every entry's personEntry is an https address or a tel: number", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.4a")
+		for _, e := range a.entries(w) {
+			_, err := verify.CheckPersonEntry(e.PersonEntry)
+			obs := ""
+			if err != nil {
+				obs = fmt.Sprintf("params.skills[%d] (%s): %v", e.Index, e.ID, err)
+			}
+			w.Check("OR-3.4a", err == nil, "personEntry is an absolute https: URL or a global tel: number", obs, a.ex)
+		}
+	})
+
+	s.spec("OR-3.4b", "every https personEntry is a live page", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.4b")
+		st := s.loadStatement(w, "OR-3.4b")
+		ex, err := s.getPage(w, "OR-3.4b", a.ex.URL)
+		w.Control("OR-3.4b", err == nil, "the card URL answers 2xx over the client that fetches personEntry pages", fmt.Sprint(err), ex)
+		n, skipped := 0, []string{}
+		for _, e := range a.entries(w) {
+			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err != nil || kind != verify.PersonEntryHTTPS {
+				continue // OR-3.4a
+			}
+			if !operatorOrigin(e.PersonEntry, a.ex.URL, st) {
+				skipped = append(skipped, e.PersonEntry)
+				continue // the harness fetches only origins the operator controls (OR-3.4c grades the rest)
+			}
+			n++
+			ex, err := s.getPage(w, "OR-3.4b", e.PersonEntry)
+			w.Check("OR-3.4b", err == nil, fmt.Sprintf("GET %s (entry %s) answers 2xx", e.PersonEntry, e.ID), fmt.Sprint(err), ex)
+		}
+		if n == 0 && len(skipped) > 0 {
+			w.Blocked(fmt.Sprintf("the https personEntry addresses %v are on origins not known to be the operator's; list them in the operator statement's operatorOrigins to have them fetched", skipped))
+		}
+		if n == 0 {
+			w.Inapplicable("the card has no https personEntry")
+		}
+	})
+
+	s.spec("OR-3.4c", "every https personEntry is on an origin the operator controls", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.4c")
+		var https []verify.OREntry
+		for _, e := range a.entries(w) {
+			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err == nil && kind == verify.PersonEntryHTTPS {
+				https = append(https, e)
+			}
+		}
+		if len(https) == 0 {
+			w.Inapplicable("the card has no https personEntry")
+		}
+		var st *statement
+		for _, e := range https {
+			if !operatorOrigin(e.PersonEntry, a.ex.URL, nil) && st == nil {
+				st = s.requireStatement(w, "OR-3.4c", fmt.Sprintf("personEntry %s is not on the card's origin, so which origins the operator controls", e.PersonEntry))
+			}
+		}
+		for _, e := range https {
+			var listed []string
+			if st != nil {
+				listed = st.OperatorOrigins
+			}
+			w.Check("OR-3.4c", operatorOrigin(e.PersonEntry, a.ex.URL, st),
+				fmt.Sprintf("personEntry %s (entry %s) is on the card's origin %s or an origin the operator states it controls",
+					e.PersonEntry, e.ID, verify.Origin(a.ex.URL)),
+				fmt.Sprintf("origin %s; the operator states %v", verify.Origin(e.PersonEntry), listed), a.ex)
+		}
+	})
+
+	s.spec("OR-3.4d", "every tel: personEntry is a number the operator answers", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.4d")
+		var tels []verify.OREntry
+		for _, e := range a.entries(w) {
+			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err == nil && kind == verify.PersonEntryTel {
+				tels = append(tels, e)
+			}
+		}
+		if len(tels) == 0 {
+			w.Inapplicable("the card has no tel: personEntry")
+		}
+		st := s.requireStatement(w, "OR-3.4d", "which telephone numbers are answered by or for the operator")
+		if len(st.OperatorPhones) == 0 {
+			w.Blocked("the operator statement lists no operatorPhones, the numbers answered by or for the operator")
+		}
+		for _, e := range tels {
+			ok := false
+			for _, p := range st.OperatorPhones {
+				ok = ok || verify.Digits(p) == verify.Digits(e.PersonEntry)
+			}
+			w.Check("OR-3.4d", ok, fmt.Sprintf("%s (entry %s) is a number the operator states is answered by or for it", e.PersonEntry, e.ID),
+				fmt.Sprintf("the operator states %v", st.OperatorPhones), a.ex)
+		}
+	})
+
+	s.spec("OR-3.4e", "an action's personEntry is an https address", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.4e")
+		st := s.loadStatement(w, "OR-3.4e")
+		actions := a.skillEntries(w, func(e verify.OREntry) bool { return isAction(e, st) })
+		if len(actions) == 0 {
+			w.Inapplicable("no entry is an action (none carries completion, and the operator statement names no actionSkills)")
+		}
+		for _, e := range actions {
+			kind, _ := verify.CheckPersonEntry(e.PersonEntry)
+			w.Check("OR-3.4e", kind == verify.PersonEntryHTTPS, fmt.Sprintf("action %s has an https personEntry", e.ID),
+				fmt.Sprintf("personEntry %q", e.PersonEntry), a.ex)
+		}
+	})
+
+	s.spec("OR-3.7", "no listed skill also carries securityRequirements", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.7")
+		for _, e := range a.skillEntries(w, func(verify.OREntry) bool { return true }) {
+			sk, _ := a.card.Skill(e.ID)
+			b, _ := json.Marshal(sk.SecurityRequirements)
+			w.Check("OR-3.7", len(sk.SecurityRequirements) == 0, fmt.Sprintf("skill %s, listed as on request, has no securityRequirements", e.ID),
+				"securityRequirements "+string(b), a.ex)
+		}
+	})
+
+	s.spec("OR-3.8a", "no personEntry carries a query string", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.8a")
+		n := 0
+		for _, e := range a.entries(w) {
+			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err != nil || kind != verify.PersonEntryHTTPS {
+				continue
+			}
+			n++
+			u, _ := url.Parse(e.PersonEntry)
+			w.Check("OR-3.8a", u.RawQuery == "" && !u.ForceQuery, fmt.Sprintf("personEntry of %s has no query component", e.ID),
+				fmt.Sprintf("%s (query %q)", e.PersonEntry, u.RawQuery), a.ex)
+		}
+		if n == 0 {
+			w.Inapplicable("the card has no https personEntry")
+		}
+	})
+
+	s.spec("OR-3.8b", "no personEntry path names a circumstance of the person", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.8b")
+		st := s.loadStatement(w, "OR-3.8b")
+		var extra []string
+		if st != nil {
+			extra = st.CircumstanceTerms
+		}
+		n := 0
+		for _, e := range a.entries(w) {
+			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err != nil || kind != verify.PersonEntryHTTPS {
+				continue
+			}
+			n++
+			found := verify.PathCircumstances(e.PersonEntry, extra)
+			w.Check("OR-3.8b", len(found) == 0, fmt.Sprintf("the path of %s (entry %s) holds no circumstance term (a word-list screen)", e.PersonEntry, e.ID),
+				fmt.Sprintf("circumstance terms in the path: %v", found), a.ex)
+		}
+		if n == 0 {
+			w.Inapplicable("the card has no https personEntry")
+		}
+	})
+
+	s.spec("OR-3.9", "no skill text contains a value the operator gives on request", func(w *harness.W) {
+		a := s.loadAgent(w, roleMain, "OR-3.9")
+		st := s.requireStatement(w, "OR-3.9", "the values the operator gives on request")
+		values := st.allValues()
+		if len(values) == 0 {
+			w.Blocked("the operator statement gives no values (\"values\": {skillId: [value, …]}), so nothing can be looked for")
+		}
+		for _, sk := range a.card.Skills {
+			fields := map[string]string{"name": sk.Name, "description": sk.Description,
+				"examples": strings.Join(sk.Examples, " | "), "tags": strings.Join(sk.Tags, " | ")}
+			for _, f := range []string{"name", "description", "examples", "tags"} {
+				var hits []string
+				for _, v := range values {
+					if verify.ContainsValue(fields[f], v) {
+						hits = append(hits, v)
+					}
+				}
+				w.Check("OR-3.9", len(hits) == 0, fmt.Sprintf("skill %s's %s contains no value given on request", sk.ID, f),
+					fmt.Sprintf("%q contains %v", fields[f], hits), a.ex)
+			}
+		}
+	})
+}
+
+// isAction reports whether an entry is for a skill that changes something: it carries completion, or the operator
+// names it.
+func isAction(e verify.OREntry, st *statement) bool {
+	return e.IsAction() || (st != nil && st.isActionSkill(e.ID))
+}
+
+func memberJSON(m map[string]json.RawMessage) string {
+	b, _ := json.Marshal(m)
+	return string(b)
+}

@@ -1,0 +1,257 @@
+package onrequest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify"
+)
+
+// ask is one question and the §6.1 case its reply must be.
+type ask struct {
+	e    verify.OREntry
+	p    probe
+	want string // on-request | action-referred | given-on-opt-in
+}
+
+// Which replies a metadata spec asks for.
+const (
+	askInfo    = 1 << iota // information referred (on-request)
+	askActions             // actions referred (action-referred); needs the operator's consent
+	askGiven               // information given on opt-in; needs the acting-for convention
+)
+
+// asks builds the questions whose replies §6.2 fixes, each in the given activation mode.
+func (s *suite) asks(w *harness.W, a *agentView, st *statement, which int, activated bool) []ask {
+	var out []ask
+	if which&askInfo != 0 {
+		for _, e := range s.informational(w, a, st, false) {
+			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, verify.ORStatusOnRequest})
+		}
+		for _, e := range s.informational(w, a, st, true) {
+			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, verify.ORStatusOnRequest})
+		}
+	}
+	if which&askActions != 0 && st != nil && st.ConsentToActions {
+		for _, e := range actions(w, a, st, false) {
+			out = append(out, ask{e, probe{skill: e.ID, activated: activated, person: activated && s.hasActingFor()}, verify.ORStatusActionReferred})
+		}
+		for _, e := range actions(w, a, st, true) {
+			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, verify.ORStatusActionReferred})
+		}
+	}
+	if which&askGiven != 0 && activated && s.hasActingFor() {
+		for _, e := range s.informational(w, a, st, true) {
+			out = append(out, ask{e, probe{skill: e.ID, activated: true, person: true}, verify.ORStatusGivenOnOptIn})
+		}
+	}
+	return out
+}
+
+// answeredInWords is the control of the metadata rows: the text (or the artifact) already says the case, so the
+// reply is about the skill asked, whatever its object says.
+func answeredInWords(o outcome, x ask) (bool, string) {
+	if o.err != "" {
+		return false, o.String()
+	}
+	switch x.want {
+	case verify.ORStatusGivenOnOptIn:
+		return isGiven(o), o.String()
+	case verify.ORStatusActionReferred:
+		return verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) ||
+			verify.MatchAny(verify.DefaultORPhrases.NotDone, o.reply.Text()) != "", o.String()
+	}
+	return verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) || saysOnRequest(o), o.String()
+}
+
+// objectOf returns the object where §6.2 puts it for the case.
+func objectOf(o outcome, want string) *verify.ORObject {
+	if want == verify.ORStatusGivenOnOptIn {
+		for i := range o.reply.Artifacts() {
+			if obj := o.reply.ArtifactObjects()[i]; obj != nil {
+				return obj
+			}
+		}
+		return nil
+	}
+	return o.reply.Object()
+}
+
+func (s *suite) metadataSpecs() {
+	s.spec("OR-6.1a", "an information referral carries the object on its Message or the final status message of a completed task", func(w *harness.W) {
+		const row = "OR-6.1a"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		asks := s.asks(w, a, st, askInfo, true)
+		if len(asks) == 0 {
+			w.Inapplicable("no informational on-request skill")
+		}
+		for _, x := range asks {
+			for _, o := range s.send(w, row, a, x.p) {
+				ok, obs := answeredInWords(o, x)
+				w.Control(row, ok, "the reply refers the person, in words, for "+x.e.ID, obs, o.ex)
+				obj := o.reply.Object()
+				where := "Message.metadata"
+				if o.reply.Task != nil {
+					where = "the final TaskStatus.message.metadata"
+				}
+				w.Check(row, obj != nil && obj.Problem == "", fmt.Sprintf("the object is a JSON object at %s[%s]", where, verify.OnRequestURI),
+					fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
+				if o.reply.Task != nil {
+					w.Check(row, o.reply.State() == a2a.StateCompleted, "the task made for the referral ends TASK_STATE_COMPLETED", o.String(), o.ex)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-6.1b", "an action referral carries the object on its reply and its task ends rejected", func(w *harness.W) {
+		const row = "OR-6.1b"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.requireConsent(w, row)
+		asks := s.asks(w, a, st, askActions, true)
+		if len(asks) == 0 {
+			w.Inapplicable("the card declares no action")
+		}
+		for _, x := range asks {
+			for _, o := range s.send(w, row, a, x.p) {
+				ok, obs := answeredInWords(o, x)
+				w.Control(row, ok, "the reply says, in words, that "+x.e.ID+" was not done or where to ask", obs, o.ex)
+				obj := o.reply.Object()
+				w.Check(row, obj != nil && obj.Problem == "", "the object is at Message.metadata or the final TaskStatus.message.metadata",
+					fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
+				if o.reply.Task != nil {
+					w.Check(row, o.reply.State() == a2a.StateRejected, "the task made for the action referral ends TASK_STATE_REJECTED", o.String(), o.ex)
+				}
+			}
+		}
+	})
+
+	s.spec("OR-6.1c", "information given on opt-in is an Artifact carrying the object, in a completed task", func(w *harness.W) {
+		const row = "OR-6.1c"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		entries := s.informational(w, a, st, true)
+		if len(entries) == 0 {
+			w.Inapplicable("no informational on-request skill has assistantAccess true")
+		}
+		s.actingFor(w) // blocks when the target has not said how an assistant asserts a person
+		for _, e := range entries {
+			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, first: true}) {
+				w.Control(row, isReferral(o, e), "a client acting for nobody is referred for "+e.ID+", so the opt-in is what differs", o.String(), o.ex)
+			}
+			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
+				w.Check(row, o.err == "" && o.reply.Task != nil && o.reply.State() == a2a.StateCompleted,
+					"the information comes in a task ending TASK_STATE_COMPLETED", o.String(), o.ex)
+				w.Check(row, isGiven(o), "an Artifact carries the information", o.String(), o.ex)
+				obj := objectOf(o, verify.ORStatusGivenOnOptIn)
+				w.Check(row, obj != nil && obj.Status == verify.ORStatusGivenOnOptIn,
+					fmt.Sprintf("Artifact.metadata[%s] holds the object with status given-on-opt-in", verify.OnRequestURI),
+					fmt.Sprintf("reply-message object %v, found elsewhere %v; %s", o.reply.Object() != nil, o.reply.ObjectsElsewhere(), o), o.ex)
+			}
+		}
+	})
+
+	s.spec("OR-6.1d", "the object's status names the case", func(w *harness.W) {
+		const row = "OR-6.1d"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		asks := s.asks(w, a, st, askInfo|askActions|askGiven, true)
+		if len(asks) == 0 {
+			w.Inapplicable("no listed skill")
+		}
+		for _, x := range asks {
+			for _, o := range s.send(w, row, a, x.p) {
+				ok, obs := answeredInWords(o, x)
+				w.Control(row, ok, fmt.Sprintf("the reply is, in words, the %s case for %s", x.want, x.e.ID), obs, o.ex)
+				obj := objectOf(o, x.want)
+				got := "no object"
+				if obj != nil {
+					got = fmt.Sprintf("status %q (present %v)", obj.Status, obj.HasStatus)
+				}
+				w.Check(row, obj != nil && obj.Status == x.want, fmt.Sprintf("status %s for %s", x.want, x.e.ID), got, o.ex)
+			}
+		}
+	})
+
+	s.spec("OR-6.1e", "the object's skillId is the skill concerned", func(w *harness.W) {
+		const row = "OR-6.1e"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		asks := s.asks(w, a, st, askInfo|askActions|askGiven, true)
+		if len(asks) == 0 {
+			w.Inapplicable("no listed skill")
+		}
+		for _, x := range asks {
+			for _, o := range s.send(w, row, a, x.p) {
+				ok, obs := answeredInWords(o, x)
+				w.Control(row, ok, "the reply is about "+x.e.ID, obs, o.ex)
+				obj := objectOf(o, x.want)
+				got := "no object"
+				if obj != nil {
+					got = fmt.Sprintf("skillId %q", obj.SkillID)
+				}
+				w.Check(row, obj != nil && obj.SkillID == x.e.ID, "skillId "+x.e.ID+", the id listed in params.skills", got, o.ex)
+			}
+		}
+	})
+
+	s.spec("OR-6.1f", "a referral object's personEntry is the card's", func(w *harness.W) {
+		const row = "OR-6.1f"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		asks := s.asks(w, a, st, askInfo|askActions, true)
+		if len(asks) == 0 {
+			w.Inapplicable("no listed skill")
+		}
+		for _, x := range asks {
+			for _, o := range s.send(w, row, a, x.p) {
+				ok, obs := answeredInWords(o, x)
+				w.Control(row, ok, "the reply refers the person, in words, for "+x.e.ID, obs, o.ex)
+				obj := o.reply.Object()
+				got := "no object"
+				if obj != nil {
+					got = fmt.Sprintf("personEntry %q (present %v)", obj.PersonEntry, obj.HasPE)
+				}
+				w.Check(row, obj != nil && obj.HasPE && obj.PersonEntry == x.e.PersonEntry,
+					fmt.Sprintf("personEntry %s, as the card's entry for %s", x.e.PersonEntry, x.e.ID), got, o.ex)
+			}
+		}
+	})
+
+	s.spec("OR-6.2", "the reply text says in words what the object says, activated or not", func(w *harness.W) {
+		const row = "OR-6.2"
+		a := s.loadAgent(w, roleMain, row)
+		st := s.loadStatement(w, row)
+		asks := append(s.asks(w, a, st, askInfo|askActions|askGiven, true), s.asks(w, a, st, askInfo|askActions, false)...)
+		if len(asks) == 0 {
+			w.Inapplicable("no listed skill")
+		}
+		for _, x := range asks {
+			for _, o := range s.send(w, row, a, x.p) {
+				w.Control(row, o.err == "", "the agent answers "+x.e.ID, o.String(), o.ex)
+				switch x.want {
+				case verify.ORStatusGivenOnOptIn:
+					var values []string
+					if st != nil {
+						values = st.Values[x.e.ID]
+					}
+					text := o.reply.ArtifactText()
+					ok := strings.TrimSpace(text) != ""
+					for _, v := range values {
+						ok = ok && verify.ContainsValue(text, v)
+					}
+					w.Check(row, ok, fmt.Sprintf("the Artifact's text holds the information (the operator's values %v)", values), fmt.Sprintf("%q", text), o.ex)
+				case verify.ORStatusActionReferred:
+					nd := verify.MatchAny(verify.DefaultORPhrases.NotDone, o.reply.Text())
+					w.Check(row, nd != "", fmt.Sprintf("the text says %s was not done (%s; wording-checked)", x.e.ID, o.mode), fmt.Sprintf("%q", o.reply.Text()), o.ex)
+					w.Check(row, verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), "the text says where to ask: "+x.e.PersonEntry, fmt.Sprintf("%q", o.reply.Text()), o.ex)
+				default:
+					w.Check(row, verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the text says where to ask: %s (%s)", x.e.PersonEntry, o.mode),
+						fmt.Sprintf("%q", o.reply.Text()), o.ex)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,211 @@
+package onrequest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/harness/verify"
+)
+
+// statement is what the operator states for the harness: facts no card or exchange shows (which origins and
+// numbers are its own, its attestation level, whether staff can be reached), its consent to test actions, the
+// values it gives on request, and its test endpoints. The target names it with the role on-request.operator (an
+// https URL, or a data:application/json URL). Every member is optional; a spec that needs a missing one is blocked.
+type statement struct {
+	OperatorOrigins    []string            `json:"operatorOrigins,omitempty"`
+	OperatorPhones     []string            `json:"operatorPhones,omitempty"`
+	AttestationLevel   *int                `json:"attestationLevel,omitempty"`
+	StaffReachable     *bool               `json:"staffReachable,omitempty"`
+	ConsentToActions   bool                `json:"consentToActions,omitempty"`
+	ActionSkills       []string            `json:"actionSkills,omitempty"`
+	Values             map[string][]string `json:"values,omitempty"`
+	ActionLog          string              `json:"actionLog,omitempty"`
+	Reverse            string              `json:"reverse,omitempty"`
+	Limits             *limits             `json:"limits,omitempty"`
+	Irreversible       map[string]string   `json:"irreversible,omitempty"`
+	PersonConfirmation string              `json:"personConfirmation,omitempty"` // "post": the person confirms by submitting the page
+	CircumstanceTerms  []string            `json:"circumstanceTerms,omitempty"`
+}
+
+type limits struct {
+	PerAssistant int `json:"perAssistant"`
+	Total        int `json:"total"`
+}
+
+// allValues lists every value the operator gives on request.
+func (st *statement) allValues() []string {
+	var out []string
+	for _, vs := range st.Values {
+		out = append(out, vs...)
+	}
+	return out
+}
+
+func (st *statement) isActionSkill(id string) bool {
+	for _, s := range st.ActionSkills {
+		if s == id {
+			return true
+		}
+	}
+	return false
+}
+
+// suite is one run's state: the environment and the client for operator endpoints.
+type suite struct {
+	e *harness.Env
+
+	once sync.Once
+	op   *a2a.Client
+}
+
+// opClient is the recording client for the operator's pages and endpoints (personEntry, action log, reversal,
+// confirmation page). Against the reference mocks it refuses anything but loopback before dialing.
+func (s *suite) opClient() *a2a.Client {
+	s.once.Do(func() {
+		mock := s.e.Target.Kind == target.KindMock
+		s.op = a2a.NewClient(a2a.Options{Limits: s.e.Client.Limits(), RootCAs: s.e.Target.RootCAs,
+			Recorder: s.e.Client.Recorder(), CheckURL: func(u *url.URL) error {
+				if !mock {
+					return nil
+				}
+				ip := net.ParseIP(u.Hostname())
+				if u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback()) {
+					return nil
+				}
+				return errors.New("the reference run talks to loopback only")
+			}})
+	})
+	return s.op
+}
+
+// loadStatement reads the operator statement; nil when the target names none.
+func (s *suite) loadStatement(w *harness.W, row string) *statement {
+	u, ok := s.e.Target.CardURL(roleOperator)
+	if !ok {
+		return nil
+	}
+	var body []byte
+	switch {
+	case strings.HasPrefix(u, "data:"):
+		b, err := decodeDataURL(u)
+		if err != nil {
+			w.Blocked("the operator statement (role " + roleOperator + ") is not a readable data: URL: " + err.Error())
+		}
+		body = b
+	default:
+		b, ex, err := s.opClient().FetchJSON(w.Ctx(), u, a2a.Call{Note: row + ": operator statement"})
+		if err != nil {
+			w.Blocked(fmt.Sprintf("the operator statement (role %s) cannot be fetched: %v (%s)", roleOperator, err, ex.Summary()))
+		}
+		body = b
+	}
+	var st statement
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields() // a misspelt member must not silently block or pass a row
+	if err := dec.Decode(&st); err != nil {
+		w.Blocked(fmt.Sprintf("the operator statement (role %s) does not decode: %v (see suites/onrequest/README.md)", roleOperator, err))
+	}
+	return &st
+}
+
+// requireStatement is loadStatement, blocked when the target names no statement.
+func (s *suite) requireStatement(w *harness.W, row, need string) *statement {
+	st := s.loadStatement(w, row)
+	if st == nil {
+		w.Blocked(fmt.Sprintf("%s: the operator must state it; name an operator statement with the role %q in the target configuration's agents (see suites/onrequest/README.md)", need, roleOperator))
+	}
+	return st
+}
+
+// requireConsent blocks action specs unless the operator consents to test actions.
+func (s *suite) requireConsent(w *harness.W, row string) *statement {
+	st := s.requireStatement(w, row, "consent to perform test actions")
+	if !st.ConsentToActions {
+		w.Blocked(`the operator has not consented to test actions ("consentToActions": true in the operator statement); action rows are not probed without it`)
+	}
+	return st
+}
+
+func decodeDataURL(u string) ([]byte, error) {
+	rest := strings.TrimPrefix(u, "data:")
+	meta, data, ok := strings.Cut(rest, ",")
+	if !ok {
+		return nil, errors.New("no comma")
+	}
+	if strings.HasSuffix(meta, ";base64") {
+		return base64.StdEncoding.DecodeString(data)
+	}
+	s, err := url.PathUnescape(data)
+	return []byte(s), err
+}
+
+// loggedAction is one entry of the operator's action log.
+type loggedAction struct {
+	TaskID           string `json:"taskId"`
+	SkillID          string `json:"skillId"`
+	Person           string `json:"person"`
+	State            string `json:"state"`
+	StaffMember      string `json:"staffMember"`
+	IrreversibleDone bool   `json:"irreversibleDone"`
+}
+
+// actionLog reads the operator's action log and returns the entries for a task or a person.
+func (s *suite) actionLog(w *harness.W, row string, st *statement, taskID, person string) ([]loggedAction, *a2a.Exchange) {
+	b, ex, err := s.opClient().FetchJSON(w.Ctx(), st.ActionLog, a2a.Call{Note: row + ": operator action log"})
+	if err != nil {
+		w.Blocked(fmt.Sprintf("the operator's action log %s cannot be read: %v (%s)", st.ActionLog, err, ex.Summary()))
+	}
+	var doc struct {
+		Actions []loggedAction `json:"actions"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		w.Blocked(fmt.Sprintf(`the operator's action log %s is not {"actions": […]}: %v`, st.ActionLog, err))
+	}
+	var out []loggedAction
+	for _, a := range doc.Actions {
+		if (taskID != "" && a.TaskID == taskID) || (person != "" && a.Person == person) {
+			out = append(out, a)
+		}
+	}
+	return out, ex
+}
+
+// operatorOrigin reports whether raw is on an origin the operator controls: the card's own origin (it serves the
+// operator's card) or one the statement lists.
+func operatorOrigin(raw, cardURL string, st *statement) bool {
+	o := verify.Origin(raw)
+	if o == "" {
+		return false
+	}
+	if o == verify.Origin(cardURL) {
+		return true
+	}
+	if st != nil {
+		for _, x := range st.OperatorOrigins {
+			if verify.Origin(x) == o {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// getPage GETs an operator page through the operator client.
+func (s *suite) getPage(w *harness.W, row, u string) (*a2a.Exchange, error) {
+	ex, err := s.opClient().HTTP(w.Ctx(), http.MethodGet, u, nil, a2a.Call{Note: row + ": GET " + u, OmitVersion: true})
+	if err == nil && (ex.Status < 200 || ex.Status > 299) {
+		err = fmt.Errorf("HTTP %d", ex.Status)
+	}
+	return ex, err
+}
