@@ -89,12 +89,14 @@ func (r *InterviewReport) Reply(method string) *InterviewReply {
 	return nil
 }
 
-// InterviewStanding is the standing of a result run at tier: only a third-party run is evidence (§8).
-func InterviewStanding(tier string, set sabotage.Set) string {
+// InterviewStanding is the standing of a result run by by against an agent of provider: only a third-party run
+// is evidence (§8), and a run by the agent's own provider organization is self-run whatever tier it states.
+func InterviewStanding(by RunBy, provider string, set sabotage.Set) string {
 	if set.On("iv.self-tier-upgraded") {
 		return "evidence"
 	}
-	if tier == "third-party" {
+	own := provider != "" && strings.EqualFold(strings.TrimSpace(provider), strings.TrimSpace(by.Name))
+	if by.Tier == "third-party" && strings.TrimSpace(by.Name) != "" && !own {
 		return "evidence"
 	}
 	return "claim"
@@ -259,7 +261,11 @@ func (r *InterviewReport) record(o InterviewOptions) {
 		}
 		r.RunBy = &by
 	}
-	r.Standing = InterviewStanding(o.RunBy.Tier, o.Set)
+	provider := ""
+	if r.Declared != nil && r.Declared.Card.Provider != nil {
+		provider = r.Declared.Card.Provider.Organization
+	}
+	r.Standing = InterviewStanding(o.RunBy, provider, o.Set)
 	r.Steps = append(r.Steps, InterviewStep{Name: "5 record the result", OK: true,
 		Detail: fmt.Sprintf("outcome %s; standing %s", r.Outcome, r.Standing)})
 }

@@ -176,10 +176,18 @@ func TestInterviewCardSignature(t *testing.T) {
 
 func TestInterviewRecordAndApplicability(t *testing.T) {
 	none := sabotage.Set{}
-	if verify.InterviewStanding("self", none) != "claim" || verify.InterviewStanding("", none) != "claim" || verify.InterviewStanding("third-party", none) != "evidence" {
+	lab, self := verify.RunBy{Name: "lab", Tier: "third-party"}, verify.RunBy{Name: "lab", Tier: "self"}
+	if verify.InterviewStanding(self, "", none) != "claim" || verify.InterviewStanding(verify.RunBy{}, "", none) != "claim" ||
+		verify.InterviewStanding(lab, "Stonework", none) != "evidence" {
 		t.Error("standing by tier")
 	}
-	if verify.InterviewStanding("self", sabotage.MustParse("iv.self-tier-upgraded")) != "evidence" {
+	if verify.InterviewStanding(verify.RunBy{Tier: "third-party"}, "", none) != "claim" {
+		t.Error("an unnamed third party is evidence")
+	}
+	if verify.InterviewStanding(verify.RunBy{Name: " stonework ", Tier: "third-party"}, "Stonework", none) != "claim" {
+		t.Error("the provider's own run is evidence")
+	}
+	if verify.InterviewStanding(self, "", sabotage.MustParse("iv.self-tier-upgraded")) != "evidence" {
 		t.Error("iv.self-tier-upgraded has no effect")
 	}
 	card := &a2a.AgentCard{Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: verify.InterviewURI + "/"}}}}

@@ -43,6 +43,13 @@ func registerClientSpecs(e *harness.Env) {
 		w.Negative(row, strings.Contains(sum.String(), "CLAIM, NOT EVIDENCE") && !strings.Contains(sum.String(), "\nEVIDENCE"),
 			"the terminal summary of a self-run bundle says CLAIM, NOT EVIDENCE and never EVIDENCE", clip(sum.String(), 400), nil)
 
+		var junit, html bytes.Buffer
+		jerr, herr := evidence.JUnit(&junit, self), evidence.HTML(&html, self, evidence.HTMLOptions{})
+		w.Negative(row, jerr == nil && strings.Contains(junit.String(), `value="CLAIM, NOT EVIDENCE`) && !strings.Contains(junit.String(), `name="extconf.kind" value="evidence"`),
+			"the JUnit report of a self-run bundle carries standing CLAIM, NOT EVIDENCE and kind claim", fmt.Sprintf("%v %s", jerr, clip(junit.String(), 300)), nil)
+		w.Negative(row, herr == nil && strings.Contains(html.String(), `class="banner claim"`) && !strings.Contains(html.String(), `class="banner evidence"`),
+			"the HTML report of a self-run bundle shows the claim banner, never the evidence banner", fmt.Sprintf("%v %s", herr, clip(html.String(), 300)), nil)
+
 		rep := s.procedure(verify.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
 		var out bytes.Buffer
 		rep.Render(&out)
@@ -161,16 +168,31 @@ func registerClientSpecs(e *harness.Env) {
 		evidence.Summary(&sum, b)
 		w.Check(row, strings.Contains(sum.String(), thirdRunner.Name) && strings.Contains(sum.String(), "third-party"),
 			"the terminal summary shows the runner and the tier", clip(sum.String(), 300), nil)
+		var junit, html bytes.Buffer
+		jerr, herr := evidence.JUnit(&junit, b), evidence.HTML(&html, b, evidence.HTMLOptions{})
+		w.Check(row, jerr == nil && strings.Contains(junit.String(), `name="extconf.runner" value="`+thirdRunner.Name+`"`) && strings.Contains(junit.String(), `name="extconf.tier" value="third-party"`),
+			"the JUnit report's properties carry the runner and the tier", fmt.Sprintf("%v %s", jerr, clip(junit.String(), 300)), nil)
+		w.Check(row, herr == nil && strings.Contains(html.String(), thirdRunner.Name) && strings.Contains(html.String(), "tier third-party"),
+			"the HTML report shows the runner and the tier", fmt.Sprintf("%v", herr), nil)
 	})
 
 	harness.Spec(e, []string{"IV-9.4b"}, "[IV-9.4b] a self-run interview result is never recorded or presented as evidence", func(w *harness.W) {
 		const row = "IV-9.4b"
 		s := open(w, row, roleMain)
-		w.Control(row, verify.InterviewStanding("third-party", e.Sabotage) == "evidence", "a third-party run is recorded as evidence", "", nil)
+		provider := ""
+		if s.card.Provider != nil {
+			provider = s.card.Provider.Organization
+		}
+		third := verify.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier}
+		w.Control(row, verify.InterviewStanding(third, provider, e.Sabotage) == "evidence", "a named third party's run is recorded as evidence", "", nil)
 		rep := s.procedure(verify.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
 		w.Negative(row, rep.Standing == "claim", "the verifier records a self-run interview with standing claim", "standing "+rep.Standing, s.cardEx)
-		st := verify.InterviewStanding("", e.Sabotage)
-		w.Negative(row, st == "claim", "a run with no stated tier is recorded as a claim, never upgraded", "standing "+st, nil)
+		st := verify.InterviewStanding(verify.RunBy{}, provider, e.Sabotage)
+		w.Negative(row, st == "claim", "a run with no runner and no stated tier is recorded as a claim, never upgraded", "standing "+st, nil)
+		if provider != "" {
+			st = verify.InterviewStanding(verify.RunBy{Name: provider, Tier: "third-party"}, provider, e.Sabotage)
+			w.Negative(row, st == "claim", "a run by the card's own provider organization ("+provider+") is a claim even when it says third-party", "standing "+st, nil)
+		}
 		b := bundle(w, row, selfRunner, nil)
 		w.Negative(row, b.Kind == "claim" && b.Runner.Tier == "self", "the bundle of a self run is kind claim with tier self",
 			fmt.Sprintf("kind %s, tier %s", b.Kind, b.Runner.Tier), nil)
