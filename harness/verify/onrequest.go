@@ -648,11 +648,14 @@ var (
 	negations = map[string]bool{"not": true, "never": true, "no": true, "yet": true, "cannot": true, "can't": true,
 		"couldn't": true, "unable": true, "isn't": true, "wasn't": true, "hasn't": true, "haven't": true,
 		"won't": true, "didn't": true, "nothing": true, "until": true, "before": true, "once": true, "when": true,
-		"if": true, "must": true, "after": true}
+		"if": true, "must": true, "after": true,
+		// Future or possible, not done: "will be published", "can be booked".
+		"will": true, "shall": true, "would": true, "can": true, "could": true, "may": true, "be": true, "to": true}
 )
 
-// SaysDone returns the first claim in text that something is done (a done-word not governed by a negation or a
-// condition within the three words before it: "not yet done", "once confirmed" are not claims). "" when none.
+// SaysDone returns the first claim in text that something is done (a done-word not governed by a negation, a
+// condition or a future within the three words before it: "not yet done", "once confirmed", "will be booked" are
+// not claims). "" when none. A word-list reading, so the rows using it say they are wording-checked.
 func SaysDone(text string) string {
 	for _, loc := range doneWords.FindAllStringIndex(text, -1) {
 		// Look back at most three words, and never past a sentence boundary.

@@ -126,9 +126,10 @@ func (s *suite) actionSpecs() {
 		if len(entries) == 0 {
 			w.Inapplicable("no action has assistantAccess absent or false")
 		}
+		s.actingFor(w) // without opt-in even an assistant acting for a person is refused: that is the case to ask
 		s.publicControl(w, row, a, true, "")
 		s.actionControl(w, row, a, st, "")
-		modes := []probe{{activated: true, person: s.hasActingFor()}, {activated: false}}
+		modes := []probe{{activated: true, person: true}, {activated: false}}
 		for _, e := range entries {
 			for _, m := range modes {
 				m.skill = e.ID

@@ -77,11 +77,15 @@ func (s *suite) behaviourSpecs() {
 		const row = "OR-5.1"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		entries := a.skillEntries(w, func(e verify.OREntry) bool {
-			return !isAction(e, st) || (!e.AssistantAccess && st != nil && st.ConsentToActions)
-		})
+		entries := a.skillEntries(w, func(e verify.OREntry) bool { return !isAction(e, st) || !e.AssistantAccess })
 		if len(entries) == 0 {
-			w.Inapplicable("no listed skill to compare (actions are compared only with the operator's consent)")
+			w.Inapplicable("no listed skill to compare")
+		}
+		for _, e := range entries {
+			if isAction(e, st) {
+				st = s.requireConsent(w, row) // §5.4 is compared too, which means asking for actions
+				break
+			}
 		}
 		s.publicControl(w, row, a, true, "")
 		s.publicControl(w, row, a, false, "")
@@ -111,10 +115,8 @@ func (s *suite) behaviourSpecs() {
 		}
 		s.publicControl(w, row, a, true, "")
 		s.publicControl(w, row, a, false, "")
-		modes := append([]probe{}, anonymousModes...)
-		if s.hasActingFor() {
-			modes = append(modes, probe{activated: true, person: true})
-		}
+		s.actingFor(w) // the assistant acting for a person is the case opt-in would change: it must be asked
+		modes := append(append([]probe{}, anonymousModes...), probe{activated: true, person: true})
 		for _, e := range entries {
 			var values []string
 			if st != nil {

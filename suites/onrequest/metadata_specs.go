@@ -24,7 +24,7 @@ const (
 )
 
 // asks builds the questions whose replies §6.2 fixes, each in the given activation mode.
-func (s *suite) asks(w *harness.W, a *agentView, st *statement, which int, activated bool) []ask {
+func (s *suite) asks(w *harness.W, row string, a *agentView, st *statement, which int, activated bool) []ask {
 	var out []ask
 	if which&askInfo != 0 {
 		for _, e := range s.informational(w, a, st, false) {
@@ -34,7 +34,9 @@ func (s *suite) asks(w *harness.W, a *agentView, st *statement, which int, activ
 			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, verify.ORStatusOnRequest})
 		}
 	}
-	if which&askActions != 0 && st != nil && st.ConsentToActions {
+	if which&askActions != 0 && len(a.skillEntries(w, func(e verify.OREntry) bool { return isAction(e, st) })) > 0 {
+		// A pass must cover every case the row names: action referrals are probed only with consent.
+		st = s.requireConsent(w, row)
 		for _, e := range actions(w, a, st, false) {
 			out = append(out, ask{e, probe{skill: e.ID, activated: activated, person: activated && s.hasActingFor()}, verify.ORStatusActionReferred})
 		}
@@ -42,7 +44,8 @@ func (s *suite) asks(w *harness.W, a *agentView, st *statement, which int, activ
 			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, verify.ORStatusActionReferred})
 		}
 	}
-	if which&askGiven != 0 && activated && s.hasActingFor() {
+	if which&askGiven != 0 && activated && len(s.informational(w, a, st, true)) > 0 {
+		s.actingFor(w) // blocks when the target has not said how an assistant asserts a person
 		for _, e := range s.informational(w, a, st, true) {
 			out = append(out, ask{e, probe{skill: e.ID, activated: true, person: true}, verify.ORStatusGivenOnOptIn})
 		}
@@ -84,7 +87,7 @@ func (s *suite) metadataSpecs() {
 		const row = "OR-6.1a"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		asks := s.asks(w, a, st, askInfo, true)
+		asks := s.asks(w, row, a, st, askInfo, true)
 		if len(asks) == 0 {
 			w.Inapplicable("no informational on-request skill")
 		}
@@ -110,7 +113,7 @@ func (s *suite) metadataSpecs() {
 		const row = "OR-6.1b"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.requireConsent(w, row)
-		asks := s.asks(w, a, st, askActions, true)
+		asks := s.asks(w, row, a, st, askActions, true)
 		if len(asks) == 0 {
 			w.Inapplicable("the card declares no action")
 		}
@@ -157,7 +160,7 @@ func (s *suite) metadataSpecs() {
 		const row = "OR-6.1d"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		asks := s.asks(w, a, st, askInfo|askActions|askGiven, true)
+		asks := s.asks(w, row, a, st, askInfo|askActions|askGiven, true)
 		if len(asks) == 0 {
 			w.Inapplicable("no listed skill")
 		}
@@ -179,7 +182,7 @@ func (s *suite) metadataSpecs() {
 		const row = "OR-6.1e"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		asks := s.asks(w, a, st, askInfo|askActions|askGiven, true)
+		asks := s.asks(w, row, a, st, askInfo|askActions|askGiven, true)
 		if len(asks) == 0 {
 			w.Inapplicable("no listed skill")
 		}
@@ -201,7 +204,7 @@ func (s *suite) metadataSpecs() {
 		const row = "OR-6.1f"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		asks := s.asks(w, a, st, askInfo|askActions, true)
+		asks := s.asks(w, row, a, st, askInfo|askActions, true)
 		if len(asks) == 0 {
 			w.Inapplicable("no listed skill")
 		}
@@ -224,7 +227,7 @@ func (s *suite) metadataSpecs() {
 		const row = "OR-6.2"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		asks := append(s.asks(w, a, st, askInfo|askActions|askGiven, true), s.asks(w, a, st, askInfo|askActions, false)...)
+		asks := append(s.asks(w, row, a, st, askInfo|askActions|askGiven, true), s.asks(w, row, a, st, askInfo|askActions, false)...)
 		if len(asks) == 0 {
 			w.Inapplicable("no listed skill")
 		}
