@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -149,7 +150,7 @@ func compileSR(sr SchemaReference, lim Limits, o compileOpts, step string) (*Com
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, errf(InterfaceInvalid, step, "/resolution/schema", "resolution.schema is absent: version 1.0 carries the schema inline")
 	}
-	if sr.Dialect != Dialect2020 && !o.allowOtherDialect {
+	if !trustedDialect(sr.Dialect) && !o.allowOtherDialect {
 		return nil, errf(InterfaceInvalid, step, "/dialect", "dialect %q has no locally trusted meta-schema (only %s)", sr.Dialect, Dialect2020)
 	}
 	if !o.noSizeLimit && len(raw) > lim.MaxSchemaBytes {
@@ -168,6 +169,12 @@ func compileSR(sr SchemaReference, lim Limits, o compileOpts, step string) (*Com
 		}
 		if got != sr.Digest {
 			return nil, errf(InterfaceInvalid, step, "/digest", "declared digest %s, calculated %s over JCS(resolution.schema)", sr.Digest, got)
+		}
+	}
+	key := memoKey{raw: DigestBytes(raw), dialect: sr.Dialect, o: o.key(), lim: lim}
+	if o.fetch == nil {
+		if m, ok := compiledMemo.get(key); ok {
+			return &Compiled{Ref: sr, schema: m.schema, lim: lim, RefDepth: m.depth, Refs: m.refs}, nil
 		}
 	}
 	doc, err := decode(raw)
@@ -202,7 +209,58 @@ func compileSR(sr SchemaReference, lim Limits, o compileOpts, step string) (*Com
 		}
 		return nil, &Error{Code: InterfaceInvalid, Step: step, Path: "/resolution/schema", Msg: "the inline schema does not compile", Err: err}
 	}
+	if o.fetch == nil {
+		compiledMemo.put(key, memoEntry{schema: sch, depth: depth, refs: len(g.refs)})
+	}
 	return &Compiled{Ref: sr, schema: sch, lim: lim, RefDepth: depth, Refs: len(g.refs)}, nil
+}
+
+// The compiled-validator cache ("A client agent caches … verified inline domain schemas, and compiled
+// validators"): keyed by the exact bytes, the dialect, the rules in force and the limits, so a schema compiled
+// under other limits or other (sabotaged) rules is compiled again. Bounded: it is dropped when full.
+type memoKey struct {
+	raw, dialect, o string
+	lim             Limits
+}
+
+func (o compileOpts) key() string {
+	return fmt.Sprint(o.skipDigest, o.rawDigest, o.noSizeLimit, o.noNestingLimit, o.noRefDepthLimit, o.noCycleLimit,
+		o.noCompileTimeout, o.allowOtherDialect, o.unresolvedAsTrue, o.formatAnnotation, o.lenientDateTime)
+}
+
+type memoEntry struct {
+	schema      *jsonschema.Schema
+	depth, refs int
+}
+
+type memo struct {
+	mu sync.Mutex
+	m  map[memoKey]memoEntry
+}
+
+const memoMax = 256
+
+var compiledMemo = &memo{m: map[memoKey]memoEntry{}}
+
+func (m *memo) get(k memoKey) (memoEntry, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.m[k]
+	return e, ok
+}
+
+func (m *memo) put(k memoKey, e memoEntry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.m) >= memoMax {
+		m.m = map[memoKey]memoEntry{}
+	}
+	m.m[k] = e
+}
+
+// trustedDialect reports whether dialect names the 2020-12 meta-schema (with or without an empty fragment).
+func trustedDialect(dialect string) bool {
+	return dialect == Dialect2020 || dialect == Dialect2020+"#"
 }
 
 // rootURL is where an inline schema without its own absolute $id lives; .invalid never resolves.
@@ -446,7 +504,7 @@ func (g *graph) walk(v any, ptr, base string, root bool, dialect string, o compi
 		return nil
 	}
 	g.nodes[ptr] = true
-	if s, ok := obj["$schema"].(string); ok && s != dialect && !o.allowOtherDialect {
+	if s, ok := obj["$schema"].(string); ok && stripFragment(s) != stripFragment(dialect) && !o.allowOtherDialect {
 		return errf(InterfaceInvalid, "", "/resolution/schema"+ptr+"/$schema",
 			"an embedded resource selects dialect %q, not the Schema Reference's %q", s, dialect)
 	}

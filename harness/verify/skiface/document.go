@@ -54,7 +54,11 @@ type Authority struct {
 
 // ParseDocument decodes a document (after the nesting limit); it does not validate it.
 func ParseDocument(doc []byte) (*Document, error) {
-	if n := nesting(doc); n > DefaultLimits().MaxNesting {
+	return parseDocument(doc, DefaultLimits().MaxNesting)
+}
+
+func parseDocument(doc []byte, maxNesting int) (*Document, error) {
+	if n := nesting(doc); maxNesting > 0 && n > maxNesting {
 		return nil, errf(ResourceLimitExceeded, "parse document", "", "the document nests %d levels, over the nesting limit", n)
 	}
 	var d Document
@@ -147,11 +151,11 @@ func ValidateDocument(doc []byte) error {
 	if err != nil {
 		return &Error{Code: InterfaceInvalid, Step: "validate document", Msg: "the packaged Skill Interface Schema is unusable", Err: err}
 	}
-	return validateWith(sch, doc, "validate document")
+	return validateWith(sch, doc, DefaultLimits().MaxNesting, "validate document")
 }
 
-func validateWith(sch *jsonschema.Schema, doc []byte, step string) error {
-	v, err := checkedDecode(doc, DefaultLimits().MaxNesting, step, "the document")
+func validateWith(sch *jsonschema.Schema, doc []byte, maxNesting int, step string) error {
+	v, err := checkedDecode(doc, maxNesting, step, "the document")
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Code == "" {
@@ -212,11 +216,11 @@ func VerifyDocument(doc []byte, lim Limits) (*Verified, error) {
 	if err := ValidateDocument(doc); err != nil {
 		return nil, err
 	}
-	return verifyRefs(doc, lim, compileOpts{}, "verify embedded schemas")
+	return verifyRefs(doc, lim, lim.withDefaults().MaxNesting, compileOpts{}, "verify embedded schemas")
 }
 
-func verifyRefs(doc []byte, lim Limits, o compileOpts, step string) (*Verified, error) {
-	d, err := ParseDocument(doc)
+func verifyRefs(doc []byte, lim Limits, maxNesting int, o compileOpts, step string) (*Verified, error) {
+	d, err := parseDocument(doc, maxNesting)
 	if err != nil {
 		return nil, err
 	}

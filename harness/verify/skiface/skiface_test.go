@@ -235,3 +235,11 @@ func TestPointers(t *testing.T) {
 		}
 	}
 }
+
+func mustRead(name string) []byte {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
