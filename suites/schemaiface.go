@@ -1,0 +1,5 @@
+package suites
+
+import "github.com/extconf/extconf/suites/schemaiface"
+
+func init() { register(schemaiface.Suite()) }

@@ -1,0 +1,268 @@
+package schemaiface
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify/skiface"
+)
+
+// hook calls an operator control (grant an approval, revoke a grant). Only a URL on the agent's own origin or on
+// loopback is called: the harness never follows configuration off the target.
+func (s *sess) hook(row string, h Hook, note string) {
+	u, err := url.Parse(h.URL)
+	card, _ := url.Parse(s.cardEx.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		s.w.Blocked(fmt.Sprintf("%s hook URL %q is not an http(s) URL", note, h.URL))
+	}
+	ip := net.ParseIP(u.Hostname())
+	if u.Host != card.Host && (ip == nil || !ip.IsLoopback()) {
+		s.w.Blocked(fmt.Sprintf("%s hook URL %q is neither on the agent's origin nor on loopback", note, h.URL))
+	}
+	body := []byte(h.Body)
+	if body == nil {
+		body = []byte("{}")
+	}
+	ex, err := s.e.Client.HTTP(s.w.Ctx(), "POST", h.URL, body, a2a.Call{Note: note})
+	s.w.Control(row, err == nil && ex.Status >= 200 && ex.Status < 300, "the operator hook "+note+" succeeds", fmt.Sprintf("%v HTTP %d", err, ex.Status), ex)
+}
+
+// refusal reports whether an answer refuses: a rejected/failed Task or a binding error, nothing completed.
+func refusal(an *answer) bool {
+	return (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || (an.task == nil && an.bindErr != nil)
+}
+
+func (s *sess) authz(row string) *AuthzProfile {
+	if s.prof.Authorization == nil {
+		s.w.Blocked("the profile has no authorization section (requests of principal A that principal B may not make)")
+	}
+	return s.prof.Authorization
+}
+
+func registerAuthz(e *harness.Env) {
+	authn := func(row, text string, check func(w *harness.W, an *answer, what string)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			h, v := s.principal("A")
+			p, args := s.primary()
+			s.control(row, s.client("A"), p.SkillID, args, p.SkillID+" as principal A")
+			req := message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args))
+			check(w, s.send(s.e.Client, false, modeSync, req, "no credential"), "without a credential")
+			check(w, s.send(s.e.Client.WithHeader(h, v+"-corrupted"), false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)), "corrupted credential"), "with a corrupted credential")
+		})
+	}
+	refusedUnauth := func(row string) func(w *harness.W, an *answer, what string) {
+		return func(w *harness.W, an *answer, what string) {
+			w.Negative(row, an.state() != a2a.StateCompleted && (an.bindErr != nil || an.code() == skiface.AuthorizationFailed) && an.msg == nil,
+				"an invocation "+what+" is refused before processing (binding error or authorization_failed), nothing completes", an.describe(), an.ex)
+		}
+	}
+	authn("SI-8.7a", "an invocation without valid credentials is refused before processing", refusedUnauth("SI-8.7a"))
+	authn("SI-12.5a", "the caller is authenticated at invocation time", refusedUnauth("SI-12.5a"))
+	authn("SI-12.8a", "a denied authentication is reported with authorization_failed", func(w *harness.W, an *answer, what string) {
+		w.Negative("SI-12.8a", an.state() != a2a.StateCompleted && an.code() == skiface.AuthorizationFailed,
+			"the refusal "+what+" carries authorization_failed (error Data Part or inside the binding error)", an.describe(), an.ex)
+	})
+
+	// Principal B against principal A on the same request.
+	pair := func(row, text string, pick func(s *sess) (string, json.RawMessage), check func(w *harness.W, an *answer)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			skill, args := pick(s)
+			s.control(row, s.client("A"), skill, args, skill+" as principal A")
+			an := s.invoke(s.client("B"), false, modeSync, skill, args, "the same request as principal B")
+			check(w, an)
+		})
+	}
+	skillCase := func(s *sess) (string, json.RawMessage) {
+		c := s.authz("").Skill
+		if c == nil {
+			s.w.Blocked("the profile's authorization.skill is missing (a request principal B holds no grant for)")
+		}
+		return c.Skill, c.Arguments
+	}
+	refusedAs := func(row string, code, state string) func(w *harness.W, an *answer) {
+		return func(w *harness.W, an *answer) {
+			ok := refusal(an) && an.msg == nil
+			want := "principal B is refused"
+			if code != "" {
+				ok = ok && an.code() == code
+				want += " with " + code
+			}
+			if state != "" {
+				ok = ok && an.state() == state
+				want += " in " + state
+			}
+			w.Negative(row, ok, want, an.describe(), an.ex)
+		}
+	}
+	pair("SI-8.7b", "the authorization decision covers the requested skill", skillCase, refusedAs("SI-8.7b", "", ""))
+	pair("SI-12.5b", "the requested skill is authorized under current policy at invocation time", skillCase, refusedAs("SI-12.5b", "", ""))
+	pair("SI-12.7a", "a valid cached binding does not replace authorization", skillCase, refusedAs("SI-12.7a", "", ""))
+	pair("SI-12.7b", "schema-valid arguments do not substitute for authorization", skillCase, refusedAs("SI-12.7b", "", ""))
+	pair("SI-12.8b", "a denied authorization is reported with authorization_failed", skillCase, refusedAs("SI-12.8b", skiface.AuthorizationFailed, ""))
+	pair("SI-9.50d", "an authorization_failed refusal ends the Task in TASK_STATE_REJECTED", skillCase, func(w *harness.W, an *answer) {
+		w.Negative("SI-9.50d", an.task != nil && an.state() == a2a.StateRejected && an.code() == skiface.AuthorizationFailed,
+			"authorization_failed in TASK_STATE_REJECTED", an.describe(), an.ex)
+	})
+	observeOnly := func(s *sess) (string, json.RawMessage) {
+		az := s.authz("")
+		if c, ok := az.Modes["observe_only"]; ok {
+			return c.Skill, c.Arguments
+		}
+		if az.Skill != nil {
+			if d := s.survey().bySk[az.Skill.Skill]; d != nil && d.tree != nil {
+				if au, _ := d.tree["authority"].(map[string]any); au["default_mode"] == "observe_only" {
+					return az.Skill.Skill, az.Skill.Arguments
+				}
+			}
+		}
+		s.w.Blocked("the profile names no observe_only skill principal B may not use (authorization.modes.observe_only)")
+		return "", nil
+	}
+	pair("SI-8.2b", "the authority member is no permission: an unauthorized caller of an observe_only skill is refused", observeOnly, refusedAs("SI-8.2b", skiface.AuthorizationFailed, ""))
+	pair("SI-12.4b", "the agent does not read its advertised authority as a grant", observeOnly, refusedAs("SI-12.4b", "", ""))
+	spec(e, "SI-8.3", "runtime authorization runs for skills of every advertised default_mode", func(w *harness.W) {
+		s := open(w, "SI-8.3")
+		modes := s.authz("SI-8.3").Modes
+		if len(modes) == 0 {
+			w.Blocked("the profile's authorization.modes is empty (per default_mode, a request principal B may not make)")
+		}
+		for _, mode := range sortedKeys(anyMap(modes)) {
+			c := modes[mode]
+			d := s.doc("SI-8.3", c.Skill)
+			au, _ := d.tree["authority"].(map[string]any)
+			w.Check("SI-8.3", au["default_mode"] == mode, c.Skill+" advertises default_mode "+mode, fmt.Sprintf("%#v", au["default_mode"]), d.ans.ex)
+			s.control("SI-8.3", s.client("A"), c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal A")
+			an := s.invoke(s.client("B"), false, modeSync, c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal B")
+			w.Negative("SI-8.3", refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
+		}
+	})
+	pairCase := func(row, text, which string, get func(a *AuthzProfile) *PairCase, extra func(w *harness.W, s *sess, pc *PairCase, an *answer)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			pc := get(s.authz(row))
+			if pc == nil {
+				w.Blocked("the profile's authorization." + which + " is missing (a request principal B may make and one it may not)")
+			}
+			var before *answer
+			if pc.Check != nil {
+				before = s.invoke(s.client("A"), false, modeSync, pc.Skill, pc.Check, "state before principal B's refused request")
+			}
+			ctl := s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Allowed, "principal B's permitted request")
+			w.Control(row, ctl.state() == a2a.StateCompleted, "principal B's permitted request completes", ctl.describe(), ctl.ex)
+			an := s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Denied, "principal B's request beyond its "+which+" grant")
+			w.Negative(row, refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused with authorization_failed", an.describe(), an.ex)
+			if before != nil {
+				after := s.invoke(s.client("A"), false, modeSync, pc.Skill, pc.Check, "state after principal B's refused request")
+				b1, _ := resultOf(before.task, pc.Skill)
+				b2, _ := resultOf(after.task, pc.Skill)
+				w.Negative(row, string(mustJSON(b1)) == string(mustJSON(b2)), "the refused request had no side effect", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
+			}
+			if extra != nil {
+				extra(w, s, pc, an)
+			}
+		})
+	}
+	res := func(a *AuthzProfile) *PairCase { return a.Resource }
+	op := func(a *AuthzProfile) *PairCase { return a.Operation }
+	con := func(a *AuthzProfile) *PairCase { return a.Constraint }
+	pairCase("SI-8.7c", "the authorization decision covers the requested resources", "resource", res, nil)
+	pairCase("SI-12.5c", "the requested resources are authorized at invocation time", "resource", res, nil)
+	pairCase("SI-8.6a", "the selected operation is authorized per request", "operation", op, nil)
+	pairCase("SI-8.7d", "the authorization decision covers the requested operation", "operation", op, nil)
+	pairCase("SI-12.5d", "the requested operation is authorized at invocation time", "operation", op, nil)
+	pairCase("SI-8.7e", "the authorization decision covers applicable constraints", "constraint", con, nil)
+	pairCase("SI-12.5e", "the requested constraints are authorized at invocation time", "constraint", con, nil)
+	pairCase("SI-9.57d", "error details disclose nothing of a resource the caller may not see", "resource", res, func(w *harness.W, s *sess, pc *PairCase, an *answer) {
+		if len(pc.Canaries) == 0 {
+			w.Blocked("the profile's authorization.resource.canaries is empty (strings of the denied resource principal B must never see)")
+		}
+		for _, c := range pc.Canaries {
+			w.Negative("SI-9.57d", !containsBytes(an.ex, c), "the refusal does not contain "+fmt.Sprintf("%q", c), clip(string(an.ex.ResponseBody), 300), an.ex)
+		}
+	})
+
+	approval := func(row, text string, idx int, check func(w *harness.W, an *answer)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			ap := s.prof.Approval
+			if ap == nil || len(ap.Cases) <= idx {
+				w.Blocked(fmt.Sprintf("the profile's approval.cases needs %d entries (an approved request with its grant hook, and an unapproved one)", idx+1))
+			}
+			c := ap.Cases[idx]
+			cl := s.client("A")
+			var before *answer
+			if c.Check != nil {
+				before = s.invoke(cl, false, modeSync, ap.Skill, c.Check, "state before the unapproved request")
+			}
+			s.hook(row, c.Grant, "grant one approval")
+			ok := s.invoke(cl, false, modeSync, ap.Skill, c.Approved, "the approved request")
+			w.Control(row, ok.state() == a2a.StateCompleted, "the approved request completes", ok.describe(), ok.ex)
+			an := s.invoke(cl, false, modeSync, ap.Skill, c.Unapproved, "a request needing approval, none granted")
+			check(w, an)
+			if before != nil {
+				after := s.invoke(cl, false, modeSync, ap.Skill, c.Check, "state after the unapproved request")
+				b1, _ := resultOf(before.task, ap.Skill)
+				b2, _ := resultOf(after.task, ap.Skill)
+				w.Negative(row, string(mustJSON(b1)) == string(mustJSON(b2)), "no side effect without approval", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
+			}
+		})
+	}
+	approval("SI-8.8", "an operation under approval is refused without one, with no side effect", 0, func(w *harness.W, an *answer) {
+		w.Negative("SI-8.8", refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
+	})
+	approval("SI-8.6b", "the approval policy is enforced on every request, even right after an approved one", 1, func(w *harness.W, an *answer) {
+		w.Negative("SI-8.6b", refusal(an), "the unapproved request is refused", an.describe(), an.ex)
+	})
+	approval("SI-12.8c", "a denied required approval is reported with authorization_failed", 2, func(w *harness.W, an *answer) {
+		w.Negative("SI-12.8c", refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
+	})
+	revocation := func(row, text string, idx int) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			rv := s.prof.Revocation
+			if rv == nil || len(rv.Cases) <= idx {
+				w.Blocked(fmt.Sprintf("the profile's revocation.cases needs %d entries (a permitted request, a revoke hook, a request the revocation forbids)", idx+1))
+			}
+			c := rv.Cases[idx]
+			cl := s.client("A")
+			first := s.invoke(cl, false, modeSync, rv.Skill, c.First, "a permitted side-effecting request")
+			w.Control(row, first.state() == a2a.StateCompleted, "the permitted request completes", first.describe(), first.ex)
+			s.hook(row, c.Revoke, "revoke the grant")
+			an := s.invoke(cl, false, modeSync, rv.Skill, c.Second, "a request the revoked grant covered")
+			w.Negative(row, refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed under the current policy", an.describe(), an.ex)
+		})
+	}
+	revocation("SI-12.6", "after a grant is revoked the next side-effecting request is refused", 0)
+	revocation("SI-12.7c", "an earlier authorization decision does not substitute for the current one", 1)
+}
+
+func anyMap(m map[string]Case) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func containsBytes(ex *a2a.Exchange, s string) bool {
+	if ex == nil {
+		return false
+	}
+	if bytesContains(ex.ResponseBody, s) || headerHas(ex.ResponseHeader, s) {
+		return true
+	}
+	for _, ev := range ex.Events {
+		if bytesContains(ev, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func bytesContains(b []byte, s string) bool { return len(s) > 0 && len(b) >= len(s) && stringsContains(string(b), s) }

@@ -1,0 +1,417 @@
+package schemaiface
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify/skiface"
+)
+
+// mismatchVersion returns another Version String (minor + 1).
+func mismatchVersion(v string) string {
+	if versionString.MatchString(v) {
+		var maj, min int
+		fmt.Sscanf(v, "%d.%d", &maj, &min)
+		return fmt.Sprintf("%d.%d", maj, min+1)
+	}
+	return "9.9"
+}
+
+// valid sends the primary skill's valid request as a positive control for row.
+func (s *sess) control(row string, cl *a2a.Client, skill string, args json.RawMessage, what string) *answer {
+	an := s.invoke(cl, false, modeSync, skill, args, what)
+	s.w.Control(row, an.state() == a2a.StateCompleted, what+" completes", an.describe(), an.ex)
+	return an
+}
+
+// refused is a negative assertion: the answer is a refusal (not COMPLETED) carrying code.
+func (s *sess) refused(row string, an *answer, code, what string) {
+	s.w.Negative(row, an.state() != a2a.StateCompleted && an.code() == code, what+": refused with condition "+code, an.describe(), an.ex)
+}
+
+func registerErrors(e *harness.Env) {
+	spec(e, "SI-9.34", "the binding is compared before the arguments are validated", func(w *harness.W) {
+		s := open(w, "SI-9.34")
+		p, args := s.primary()
+		cl := s.client("A")
+		bad, _, ok := withoutRequired(inputSchema(s.doc("SI-9.34", p.SkillID).tree), args)
+		if !ok {
+			w.Inapplicable("input_schema of " + p.SkillID + " requires no member the valid arguments carry")
+		}
+		s.control("SI-9.34", cl, p.SkillID, args, p.SkillID+" with the advertised binding")
+		an := s.send(cl, false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, wrongDigest(p.Digest), bad)), "wrong interface_digest and invalid arguments")
+		s.refused("SI-9.34", an, skiface.InterfaceMismatch, "a wrong interface_digest with invalid arguments")
+	})
+	mismatch := func(row, what string, req func(p entry, args json.RawMessage) map[string]any) {
+		spec(e, row, "an invocation whose "+what+" differs from the active document is rejected with interface_mismatch", func(w *harness.W) {
+			s := open(w, row)
+			p, args := s.primary()
+			cl := s.client("A")
+			s.control(row, cl, p.SkillID, args, p.SkillID+" with the advertised binding")
+			an := s.send(cl, false, modeSync, message(req(p, args)), "invocation with another "+what)
+			s.refused(row, an, skiface.InterfaceMismatch, "another "+what)
+		})
+	}
+	mismatch("SI-9.35a", "skill_version", func(p entry, args json.RawMessage) map[string]any {
+		return invokeReq(p.SkillID, mismatchVersion(p.SkillVersion), p.Digest, args)
+	})
+	mismatch("SI-9.35b", "interface_digest", func(p entry, args json.RawMessage) map[string]any {
+		return invokeReq(p.SkillID, p.SkillVersion, wrongDigest(p.Digest), args)
+	})
+	spec(e, "SI-9.50a", "an interface_mismatch refusal ends the Task in TASK_STATE_REJECTED", func(w *harness.W) {
+		s := open(w, "SI-9.50a")
+		p, args := s.primary()
+		cl := s.client("A")
+		s.control("SI-9.50a", cl, p.SkillID, args, p.SkillID+" with the advertised binding")
+		for _, req := range []map[string]any{invokeReq(p.SkillID, mismatchVersion(p.SkillVersion), p.Digest, args), invokeReq(p.SkillID, p.SkillVersion, wrongDigest(p.Digest), args)} {
+			an := s.send(cl, false, modeSync, message(req), "invocation with a stale binding")
+			w.Negative("SI-9.50a", an.code() == skiface.InterfaceMismatch && an.state() == a2a.StateRejected, "interface_mismatch in TASK_STATE_REJECTED", an.describe(), an.ex)
+		}
+	})
+	invalids := func(s *sess, row string, p entry, args json.RawMessage) map[string]json.RawMessage {
+		sch := inputSchema(s.doc(row, p.SkillID).tree)
+		out := map[string]json.RawMessage{}
+		if b, _, ok := withoutRequired(sch, args); ok {
+			out["a required member missing"] = b
+		}
+		if b, _, ok := withWrongType(sch, args); ok {
+			out["a member of the wrong type"] = b
+		}
+		if b, _, ok := withExtraMember(sch, args); ok {
+			out["a member input_schema does not allow"] = b
+		}
+		if len(out) == 0 {
+			s.w.Inapplicable("no invalid instance can be derived from input_schema of " + p.SkillID)
+		}
+		return out
+	}
+	spec(e, "SI-9.37a", "arguments that fail input_schema are rejected with input_invalid", func(w *harness.W) {
+		s := open(w, "SI-9.37a")
+		p, args := s.primary()
+		cl := s.client("A")
+		s.control("SI-9.37a", cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		for what, bad := range invalids(s, "SI-9.37a", p, args) {
+			an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what)
+			s.refused("SI-9.37a", an, skiface.InputInvalid, "arguments with "+what)
+		}
+	})
+	spec(e, "SI-9.50b", "an input_invalid refusal ends the Task in TASK_STATE_REJECTED", func(w *harness.W) {
+		s := open(w, "SI-9.50b")
+		p, args := s.primary()
+		cl := s.client("A")
+		s.control("SI-9.50b", cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		for what, bad := range invalids(s, "SI-9.50b", p, args) {
+			an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what)
+			w.Negative("SI-9.50b", an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected, "input_invalid in TASK_STATE_REJECTED", an.describe(), an.ex)
+		}
+	})
+	spec(e, "SI-9.65b", "the receiving agent validates the received instance before processing it", func(w *harness.W) {
+		s := open(w, "SI-9.65b")
+		p, args := s.primary()
+		cl := s.client("A")
+		s.control("SI-9.65b", cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		for what, bad := range invalids(s, "SI-9.65b", p, args) {
+			an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what)
+			w.Negative("SI-9.65b", an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected && len(taskArtifacts(an.task)) == 0,
+				"the invalid instance ("+what+") is refused with input_invalid and nothing is produced", an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
+		}
+	})
+	spec(e, "SI-9.49a", "an invalid data instance is reported as input_invalid, never interface_invalid", func(w *harness.W) {
+		s := open(w, "SI-9.49a")
+		p, args := s.primary()
+		cl := s.client("A")
+		s.control("SI-9.49a", cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		for what, bad := range invalids(s, "SI-9.49a", p, args) {
+			an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what)
+			w.Negative("SI-9.49a", an.code() != skiface.InterfaceInvalid && an.code() == skiface.InputInvalid, "condition input_invalid, not interface_invalid ("+what+")", an.describe(), an.ex)
+		}
+	})
+	spec(e, "SI-9.37b", "an input_invalid refusal produces no Artifact, record or side effect", func(w *harness.W) {
+		s := open(w, "SI-9.37b")
+		p, args := s.primary()
+		cl := s.client("A")
+		s.control("SI-9.37b", cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		bad, _, ok := withoutRequired(inputSchema(s.doc("SI-9.37b", p.SkillID).tree), args)
+		if !ok {
+			bad, _, ok = withWrongType(inputSchema(s.doc("SI-9.37b", p.SkillID).tree), args)
+		}
+		if !ok {
+			w.Inapplicable("no invalid instance can be derived from input_schema of " + p.SkillID)
+		}
+		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with invalid arguments")
+		w.Negative("SI-9.37b", an.state() != a2a.StateCompleted && len(taskArtifacts(an.task)) == 0, "no Artifact or supporting record for the rejected request",
+			an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
+		if se := s.prof.InputSideEffect; se != nil {
+			before := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state before the invalid request")
+			after0 := s.invoke(cl, false, modeSync, se.Skill, se.Invalid, "invalid request with a side effect")
+			w.Negative("SI-9.37b", after0.state() != a2a.StateCompleted && len(taskArtifacts(after0.task)) == 0, "the invalid side-effecting request is refused before domain logic", after0.describe(), after0.ex)
+			after := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state after the invalid request")
+			b1, _ := resultOf(before.task, se.Skill)
+			b2, _ := resultOf(after.task, se.Skill)
+			w.Negative("SI-9.37b", before.state() == a2a.StateCompleted && string(mustJSON(b1)) == string(mustJSON(b2)),
+				"the follow-up read shows no side effect", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
+		}
+	})
+	spec(e, "SI-6.5a", "a structurally invalid representation for an execute-mode skill is rejected with input_invalid", func(w *harness.W) {
+		s := open(w, "SI-6.5a")
+		var skill string
+		var args json.RawMessage
+		for _, d := range s.survey().docs {
+			au, _ := d.tree["authority"].(map[string]any)
+			if a, ok := s.arguments(d.skill); ok && au["default_mode"] == "execute" {
+				skill, args = d.skill, a
+				break
+			}
+		}
+		if skill == "" {
+			w.Inapplicable("no execute-mode skill with configured valid arguments (the profile's arguments)")
+		}
+		cl := s.client("A")
+		s.control("SI-6.5a", cl, skill, args, skill+" with a valid representation")
+		sch := inputSchema(s.doc("SI-6.5a", skill).tree)
+		bad, _, ok := withExtraMember(sch, args)
+		if !ok {
+			bad, _, ok = withWrongType(sch, args)
+		}
+		if !ok {
+			w.Inapplicable("no invalid instance can be derived from input_schema of " + skill)
+		}
+		an := s.invoke(cl, false, modeSync, skill, bad, skill+" with a structurally invalid representation")
+		w.Negative("SI-6.5a", an.state() == a2a.StateRejected && an.code() == skiface.InputInvalid, "TASK_STATE_REJECTED with input_invalid", an.describe(), an.ex)
+	})
+	format := func(row, only, what string, bad func(f string) string) {
+		spec(e, row, what, func(w *harness.W) {
+			s := open(w, row)
+			var skill, member, f string
+			var args json.RawMessage
+			for _, d := range s.survey().docs {
+				a, ok := s.arguments(d.skill)
+				if !ok {
+					continue
+				}
+				if m, ff, ok := formatMember(inputSchema(d.tree), only); ok {
+					skill, member, f, args = d.skill, m, ff, a
+					break
+				}
+			}
+			if skill == "" {
+				w.Inapplicable("no advertised input_schema with configured arguments declares a format the suite exercises at its root (" + firstNonEmpty(only, "date-time, date, time, email, ipv4, uuid") + ")")
+			}
+			cl := s.client("A")
+			s.control(row, cl, skill, withMember(args, member, formatSamples[f][0]), fmt.Sprintf("%s with %s %q", skill, member, formatSamples[f][0]))
+			an := s.invoke(cl, false, modeSync, skill, withMember(args, member, bad(f)), fmt.Sprintf("%s with %s %q", skill, member, bad(f)))
+			w.Negative(row, an.state() == a2a.StateRejected && an.code() == skiface.InputInvalid,
+				fmt.Sprintf("%s %q violates format %s: rejected with input_invalid", member, bad(f), f), an.describe(), an.ex)
+		})
+	}
+	format("SI-6.12b", "", "the agent asserts format keywords of input_schema", func(f string) string { return formatSamples[f][1] })
+	format("SI-6.13b", "date-time", "the agent rejects a date-time argument without an RFC 3339 offset", func(string) string { return "2026-08-11T11:59:00" })
+
+	// The error-shape rows read the refusals of three ordinary mistakes.
+	mistakes := func(s *sess, row string) []*answer {
+		p, args := s.primary()
+		cl := s.client("A")
+		s.control(row, cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		out := []*answer{s.send(cl, false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, wrongDigest(p.Digest), args)), "wrong interface_digest")}
+		if bad, _, ok := withoutRequired(inputSchema(s.doc(row, p.SkillID).tree), args); ok {
+			out = append(out, s.invoke(cl, false, modeSync, p.SkillID, bad, "invalid arguments"))
+		}
+		out = append(out, s.describeSkill(cl, false, modeSync, "extconf_no_such_skill", "describe_skill of an unadvertised skill").ans)
+		return out
+	}
+	spec(e, "SI-9.46a", "a refused Task's final status Message holds exactly one part, a Data Part", func(w *harness.W) {
+		s := open(w, "SI-9.46a")
+		n := 0
+		for _, an := range mistakes(s, "SI-9.46a") {
+			if an.task == nil {
+				continue
+			}
+			n++
+			m := an.task.Status.Message
+			w.Negative("SI-9.46a", m != nil && len(m.Parts) == 1 && len(m.Parts[0].Data) > 0, "the final status Message holds one Data Part ("+an.ex.Note+")",
+				statusSummary(an.task), an.ex)
+		}
+		w.Check("SI-9.46a", n > 0, "refusals made through a Task", "none", s.cardEx)
+	})
+	spec(e, "SI-9.46b", `the error Data Part is {"error":{"code":…,"message"?:…}}`, func(w *harness.W) {
+		s := open(w, "SI-9.46b")
+		n := 0
+		for _, an := range mistakes(s, "SI-9.46b") {
+			if an.task == nil || an.task.Status.Message == nil {
+				continue
+			}
+			for _, p := range an.task.Status.Message.Parts {
+				d, _ := decodeTree(p.Data).(map[string]any)
+				if d == nil {
+					continue
+				}
+				n++
+				e, _ := d["error"].(map[string]any)
+				_, codeOK := e["code"].(string)
+				msg, hasMsg := e["message"]
+				_, msgOK := msg.(string)
+				w.Negative("SI-9.46b", e != nil && codeOK && (!hasMsg || msgOK), `data is {"error":{"code":<string>,"message"?:<string>}} (`+an.ex.Note+")",
+					clip(string(p.Data), 300), an.ex)
+			}
+		}
+		w.Check("SI-9.46b", n > 0, "error Data Parts to examine", "none", s.cardEx)
+	})
+	spec(e, "SI-9.47", "every condition code is one of the ten names, spelt exactly", func(w *harness.W) {
+		s := open(w, "SI-9.47")
+		for _, an := range mistakes(s, "SI-9.47") {
+			c := strictCode(an)
+			w.Negative("SI-9.47", skiface.IsCode(c), "the condition is one of "+strings.Join(skiface.Codes, ", ")+" ("+an.ex.Note+")", fmt.Sprintf("%q; %s", c, an.describe()), an.ex)
+		}
+	})
+	spec(e, "SI-9.52b", "mismatch, invalid input and an unadvertised skill get their own condition names", func(w *harness.W) {
+		s := open(w, "SI-9.52b")
+		ans := mistakes(s, "SI-9.52b")
+		want := []string{skiface.InterfaceMismatch, skiface.InputInvalid, skiface.SkillNotAdvertised}
+		if len(ans) == 2 {
+			want = []string{skiface.InterfaceMismatch, skiface.SkillNotAdvertised}
+		}
+		for i, an := range ans {
+			w.Negative("SI-9.52b", an.code() == want[i], "condition "+want[i]+" ("+an.ex.Note+")", an.describe(), an.ex)
+		}
+	})
+	spec(e, "SI-9.48", "errors raised before a Task exists come back as the binding's error, never as a successful result", func(w *harness.W) {
+		s := open(w, "SI-9.48")
+		p, args := s.primary()
+		negs := mistakes(s, "SI-9.48")
+		if h, ok := s.e.Target.Config.Principals["A"]; ok && h.Header != "" {
+			an := s.send(s.e.Client, false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)), "invocation without a credential")
+			negs = append(negs, an)
+		}
+		for _, an := range negs {
+			ok := (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || an.bindErr != nil
+			w.Negative("SI-9.48", ok && an.msg == nil, "a refusal is a rejected/failed Task or the binding's error, not a successful result ("+an.ex.Note+")", an.describe(), an.ex)
+		}
+	})
+	spec(e, "SI-9.54a", "an invocation carrying a stale binding is reported as interface_mismatch", func(w *harness.W) {
+		s, an := staleBinding(w, "SI-9.54a")
+		s.refused("SI-9.54a", an, skiface.InterfaceMismatch, "the stale binding")
+	})
+	spec(e, "SI-9.54b", "a stale binding is refused with TASK_STATE_REJECTED", func(w *harness.W) {
+		_, an := staleBinding(w, "SI-9.54b")
+		w.Negative("SI-9.54b", an.state() == a2a.StateRejected && an.code() == skiface.InterfaceMismatch, "interface_mismatch in TASK_STATE_REJECTED", an.describe(), an.ex)
+	})
+	spec(e, "SI-9.56a", "input_invalid details name the invalid field by an RFC 6901 JSON Pointer", func(w *harness.W) {
+		s := open(w, "SI-9.56a")
+		p, args := s.primary()
+		cl := s.client("A")
+		s.control("SI-9.56a", cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		bad, ptr, ok := withWrongType(inputSchema(s.doc("SI-9.56a", p.SkillID).tree), args)
+		if !ok {
+			w.Inapplicable("input_schema of " + p.SkillID + " has no typed leaf the arguments carry")
+		}
+		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+ptr+" of the wrong type")
+		w.Negative("SI-9.56a", an.code() == skiface.InputInvalid, "refused with input_invalid", an.describe(), an.ex)
+		details := errorDetails(an)
+		if details == nil {
+			w.Inapplicable("the input_invalid refusal carries no details array (details are optional)")
+		}
+		inst := decodeTree(bad)
+		found := false
+		for _, d := range details {
+			m, _ := d.(map[string]any)
+			ip, isStr := m["instance_path"].(string)
+			_, resolves := skiface.Resolve(inst, ip)
+			w.Negative("SI-9.56a", isStr && skiface.ParsePointer(ip) == nil && resolves, "details[].instance_path is a JSON Pointer into arguments", fmt.Sprintf("%#v", m["instance_path"]), an.ex)
+			found = found || ip == ptr
+		}
+		w.Negative("SI-9.56a", found, "one details entry points at "+ptr, clip(string(mustJSON(details)), 300), an.ex)
+	})
+	spec(e, "SI-9.57a", "error answers never contain the caller's credential", func(w *harness.W) {
+		s := open(w, "SI-9.57a")
+		p, args := s.primary()
+		cl, cred := s.e.Client, "Bearer extconf-canary-"+newID()
+		if pr, ok := s.e.Target.Config.Principals["A"]; ok && pr.Header != "" {
+			cl, cred = s.client("A"), pr.Value
+		} else {
+			cl = s.e.Client.WithHeader("Authorization", cred)
+		}
+		s.control("SI-9.57a", s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+		bad, _, ok := withoutRequired(inputSchema(s.doc("SI-9.57a", p.SkillID).tree), args)
+		if !ok {
+			bad = json.RawMessage(`"not an object"`)
+		}
+		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with invalid arguments, credential attached")
+		secret := strings.TrimSpace(strings.TrimPrefix(cred, "Bearer"))
+		leak := strings.Contains(string(an.ex.ResponseBody), secret) || headerHas(an.ex.ResponseHeader, secret)
+		w.Negative("SI-9.57a", an.state() != a2a.StateCompleted && !leak, "the refusal does not contain the credential", fmt.Sprintf("leaked %v; %s", leak, an.describe()), an.ex)
+	})
+}
+
+// staleBinding sends the profile's stale binding (or, without one, the advertised version with another digest)
+// after a control with the current binding.
+func staleBinding(w *harness.W, row string) (*sess, *answer) {
+	s := open(w, row)
+	cl := s.client("A")
+	var skill, version, digest string
+	var args json.RawMessage
+	if sb := s.prof.StaleBinding; sb != nil {
+		skill, version, digest, args = sb.Skill, sb.SkillVersion, sb.InterfaceDigest, sb.Arguments
+		if args == nil {
+			args, _ = s.arguments(skill)
+		}
+	} else {
+		p, a := s.primary()
+		skill, version, digest, args = p.SkillID, p.SkillVersion, wrongDigest(p.Digest), a
+	}
+	s.control(row, cl, skill, args, skill+" with the current binding")
+	an := s.send(cl, false, modeSync, message(invokeReq(skill, version, digest, args)), fmt.Sprintf("%s with the stale binding %s %s", skill, version, digest))
+	return s, an
+}
+
+// strictCode reads error.code exactly where the mapping puts it (binding errors: ErrorInfo reason).
+func strictCode(an *answer) string {
+	if an.task != nil && an.task.Status.Message != nil {
+		for _, p := range an.task.Status.Message.Parts {
+			d, _ := decodeTree(p.Data).(map[string]any)
+			if e, ok := d["error"].(map[string]any); ok {
+				c, _ := e["code"].(string)
+				return c
+			}
+		}
+		return ""
+	}
+	return bindingCode(an.bindErr)
+}
+
+func errorDetails(an *answer) []any {
+	if an.task == nil || an.task.Status.Message == nil {
+		return nil
+	}
+	for _, p := range an.task.Status.Message.Parts {
+		d, _ := decodeTree(p.Data).(map[string]any)
+		if e, ok := d["error"].(map[string]any); ok {
+			ds, _ := e["details"].([]any)
+			return ds
+		}
+	}
+	return nil
+}
+
+func statusSummary(t *a2a.Task) string {
+	if t.Status.Message == nil {
+		return t.Status.State + " without a status Message"
+	}
+	return t.Status.State + " " + partsSummary([]a2a.Artifact{{Name: "status", Parts: t.Status.Message.Parts}})
+}
+
+func headerHas(h http.Header, s string) bool {
+	for _, vs := range h {
+		for _, v := range vs {
+			if strings.Contains(v, s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func stringsContains(s, sub string) bool { return strings.Contains(s, sub) }

@@ -1,0 +1,425 @@
+package schemaiface
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify/skiface"
+)
+
+// constraintPointer is the input member each unsatisfiable constraint case varies.
+var constraintPointer = map[string]string{"window": "/window_seconds", "scope": "/scope", "unit": "/unit", "freshness": "/max_age_seconds"}
+
+func resolve(v any, p string) (any, bool) { return skiface.Resolve(v, p) }
+
+func registerGated(e *harness.Env) {
+	spec(e, "SI-6.5b", "a structurally valid but semantically invalid representation is not applied", func(w *harness.W) {
+		s := open(w, "SI-6.5b")
+		se := s.prof.Semantic
+		if se == nil {
+			w.Blocked("the profile's semantic section is missing (a structurally valid, semantically invalid request, a valid one, and a read showing its target)")
+		}
+		cl := s.client("A")
+		before := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state before the semantically invalid request")
+		s.control("SI-6.5b", cl, se.Skill, se.Valid, "a semantically valid request")
+		an := s.invoke(cl, false, modeSync, se.Skill, se.Invalid, "a semantically invalid request")
+		w.Negative("SI-6.5b", an.state() != a2a.StateCompleted, "the semantically invalid representation is not applied (no completed task)", an.describe(), an.ex)
+		if se.Check != nil {
+			after := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state after the semantically invalid request")
+			b1, _ := resultOf(before.task, se.Skill)
+			b2, _ := resultOf(after.task, se.Skill)
+			w.Negative("SI-6.5b", string(mustJSON(b1)) == string(mustJSON(b2)), "the follow-up read shows no change", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
+		}
+	})
+
+	multi := func(row, text string, body func(w *harness.W, s *sess, sch map[string]any)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			mo := s.prof.MultiOperation
+			if mo == nil {
+				w.Blocked("the profile's multiOperation section is missing (a multi-operation skill, its selector member, operations and arguments per operation)")
+			}
+			body(w, s, inputSchema(s.doc(row, mo.Skill).tree))
+		})
+	}
+	multi("SI-8.4a", "a multi-operation skill requires its operation selector", func(w *harness.W, s *sess, sch map[string]any) {
+		mo := s.prof.MultiOperation
+		req, _ := sch["required"].([]any)
+		w.Check("SI-8.4a", containsAny(req, mo.Selector), "input_schema of "+mo.Skill+" lists "+mo.Selector+" in required", fmt.Sprint(req), s.doc("SI-8.4a", mo.Skill).ans.ex)
+		op := mo.Operations[0]
+		s.control("SI-8.4a", s.client("A"), mo.Skill, mo.Arguments[op], mo.Skill+" "+op)
+		an := s.invoke(s.client("A"), false, modeSync, mo.Skill, withoutMember(mo.Arguments[op], mo.Selector), mo.Skill+" without "+mo.Selector)
+		s.refused("SI-8.4a", an, skiface.InputInvalid, "a request without the operation selector")
+	})
+	multi("SI-8.4b", "a multi-operation skill enumerates its permitted operations", func(w *harness.W, s *sess, sch map[string]any) {
+		mo := s.prof.MultiOperation
+		props, _ := sch["properties"].(map[string]any)
+		sel, _ := props[mo.Selector].(map[string]any)
+		got := enumerated(sel)
+		want := append([]string(nil), mo.Operations...)
+		sort.Strings(want)
+		w.Check("SI-8.4b", strings.Join(got, ",") == strings.Join(want, ","), "the selector schema enumerates exactly "+fmt.Sprint(want), fmt.Sprintf("%v from %s", got, clip(string(mustJSON(sel)), 200)), s.doc("SI-8.4b", mo.Skill).ans.ex)
+		op := mo.Operations[0]
+		s.control("SI-8.4b", s.client("A"), mo.Skill, mo.Arguments[op], mo.Skill+" "+op)
+		an := s.invoke(s.client("A"), false, modeSync, mo.Skill, withMember(mo.Arguments[op], mo.Selector, "extconf-undeclared-operation"), mo.Skill+" with an undeclared operation")
+		s.refused("SI-8.4b", an, skiface.InputInvalid, "an undeclared operation")
+	})
+	multi("SI-8.4c", "a multi-operation skill's input_schema defines each operation's own requirements", func(w *harness.W, s *sess, sch map[string]any) {
+		mo := s.prof.MultiOperation
+		if len(mo.Requires) == 0 {
+			w.Blocked("the profile's multiOperation.requires is empty (per operation, a member only that operation requires)")
+		}
+		for _, op := range sortedKeys(anyStrMap(mo.Requires)) {
+			member := mo.Requires[op]
+			s.control("SI-8.4c", s.client("A"), mo.Skill, mo.Arguments[op], mo.Skill+" "+op+" with "+member)
+			an := s.invoke(s.client("A"), false, modeSync, mo.Skill, withoutMember(mo.Arguments[op], member), mo.Skill+" "+op+" without "+member)
+			s.refused("SI-8.4c", an, skiface.InputInvalid, op+" without "+member)
+		}
+	})
+	spec(e, "SI-8.5", "a skill with an operation that may need approval advertises approval_may_be_required true", func(w *harness.W) {
+		s := open(w, "SI-8.5")
+		if len(s.prof.ApprovalSkills) == 0 {
+			w.Blocked("the profile's approvalSkills is empty (skills with an operation that may require approval under deployment policy)")
+		}
+		for _, id := range s.prof.ApprovalSkills {
+			d := s.doc("SI-8.5", id)
+			au, _ := d.tree["authority"].(map[string]any)
+			w.Check("SI-8.5", au["approval_may_be_required"] == true, id+" advertises authority.approval_may_be_required true", fmt.Sprintf("%#v", au["approval_may_be_required"]), d.ans.ex)
+		}
+	})
+
+	cons := func(w *harness.W, row string) *sess {
+		s := open(w, row)
+		if s.prof.Constraints == nil {
+			w.Blocked("the profile's constraints section is missing (a skill, its constraint members, satisfiable and unsatisfiable arguments)")
+		}
+		return s
+	}
+	spec(e, "SI-8.10a", "each constraint the skill honours is a member of its input_schema", func(w *harness.W) {
+		s := cons(w, "SI-8.10a")
+		c := s.prof.Constraints
+		d := s.doc("SI-8.10a", c.Skill)
+		sch := inputSchema(d.tree)
+		for _, m := range c.Members {
+			_, ok := resolve(sch, "/properties"+m)
+			w.Check("SI-8.10a", ok, "constraint "+m+" is defined in input_schema of "+c.Skill, "no such property", d.ans.ex)
+		}
+	})
+	spec(e, "SI-8.10b", "a structurally invalid constraint value fails input validation", func(w *harness.W) {
+		s := cons(w, "SI-8.10b")
+		c := s.prof.Constraints
+		if c.Invalid == nil {
+			w.Blocked("the profile's constraints.invalid is missing (arguments with a structurally invalid constraint value)")
+		}
+		s.control("SI-8.10b", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Invalid, c.Skill+" with a structurally invalid constraint")
+		s.refused("SI-8.10b", an, skiface.InputInvalid, "a structurally invalid constraint value")
+	})
+	unsat := func(s *sess) []string {
+		ks := sortedKeys(anyRawMap(s.prof.Constraints.Unsatisfiable))
+		if len(ks) == 0 {
+			s.w.Blocked("the profile's constraints.unsatisfiable is empty (arguments with a constraint the target cannot honour)")
+		}
+		return ks
+	}
+	spec(e, "SI-8.11a", "a valid constraint the agent cannot honour is rejected with constraint_rejected", func(w *harness.W) {
+		s := cons(w, "SI-8.11a")
+		c := s.prof.Constraints
+		s.control("SI-8.11a", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+		for _, k := range unsat(s) {
+			an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint")
+			s.refused("SI-8.11a", an, skiface.ConstraintRejected, "an unsatisfiable "+k+" constraint")
+		}
+	})
+	spec(e, "SI-8.11b", "a valid constraint is never silently ignored", func(w *harness.W) {
+		s := cons(w, "SI-8.11b")
+		c := s.prof.Constraints
+		ok := s.control("SI-8.11b", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+		res, _ := resultOf(ok.task, c.Skill)
+		in := decodeTree(c.Satisfiable)
+		for _, p := range c.Reflects {
+			want, _ := resolve(in, p)
+			got, _ := resolve(res, p)
+			w.Check("SI-8.11b", fmt.Sprint(want) == fmt.Sprint(got), "the output reflects the honoured constraint "+p, fmt.Sprintf("requested %v, output %v", want, got), ok.ex)
+		}
+		for _, k := range unsat(s) {
+			an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint")
+			w.Negative("SI-8.11b", an.state() != a2a.StateCompleted, "a request whose "+k+" constraint cannot be honoured does not complete", an.describe(), an.ex)
+		}
+	})
+	for _, cs := range []struct{ row, kind string }{{"SI-9.67a", "window"}, {"SI-9.67b", "scope"}, {"SI-9.67c", "unit"}, {"SI-9.67d", "freshness"}} {
+		cs := cs
+		spec(e, cs.row, "the agent enforces the "+cs.kind+" constraint: honoured or rejected with constraint_rejected", func(w *harness.W) {
+			s := cons(w, cs.row)
+			c := s.prof.Constraints
+			args, ok := c.Unsatisfiable[cs.kind]
+			if !ok {
+				w.Blocked("the profile's constraints.unsatisfiable." + cs.kind + " is missing")
+			}
+			s.control(cs.row, s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+			an := s.invoke(s.client("A"), false, modeSync, c.Skill, args, c.Skill+" with an unsatisfiable "+cs.kind+" constraint")
+			if an.state() == a2a.StateCompleted {
+				res, _ := resultOf(an.task, c.Skill)
+				p := constraintPointer[cs.kind]
+				want, _ := resolve(decodeTree(args), p)
+				got, has := resolve(res, p)
+				w.Negative(cs.row, has && contains(c.Reflects, p) && fmt.Sprint(want) == fmt.Sprint(got), "a completed task honours the "+cs.kind+" constraint "+p,
+					fmt.Sprintf("requested %v, output %v", want, got), an.ex)
+				return
+			}
+			w.Negative(cs.row, an.code() == skiface.ConstraintRejected, "the unhonoured "+cs.kind+" constraint is rejected with constraint_rejected", an.describe(), an.ex)
+		})
+	}
+	spec(e, "SI-9.68a", "the agent that detects a constraint failure rejects with constraint_rejected", func(w *harness.W) {
+		s := cons(w, "SI-9.68a")
+		c := s.prof.Constraints
+		s.control("SI-9.68a", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+		for _, k := range unsat(s) {
+			an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint")
+			w.Negative("SI-9.68a", an.state() == a2a.StateCompleted || an.code() == skiface.ConstraintRejected, "a detected "+k+" constraint failure carries constraint_rejected", an.describe(), an.ex)
+		}
+	})
+	spec(e, "SI-9.50c", "a constraint_rejected refusal ends the Task in TASK_STATE_REJECTED", func(w *harness.W) {
+		s := cons(w, "SI-9.50c")
+		c := s.prof.Constraints
+		s.control("SI-9.50c", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+		for _, k := range unsat(s) {
+			an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint")
+			w.Negative("SI-9.50c", an.code() == skiface.ConstraintRejected && an.state() == a2a.StateRejected, "constraint_rejected in TASK_STATE_REJECTED", an.describe(), an.ex)
+		}
+	})
+
+	describeFault := func(row, text string, id func(p *Profile) string, check func(w *harness.W, s *sess, d *docSeen)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			skill := id(s.prof)
+			if skill == "" {
+				w.Blocked("the profile names no such skill (unavailableSkill / corruptSkill)")
+			}
+			cl := s.client("A")
+			ok := s.describeSkill(cl, false, modeSync, s.describeSkillID(row), "describe_skill control")
+			w.Control(row, ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
+			check(w, s, s.describeSkill(cl, false, modeSync, skill, "describe_skill("+skill+")"))
+		})
+	}
+	unavailable := func(p *Profile) string { return p.UnavailableSkill }
+	describeFault("SI-9.27", "an advertised interface that cannot be returned is reported as interface_unavailable", unavailable, func(w *harness.W, s *sess, d *docSeen) {
+		w.Negative("SI-9.27", d.ans.state() != a2a.StateCompleted && d.ans.code() == skiface.InterfaceUnavailable, "describe_skill("+d.skill+") ends with interface_unavailable", d.ans.describe(), d.ans.ex)
+	})
+	describeFault("SI-9.28", "a stored document that fails validation is reported as interface_invalid", corruptID, func(w *harness.W, s *sess, d *docSeen) {
+		w.Negative("SI-9.28", d.ans.state() != a2a.StateCompleted && d.ans.code() == skiface.InterfaceInvalid, "describe_skill("+d.skill+") ends with interface_invalid", d.ans.describe(), d.ans.ex)
+	})
+	spec(e, "SI-9.51a", "a describe_skill that cannot produce a valid advertised interface ends in TASK_STATE_FAILED", func(w *harness.W) {
+		s := open(w, "SI-9.51a")
+		ids := []string{}
+		for _, id := range []string{s.prof.UnavailableSkill, corruptID(s.prof)} {
+			if id != "" {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			w.Blocked("the profile names neither an unavailableSkill nor a corruptSkill")
+		}
+		cl := s.client("A")
+		ok := s.describeSkill(cl, false, modeSync, s.describeSkillID("SI-9.51a"), "describe_skill control")
+		w.Control("SI-9.51a", ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
+		for _, id := range ids {
+			d := s.describeSkill(cl, false, modeSync, id, "describe_skill("+id+")")
+			w.Negative("SI-9.51a", d.ans.state() == a2a.StateFailed, "describe_skill("+id+") ends in TASK_STATE_FAILED", d.ans.describe(), d.ans.ex)
+		}
+	})
+	spec(e, "SI-9.29b", "invocations under an invalid document are not executed", func(w *harness.W) {
+		s := open(w, "SI-9.29b")
+		c := s.prof.CorruptSkill
+		if c == nil {
+			w.Blocked("the profile's corruptSkill is missing (an advertised skill whose stored document is corrupt, and plausible arguments)")
+		}
+		p, args := s.primary()
+		s.control("SI-9.29b", s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Arguments, c.Skill+" with its advertised binding")
+		w.Negative("SI-9.29b", an.state() != a2a.StateCompleted, "the skill with a corrupt document is not executed", an.describe(), an.ex)
+	})
+	fault := func(row, text string, check func(w *harness.W, an *answer, skill string)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			f := s.prof.FaultInput
+			if f == nil {
+				w.Blocked("the profile's faultInput is missing (arguments that drive the skill's domain logic to produce invalid output)")
+			}
+			p, args := s.primary()
+			s.control(row, s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+			check(w, s.invoke(s.client("A"), false, modeSync, f.Skill, f.Arguments, f.Skill+" with the fault input"), f.Skill)
+		})
+	}
+	fault("SI-9.51b", "processing that cannot produce valid output ends in TASK_STATE_FAILED", func(w *harness.W, an *answer, _ string) {
+		w.Negative("SI-9.51b", an.state() == a2a.StateFailed, "TASK_STATE_FAILED", an.describe(), an.ex)
+	})
+	fault("SI-9.58b", "invalid domain output ends FAILED with output_invalid and no primary result", func(w *harness.W, an *answer, skill string) {
+		w.Negative("SI-9.58b", an.state() == a2a.StateFailed && an.code() == skiface.OutputInvalid && len(artifactsNamed(an.task, skill)) == 0,
+			"TASK_STATE_FAILED, output_invalid, no primary result Artifact", an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
+	})
+	spec(e, "SI-9.57b", "error answers do not disclose sensitive policy state", func(w *harness.W) {
+		s := open(w, "SI-9.57b")
+		if s.prof.Sensitive == nil || len(s.prof.Sensitive.PolicyStrings) == 0 {
+			w.Blocked("the profile's sensitive.policyStrings is empty (strings of local policy state no error may show)")
+		}
+		p, args := s.primary()
+		s.control("SI-9.57b", s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+		var ans []*answer
+		if az := s.prof.Authorization; az != nil {
+			if az.Skill != nil {
+				ans = append(ans, s.invoke(s.client("B"), false, modeSync, az.Skill.Skill, az.Skill.Arguments, "principal B refused a skill"))
+			}
+			for _, pc := range []*PairCase{az.Resource, az.Operation, az.Constraint} {
+				if pc != nil {
+					ans = append(ans, s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Denied, "principal B refused a request"))
+				}
+			}
+		}
+		if bad, _, ok := withoutRequired(inputSchema(s.doc("SI-9.57b", p.SkillID).tree), args); ok {
+			ans = append(ans, s.invoke(s.client("A"), false, modeSync, p.SkillID, bad, "invalid arguments"))
+		}
+		for _, an := range ans {
+			for _, ps := range s.prof.Sensitive.PolicyStrings {
+				w.Negative("SI-9.57b", an.state() != a2a.StateCompleted && !containsBytes(an.ex, ps), fmt.Sprintf("the refusal (%s) does not show %q", an.ex.Note, ps), an.describe(), an.ex)
+			}
+		}
+	})
+	spec(e, "SI-9.57c", "error answers do not echo input values local policy forbids disclosing", func(w *harness.W) {
+		s := open(w, "SI-9.57c")
+		if s.prof.Sensitive == nil || s.prof.Sensitive.Prohibited == nil {
+			w.Blocked("the profile's sensitive.prohibited is missing (arguments with a prohibited value and one unrelated schema error, and the value)")
+		}
+		pr := s.prof.Sensitive.Prohibited
+		p, args := s.primary()
+		s.control("SI-9.57c", s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+		an := s.invoke(s.client("A"), false, modeSync, pr.Skill, pr.Arguments, pr.Skill+" with a prohibited value and a schema error")
+		w.Negative("SI-9.57c", an.state() != a2a.StateCompleted && !containsBytes(an.ex, pr.Canary), fmt.Sprintf("the refusal does not echo %q", pr.Canary), clip(string(an.ex.ResponseBody), 300), an.ex)
+	})
+	spec(e, "SI-10.1", "a skill whose interface failed at start-up is neither advertised nor served unconstrained", func(w *harness.W) {
+		s := open(w, "SI-10.1")
+		f := s.prof.FailedInitSkill
+		if f == nil {
+			w.Blocked("the profile's failedInitSkill is missing (a skill whose interface failed to load, assemble or validate)")
+		}
+		cl := s.client("A")
+		ok := s.describeSkill(cl, false, modeSync, s.describeSkillID("SI-10.1"), "describe_skill control")
+		w.Control("SI-10.1", ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
+		_, listed := s.entry(f.Skill)
+		w.Negative("SI-10.1", !listed, f.Skill+" is not advertised in params.skills", fmt.Sprint(listed), s.cardEx)
+		d := s.describeSkill(cl, false, modeSync, f.Skill, "describe_skill("+f.Skill+")")
+		w.Negative("SI-10.1", d.ans.state() != a2a.StateCompleted, "describe_skill("+f.Skill+") returns no document", d.ans.describe(), d.ans.ex)
+		an := s.send(cl, false, modeSync, message(invokeReq(f.Skill, "1.0", wrongDigest(""), f.Arguments)), f.Skill+" as a schema-interface request")
+		w.Negative("SI-10.1", an.state() != a2a.StateCompleted, f.Skill+" is not executed as an unconstrained schema-interface skill", an.describe(), an.ex)
+	})
+	limits := func(row, text string, check func(w *harness.W, an *answer, what string)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			l := s.prof.Limits
+			if l == nil || (l.PayloadBytes == 0 && l.NestingDepth == 0) {
+				w.Blocked("the profile's limits section is missing (the target's declared payload size and nesting limits, a skill and its arguments)")
+			}
+			en, _ := s.entry(l.Skill)
+			cl := s.client("A")
+			if l.PayloadBytes > 0 && row != "SI-12.2i" {
+				under := s.send(cl, false, modeSync, padded(en, l.Arguments, l.Pad, l.PayloadBytes-4096), fmt.Sprintf("a request of about %d bytes", l.PayloadBytes-4096))
+				w.Control(row, under.state() == a2a.StateCompleted, "a request under the payload limit is processed", under.describe(), under.ex)
+				check(w, s.send(cl, false, modeSync, padded(en, l.Arguments, l.Pad, l.PayloadBytes+4096), fmt.Sprintf("a request of about %d bytes", l.PayloadBytes+4096)), "over the payload limit")
+			}
+			if l.NestingDepth > 0 && row != "SI-12.2h" {
+				under := s.send(cl, false, modeSync, nested(en, l.Arguments, l.NestingDepth-8), fmt.Sprintf("metadata nested %d deep", l.NestingDepth-8))
+				w.Control(row, under.state() == a2a.StateCompleted, "a request under the nesting limit is processed", under.describe(), under.ex)
+				check(w, s.send(cl, false, modeSync, nested(en, l.Arguments, l.NestingDepth+8), fmt.Sprintf("metadata nested %d deep", l.NestingDepth+8)), "over the nesting limit")
+			}
+		})
+	}
+	limits("SI-12.2h", "the agent enforces a payload size limit", func(w *harness.W, an *answer, what string) {
+		w.Negative("SI-12.2h", refusal(an) || (an.task == nil && an.bindErr != nil), "a request "+what+" is refused", an.describe(), an.ex)
+	})
+	limits("SI-12.2i", "the agent enforces a nesting limit", func(w *harness.W, an *answer, what string) {
+		w.Negative("SI-12.2i", refusal(an), "a request "+what+" is refused", an.describe(), an.ex)
+	})
+	limits("SI-12.3a", "a limit refusal reports resource_limit_exceeded", func(w *harness.W, an *answer, what string) {
+		w.Negative("SI-12.3a", an.state() != a2a.StateCompleted && an.code() == skiface.ResourceLimitExceeded, "the refusal of a request "+what+" carries resource_limit_exceeded", an.describe(), an.ex)
+	})
+}
+
+// padded is a request for skill whose string member at pad is lengthened so the Message is about size bytes.
+func padded(en entry, args json.RawMessage, pad string, size int) a2a.Message {
+	m := cloneArgs(args)
+	setPtr(m, pad, "")
+	base := len(mustJSON(message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, mustJSON(m)))))
+	n := size - base
+	if n < 0 {
+		n = 0
+	}
+	setPtr(m, pad, strings.Repeat("x", n))
+	return message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, mustJSON(m)))
+}
+
+// nested is a valid request whose message metadata nests depth levels.
+func nested(en entry, args json.RawMessage, depth int) a2a.Message {
+	msg := message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, args))
+	meta := strings.Repeat(`{"n":`, depth-1) + "{}" + strings.Repeat("}", depth-1)
+	msg.Metadata = json.RawMessage(meta)
+	return msg
+}
+
+func containsAny(list []any, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// enumerated returns the sorted values a selector schema permits: enum, const, or oneOf/anyOf of consts.
+func enumerated(sch map[string]any) []string {
+	var out []string
+	add := func(v any) {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	if en, ok := sch["enum"].([]any); ok {
+		for _, v := range en {
+			add(v)
+		}
+	}
+	if c, ok := sch["const"]; ok {
+		add(c)
+	}
+	for _, k := range []string{"oneOf", "anyOf"} {
+		if alts, ok := sch[k].([]any); ok {
+			for _, a := range alts {
+				m, _ := a.(map[string]any)
+				if c, ok := m["const"]; ok {
+					add(c)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func anyStrMap(m map[string]string) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func anyRawMap(m map[string]json.RawMessage) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

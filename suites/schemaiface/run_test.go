@@ -1,0 +1,143 @@
+package schemaiface_test
+
+import (
+	"context"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/extconf/extconf/fixtures/testpki"
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/target"
+	mock "github.com/extconf/extconf/mockagents/schemaiface"
+	"github.com/extconf/extconf/sabotage"
+	"github.com/extconf/extconf/suites/schemaiface"
+)
+
+// run starts the reference agent with set on, lets edit change the target, and runs this suite only.
+func run(t *testing.T, set sabotage.Set, edit func(*target.Target)) (map[string]harness.RowVerdict, *harness.Result) {
+	t.Helper()
+	roles, cfg, closeFn, err := mock.Start(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	tgt := &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg}
+	if edit != nil {
+		edit(tgt)
+	}
+	res, err := harness.Run(context.Background(), tgt, harness.Options{
+		Suites: []harness.Suite{schemaiface.Suite()}, Documents: []string{"schema-interface"}, Sabotage: set, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]harness.RowVerdict{}
+	for _, r := range res.Rows {
+		if r.Document == "schema-interface" {
+			out[r.ID] = r
+		}
+	}
+	return out, res
+}
+
+// agentRows are the rows this suite owns: subject agent or publisher.
+func agentRows() map[string]catalog.Row {
+	out := map[string]catalog.Row{}
+	for _, r := range catalog.MustLoad().ByDocument("schema-interface") {
+		if r.Subject != "client" {
+			out[r.ID] = r
+		}
+	}
+	return out
+}
+
+// Against the reference agent with its operator profile every agent row passes with assertions (or is
+// unwitnessable by the catalog), and the suite stays fast.
+func TestReferenceAgentPassesEveryRow(t *testing.T) {
+	start := time.Now()
+	rows, res := run(t, sabotage.Set{}, nil)
+	for id, c := range agentRows() {
+		r := rows[id]
+		switch {
+		case !c.Witnessable():
+			if r.Verdict != harness.Unwitnessable {
+				t.Errorf("%s: %s, want unwitnessable", id, r.Verdict)
+			}
+		case r.Verdict != harness.ExecutedPass || r.Assertions == 0:
+			t.Errorf("%s: %s (%d assertions): %s", id, r.Verdict, r.Assertions, r.Detail)
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the suite took %s against the reference agent", d)
+	}
+	if os.Getenv("SI_TIMING") != "" {
+		slowest(t, res)
+	}
+}
+
+// A target without operator input: every gated row is blocked, naming what to supply; none passes.
+func TestWithoutOperatorInputGatedRowsAreBlocked(t *testing.T) {
+	rows, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		tgt.Kind = target.KindURL
+		tgt.Config = target.Config{}
+	})
+	for id, c := range agentRows() {
+		if c.Witness != "gated" {
+			continue
+		}
+		if r := rows[id]; r.Verdict != harness.Blocked || r.Detail == "" {
+			t.Errorf("%s: %s (%s), want blocked with a reason", id, r.Verdict, r.Detail)
+		}
+	}
+}
+
+// SI_TOGGLE=<id> runs the suite against the agent with one toggle on and reports the targets' verdicts and the
+// slowest specs (a development aid; the gate is sabotage/falsify).
+func TestOneToggle(t *testing.T) {
+	id := os.Getenv("SI_TOGGLE")
+	if id == "" {
+		t.Skip("SI_TOGGLE not set")
+	}
+	tg, ok := sabotage.Lookup(id)
+	if !ok {
+		t.Fatalf("no toggle %s", id)
+	}
+	start := time.Now()
+	rows, res := run(t, sabotage.MustParse(id), nil)
+	t.Logf("run took %s", time.Since(start))
+	for _, r := range tg.Targets {
+		t.Logf("target %s: %s\n%s", r, rows[r].Verdict, rows[r].Detail)
+	}
+	slowest(t, res)
+}
+
+func slowest(t *testing.T, res *harness.Result) {
+	srs := res.Report.SpecReports
+	sort.Slice(srs, func(i, j int) bool { return srs[i].RunTime > srs[j].RunTime })
+	for _, sr := range srs[:min(8, len(srs))] {
+		t.Logf("%8s %s", sr.RunTime.Round(time.Millisecond), strings.TrimSpace(sr.FullText()))
+	}
+}
+
+func TestVerdictsWithoutOperatorInput(t *testing.T) {
+	if os.Getenv("SI_TIMING") == "" {
+		t.Skip("development aid")
+	}
+	rows, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		tgt.Kind = target.KindURL
+		tgt.Config = target.Config{}
+	})
+	for id := range agentRows() {
+		t.Logf("%s %s %s", id, rows[id].Verdict, clipS(rows[id].Detail))
+	}
+}
+
+func clipS(s string) string {
+	if len(s) > 160 {
+		return s[:160]
+	}
+	return s
+}
