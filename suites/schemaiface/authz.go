@@ -265,4 +265,6 @@ func containsBytes(ex *a2a.Exchange, s string) bool {
 	return false
 }
 
-func bytesContains(b []byte, s string) bool { return len(s) > 0 && len(b) >= len(s) && stringsContains(string(b), s) }
+func bytesContains(b []byte, s string) bool {
+	return len(s) > 0 && len(b) >= len(s) && stringsContains(string(b), s)
+}

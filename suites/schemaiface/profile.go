@@ -60,10 +60,10 @@ type RevocationCase struct {
 
 // Profile is the schema-interface part of a target configuration.
 type Profile struct {
-	Primary        string                     `json:"primary,omitempty"`
-	Arguments      map[string]json.RawMessage `json:"arguments,omitempty"`
-	Authorization  *AuthzProfile              `json:"authorization,omitempty"`
-	Approval       *struct {
+	Primary       string                     `json:"primary,omitempty"`
+	Arguments     map[string]json.RawMessage `json:"arguments,omitempty"`
+	Authorization *AuthzProfile              `json:"authorization,omitempty"`
+	Approval      *struct {
 		Skill string         `json:"skill"`
 		Cases []ApprovalCase `json:"cases"`
 	} `json:"approval,omitempty"`

@@ -211,6 +211,8 @@ var versionString = regexp.MustCompile(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
 
 func isDigest(s string) bool { return skiface.IsDigest(s) }
 
-func hasPrefixFold(s, p string) bool { return strings.HasPrefix(strings.ToLower(s), strings.ToLower(p)) }
+func hasPrefixFold(s, p string) bool {
+	return strings.HasPrefix(strings.ToLower(s), strings.ToLower(p))
+}
 
 var _ = harness.ExecutedPass
