@@ -30,6 +30,11 @@ type Target struct {
 	Sabotage []string // mock targets: the toggles switched on
 	// Close stops whatever the target started; nil when nothing was started.
 	Close func() error
+	// Blocked, when set, says why the target could not be reached at all (e.g. no container engine): every
+	// selected row of the run is then blocked with this reason, never run and never passed.
+	Blocked string
+	// Logs returns what the target printed (container targets: stdout and stderr); nil when there is nothing.
+	Logs func() []byte
 }
 
 // CardURL returns the card URL for role, falling back to the target's default agent ("" role).
@@ -77,9 +82,10 @@ type Config struct {
 	Provider    string               `json:"provider,omitempty"`    // the agent's provider organization, if known
 	Limits      json.RawMessage      `json:"limits,omitempty"`      // overrides of a2a.Limits (see README)
 	// Container targets.
-	Port     string `json:"port,omitempty"`     // container port serving the card, e.g. "8443/tcp"
-	CardPath string `json:"cardPath,omitempty"` // default /.well-known/agent-card.json
-	Scheme   string `json:"scheme,omitempty"`   // http or https
+	Port     string   `json:"port,omitempty"`     // container port serving the card, e.g. "8443/tcp"
+	CardPath string   `json:"cardPath,omitempty"` // default /.well-known/agent-card.json
+	Scheme   string   `json:"scheme,omitempty"`   // http or https
+	Cmd      []string `json:"cmd,omitempty"`      // the container's command (arguments to the image's entrypoint)
 }
 
 // LoadConfig reads a target configuration file (JSON). Unknown members are an error: a misspelt credential must
