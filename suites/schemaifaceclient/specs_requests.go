@@ -40,6 +40,16 @@ func registerRequests(e *harness.Env) {
 		}
 		w.Check(row, len(describes(res)) == 1 && len(domains(res)) == 1, "one describe_skill and one domain-skill request",
 			fmt.Sprintf("%d and %d", len(describes(res)), len(domains(res))), lastEx(res))
+		// The same mapping over HTTP+JSON, streamed and then retrieved with GetTask.
+		s := exampleStandin(w, row)
+		c := newClient(w)
+		c.Binding = a2a.BindingHTTPJSON
+		res, err := c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments(), Stream: true, Poll: true})
+		w.Check(row, err == nil && res.Output != nil, "over HTTP+JSON with a streamed, then polled, domain task the procedure completes", errText(res), lastEx(res))
+		for _, q := range append(describes(res), domains(res)...) {
+			ok := len(q.msg.Parts) == 1 && len(q.msg.Parts[0].Data) > 0 && str(q.data["skill"]) != ""
+			w.Check(row, ok, "HTTP+JSON "+q.method+": one Data Part holding the request object", partsText(q.msg), q.ex)
+		}
 	})
 
 	header := func(row, kind string, pick func(*skiface.Result) []sent) func(w *harness.W) {

@@ -10,10 +10,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 
@@ -265,17 +263,27 @@ func targetArguments(w *harness.W, cardURL string) (string, json.RawMessage, boo
 	}
 	_ = json.Unmarshal(x.Params, &params)
 	profile := map[string]json.RawMessage{}
+	primary := ""
 	for _, p := range e.Target.Config.Requests["schema-interface.profile"] {
 		var prof struct {
+			Primary   string                     `json:"primary"`
 			Arguments map[string]json.RawMessage `json:"arguments"`
 			Valid     map[string]json.RawMessage `json:"valid"`
 		}
 		if json.Unmarshal([]byte(p), &prof) == nil {
+			primary = prof.Primary
 			for k, v := range prof.Valid {
 				profile[k] = v
 			}
 			for k, v := range prof.Arguments {
 				profile[k] = v
+			}
+		}
+	}
+	if a, ok := profile[primary]; ok && primary != "" && len(a) > 0 && a[0] == '{' {
+		for _, s := range params.Skills {
+			if s.SkillID == primary {
+				return primary, a, true
 			}
 		}
 	}
@@ -302,6 +310,3 @@ func fullRun(w *harness.W, row string, s subject) *skiface.Result {
 	w.Control(row, err == nil && res.Output != nil, fmt.Sprintf("the reference client completes the procedure for %s on %s", s.skill, where), errText(res), lastEx(res))
 	return res
 }
-
-var _ = http.MethodPost
-var _ = time.Second

@@ -88,6 +88,7 @@ type TaskKey struct{ Endpoint, ID string }
 // TaskRecord is a task the client created.
 type TaskRecord struct {
 	Key     TaskKey
+	Binding string
 	SkillID string
 	State   string
 	Task    *a2a.Task
@@ -1053,7 +1054,7 @@ func (c *Client) delegate(ctx context.Context, res *Result, a *advertised, req R
 
 	// step 9
 	if req.Poll && a2a.IsTerminal(task.Status.State) {
-		t, _, gex, err := c.A2A.GetTask(ctx, a.endpoint, task.ID, "", c.call("GetTask"))
+		t, gex, err := c.getTask(ctx, a.endpoint, a.binding, task.ID)
 		res.addExchange(gex)
 		if err == nil && t != nil {
 			task = t
@@ -1077,7 +1078,12 @@ func (c *Client) delegate(ctx context.Context, res *Result, a *advertised, req R
 			e.Code = InterfaceInvalid
 		}
 		if c.on(TogOutputInvalidAsRemoteState) {
-			_, _, cex, _ := c.A2A.CancelTask(ctx, a.endpoint, task.ID, "", c.call("CancelTask"))
+			var cex *a2a.Exchange
+			if a.binding == a2a.BindingHTTPJSON {
+				cex, _ = c.A2A.REST(ctx, http.MethodPost, a.endpoint, "/tasks/"+url.PathEscape(task.ID)+":cancel", nil, c.call("CancelTask"))
+			} else {
+				_, _, cex, _ = c.A2A.CancelTask(ctx, a.endpoint, task.ID, "", c.call("CancelTask"))
+			}
 			res.addExchange(cex)
 			res.RemoteState = a2a.StateFailed
 		}
@@ -1169,7 +1175,7 @@ func (c *Client) track(res *Result, a *advertised, req Request, task *a2a.Task) 
 	if c.tasks == nil {
 		c.tasks = map[TaskKey]*TaskRecord{}
 	}
-	c.tasks[k] = &TaskRecord{Key: TaskKey{Endpoint: a.endpoint, ID: task.ID}, SkillID: req.SkillID, State: task.Status.State, Task: task, Updated: time.Now().UTC()}
+	c.tasks[k] = &TaskRecord{Key: TaskKey{Endpoint: a.endpoint, ID: task.ID}, Binding: a.binding, SkillID: req.SkillID, State: task.Status.State, Task: task, Updated: time.Now().UTC()}
 	res.Task = &TaskKey{Endpoint: a.endpoint, ID: task.ID}
 	return TaskKey{Endpoint: a.endpoint, ID: task.ID}
 }
@@ -1193,7 +1199,26 @@ func (c *Client) Refresh(ctx context.Context, k TaskKey) (*a2a.Task, *a2a.Exchan
 	if rec == nil {
 		return nil, nil, fmt.Errorf("task %s at %s is not tracked", k.ID, k.Endpoint)
 	}
-	t, resp, ex, err := c.A2A.GetTask(ctx, rec.Key.Endpoint, rec.Key.ID, "", c.call("GetTask"))
+	return c.getTask(ctx, rec.Key.Endpoint, rec.Binding, rec.Key.ID)
+}
+
+// getTask is GetTask on the binding the task was created through.
+func (c *Client) getTask(ctx context.Context, endpoint, binding, id string) (*a2a.Task, *a2a.Exchange, error) {
+	if binding == a2a.BindingHTTPJSON {
+		ex, err := c.A2A.REST(ctx, http.MethodGet, endpoint, "/tasks/"+url.PathEscape(id), nil, c.call("GetTask"))
+		if err != nil {
+			return nil, ex, err
+		}
+		if ex.Status != http.StatusOK {
+			return nil, ex, restError(ex.ResponseBody, ex.Status)
+		}
+		var t a2a.Task
+		if err := a2a.DecodeStrict(ex.ResponseBody, &t); err != nil {
+			return nil, ex, err
+		}
+		return &t, ex, nil
+	}
+	t, resp, ex, err := c.A2A.GetTask(ctx, endpoint, id, "", c.call("GetTask"))
 	if err == nil && resp != nil && resp.Error != nil {
 		err = resp.Error
 	}
