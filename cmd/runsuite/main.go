@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -39,7 +40,8 @@ const (
 type usageError struct{ error }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM too: a container target is terminated on every exit path, and no reaper would clean up after us.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -90,9 +92,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 const usage = `runsuite — the extconf conformance harness
 
   runsuite                      run every suite against the built-in reference agents; write a bundle
-  runsuite run [--target mock|URL] [--config FILE] [--suite LIST] [--req IDS] [--out DIR]
-               [--junit FILE] [--html FILE] [--json FILE] [--as NAME] [--tier self|third-party]
-               [--sign-key FILE] [--falsify] [--seed N]
+  runsuite run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST]
+               [--req IDS] [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME]
+               [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS]
   runsuite catalog [--format table|json] [--check-specs DIR]
   runsuite falsify [--sabotage IDS] [--json FILE] [--out DIR [--as NAME] [--tier T] [--sign-key FILE]]
   runsuite verify BUNDLE [--key FILE]
@@ -102,6 +104,10 @@ const usage = `runsuite — the extconf conformance harness
   runsuite sabotage list
 
 Exit status: 0 every selected applicable row passed and none is blocked; 1 a row failed or is blocked; 2 usage.
+
+Containers: --image runs a local image (never pulled), --dockerfile builds one (docker/build.sh makes the
+reference agents' image); ports are published on 127.0.0.1 only, the container's output is kept as
+container.log beside the bundle, and with no engine reachable every selected row is blocked (exit 1).
 
 Standing: a run is self (a claim) unless --tier third-party names a runner (--as) who is none of the tested
 cards' provider organizations and signs the bundle (--sign-key): only that is evidence. --junit writes one
@@ -146,7 +152,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	keyFlag := fs.String("sign-key", "", "private JWK (Ed25519 or P-256) to sign the bundle with")
 	falsFlag := fs.Bool("falsify", false, "also run the falsification matrix and put its table in the bundle")
 	seedFlag := fs.Int64("seed", 0, "Ginkgo random seed")
-	sabFlag := fs.String("sabotage", "", "mock target: toggles to switch on")
+	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggles to switch on")
+	imageFlag := fs.String("image", "", "container target: a local image (never pulled)")
+	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
@@ -177,7 +185,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 	}
 	var tgt *target.Target
-	if *tgtFlag == "mock" {
+	if *imageFlag != "" || *dockerfileFlag != "" {
+		if *tgtFlag != "mock" || (*imageFlag != "" && *dockerfileFlag != "") {
+			return exitUsage, usageError{errors.New("give one of --target URL, --image IMG and --dockerfile DIR")}
+		}
+		if *falsFlag {
+			return exitUsage, usageError{errors.New("--falsify runs against the in-process reference agents; drop --image/--dockerfile")}
+		}
+		if tgt, err = startContainer(ctx, *imageFlag, *dockerfileFlag, cfg, set, stderr); err != nil {
+			return exitFail, err
+		}
+	} else if *tgtFlag == "mock" {
 		tgt, err = mockagents.Start(set, docs...)
 		if err != nil {
 			return exitFail, err
@@ -193,9 +211,21 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if tgt.Close != nil {
 		defer tgt.Close()
 	}
+	if tgt.Kind == target.KindContainer {
+		if *outFlag == "" {
+			*outFlag = runDir()
+		}
+		defer writeContainerLog(*outFlag, tgt, stderr) // beside the bundle, on every path (runs before Close)
+	}
 	fmt.Fprintf(stderr, "runsuite: running %s against %s target\n", strings.Join(orAll(docs), ","), tgt.Kind)
-	res, err := harness.Run(ctx, tgt, harness.Options{Suites: suites.All(), Documents: docs, Rows: splitList(*reqFlag),
-		Sabotage: set, Runner: st.runner, Seed: *seedFlag, Progress: stderr, JSONReport: *jsonFlag})
+	ropts := harness.Options{Suites: suites.All(), Documents: docs, Rows: splitList(*reqFlag),
+		Sabotage: set, Runner: st.runner, Seed: *seedFlag, Progress: stderr, JSONReport: *jsonFlag}
+	var res *harness.Result
+	if tgt.Blocked != "" {
+		res, err = harness.BlockedRun(tgt, ropts, tgt.Blocked)
+	} else {
+		res, err = harness.Run(ctx, tgt, ropts)
+	}
 	if err != nil {
 		return exitFail, err
 	}
@@ -685,10 +715,10 @@ func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 		return exitFail, err
 	}
 	defer tgt.Close()
-	for role, u := range tgt.Agents {
-		fmt.Fprintf(stdout, "%s\t%s\n", role, u)
+	if err := announce(stdout, tgt); err != nil {
+		return exitFail, err
 	}
-	<-ctx.Done()
+	<-ctx.Done() // interrupt, or SIGTERM (`docker stop`: PID 1 gets no default handler)
 	return exitPass, nil
 }
 

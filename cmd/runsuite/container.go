@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// ContainerLogFile is the container's stdout and stderr, written beside bundle.json.
+const ContainerLogFile = "container.log"
+
+// startContainer starts the --image / --dockerfile target. No engine: a target whose Blocked says so (not an
+// error). A missing image or Dockerfile is a usage error (exit 2).
+func startContainer(ctx context.Context, image, dockerfile string, cfg target.Config, set sabotage.Set, stderr io.Writer) (*target.Target, error) {
+	what := image
+	if dockerfile != "" {
+		what = "the Dockerfile in " + dockerfile
+	}
+	fmt.Fprintf(stderr, "runsuite: starting %s (loopback only, never pulled)\n", what)
+	started := time.Now()
+	tgt, err := target.Container(ctx, target.ContainerOptions{Image: image, Dockerfile: dockerfile, Config: cfg,
+		Sabotage: set.IDs(), Log: stderr})
+	if err != nil {
+		if errors.Is(err, target.ErrContainerConfig) {
+			return nil, usageError{err}
+		}
+		return nil, err
+	}
+	if tgt.Blocked != "" {
+		fmt.Fprintf(stderr, "runsuite: %s (after %s): every selected row is blocked\n", tgt.Blocked, time.Since(started).Round(time.Millisecond))
+		return tgt, nil
+	}
+	fmt.Fprintf(stderr, "runsuite: container ready in %s, image %s\n", time.Since(started).Round(time.Millisecond), tgt.ImageID)
+	return tgt, nil
+}
+
+// runDir is the default bundle directory of a run (as writeBundle chooses it).
+func runDir() string {
+	return filepath.Join("evidence", "runs", time.Now().UTC().Format("20060102T150405Z"))
+}
+
+// writeContainerLog keeps what the container printed beside the bundle.
+func writeContainerLog(dir string, tgt *target.Target, stderr io.Writer) {
+	if tgt == nil || tgt.Logs == nil {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "runsuite: container log: %v\n", err)
+		return
+	}
+	p := filepath.Join(dir, ContainerLogFile)
+	if err := os.WriteFile(p, tgt.Logs(), 0o644); err != nil {
+		fmt.Fprintf(stderr, "runsuite: container log: %v\n", err)
+		return
+	}
+	fmt.Fprintf(stderr, "runsuite: container log: %s\n", p)
+}
+
+// announce prints the reference agents in the mock protocol (harness/target: target.MockReady): one
+// "role<TAB>card URL" line per agent, sorted; the operator settings they supply for themselves; then ready.
+func announce(w io.Writer, tgt *target.Target) error {
+	roles := make([]string, 0, len(tgt.Agents))
+	for r := range tgt.Agents {
+		roles = append(roles, r)
+	}
+	sort.Strings(roles)
+	for _, r := range roles {
+		if _, err := fmt.Fprintf(w, "%s\t%s\n", r, tgt.Agents[r]); err != nil {
+			return err
+		}
+	}
+	if !reflect.ValueOf(tgt.Config).IsZero() {
+		// Byte-faithful: no HTML escaping, so a placeholder such as the actingFor "<person>" survives as written.
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(tgt.Config); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "%s%s\n", target.MockConfigPrefix, strings.TrimSpace(b.String())); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, target.MockReady)
+	return err
+}
