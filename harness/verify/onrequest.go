@@ -704,3 +704,17 @@ func ParseOREntry(raw json.RawMessage) (OREntry, error) {
 	}
 	return d.Entries[0], nil
 }
+
+var moneyAmount = regexp.MustCompile(`(?i)(?:\b[A-Z]{3}\s?|[$£€¥]\s?)\d[\d,.]*\d|\b\d[\d,.]*\d\s?(?:[A-Z]{3}\b|[$£€]|euros?\b|pounds?\b|dollars?\b)`)
+
+// MoneyAmounts returns the amounts of money in text ("GBP 2,400", "€90", "1.200 EUR"): the values an agent gives on
+// request are mostly prices, and these are what OR-3.9 looks for in skill text when the operator named no values.
+func MoneyAmounts(text string) []string {
+	var out []string
+	for _, m := range moneyAmount.FindAllString(text, -1) {
+		if m = strings.TrimSpace(m); !contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}

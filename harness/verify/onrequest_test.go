@@ -232,3 +232,11 @@ func TestOnRequestRelay(t *testing.T) {
 		t.Errorf("an empty reply: %v", err)
 	}
 }
+
+func TestMoneyAmounts(t *testing.T) {
+	got := MoneyAmounts("An oak bench is GBP 2,400 for ten years; a plaque €90, or 1.200 EUR abroad. Open 09:00 to 17:00.")
+	want := []string{"GBP 2,400", "€90", "1.200 EUR"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("MoneyAmounts = %q, want %q", got, want)
+	}
+}

@@ -273,6 +273,9 @@ func (a *agent) card(base string) any {
 		if s.ID == "service-pricing" && a.set.On("or.skill-text-leaks-value") {
 			sk["description"] = s.Description + " Direct cremation from " + pricingValue + "."
 		}
+		if s.ID == "memorial-options" && a.set.On("or.skill-text-leaks-opt-in-value") {
+			sk["examples"] = append(append([]string(nil), s.Examples...), "Is a bench still "+benchValue+"?")
+		}
 		skills = append(skills, sk)
 		if !s.Listed {
 			continue

@@ -2,6 +2,7 @@ package onrequest_test
 
 import (
 	"context"
+	"net/url"
 	"sort"
 	"strings"
 	"testing"
@@ -18,7 +19,12 @@ import (
 // run starts the reference chapel, lets edit change the target (withhold operator input), and runs the suite.
 func run(t *testing.T, edit func(*target.Target)) map[string]harness.RowVerdict {
 	t.Helper()
-	roles, cfg, closeFn, err := mock.Start(sabotage.Set{})
+	return runWith(t, sabotage.Set{}, edit, nil)
+}
+
+func runWith(t *testing.T, set sabotage.Set, edit func(*target.Target), rows []string) map[string]harness.RowVerdict {
+	t.Helper()
+	roles, cfg, closeFn, err := mock.Start(set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +34,7 @@ func run(t *testing.T, edit func(*target.Target)) map[string]harness.RowVerdict 
 		edit(tgt)
 	}
 	res, err := harness.Run(context.Background(), tgt, harness.Options{
-		Suites: []harness.Suite{onrequest.Suite()}, Documents: []string{"on-request"}, Seed: 1})
+		Suites: []harness.Suite{onrequest.Suite()}, Documents: []string{"on-request"}, Rows: rows, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +44,7 @@ func run(t *testing.T, edit func(*target.Target)) map[string]harness.RowVerdict 
 			out[r.ID] = r
 		}
 	}
-	if got, want := len(out), len(catalog.MustLoad().ByDocument("on-request")); got != want {
+	if got, want := len(out), len(catalog.MustLoad().ByDocument("on-request")); got != want && rows == nil {
 		t.Fatalf("%d on-request rows in the result, the catalog has %d", got, want)
 	}
 	return out
@@ -62,7 +68,7 @@ func TestWithoutOperatorInputRowsAreBlocked(t *testing.T) {
 		tgt.Config = target.Config{}
 	})
 	blocked := map[string]string{
-		"OR-3.4d": "operator must state", "OR-3.6": "consent", "OR-3.9": "operator must state",
+		"OR-3.4d": "operator must state", "OR-3.6": "consent", "OR-3.9": "no value given on request",
 		"OR-5.1": "consent", "OR-5.3a": "actingFor",
 		"OR-5.7a": "consent", "OR-5.7b": "consent", "OR-5.7c": "attestation", "OR-5.7d": "consent",
 		"OR-5.7e": "consent", "OR-5.7f": "consent", "OR-5.7g": "consent", "OR-5.7h": "consent", "OR-5.8a": "consent",
@@ -92,5 +98,20 @@ func TestWithoutOperatorInputRowsAreBlocked(t *testing.T) {
 	}
 	if harness.Passed(all) {
 		t.Error("a run with blocked rows reads as passed")
+	}
+}
+
+// OR-3.9 reads what the agent gives on opt-in as values given on request: with a statement that names no values,
+// a skill example carrying the opted-in price still fails the row, and the reference chapel still passes it.
+func TestSkillTextCheckedAgainstWhatIsGivenOnOptIn(t *testing.T) {
+	noValues := func(tgt *target.Target) {
+		tgt.Agents["on-request.operator"] = "data:application/json," + url.PathEscape(`{"consentToActions": true}`)
+	}
+	if r := runWith(t, sabotage.Set{}, noValues, []string{"OR-3.9"})["OR-3.9"]; r.Verdict != harness.ExecutedPass {
+		t.Errorf("reference chapel, no stated values: %s (%s)", r.Verdict, r.Detail)
+	}
+	r := runWith(t, sabotage.MustParse("or.skill-text-leaks-opt-in-value"), noValues, []string{"OR-3.9"})["OR-3.9"]
+	if r.Verdict != harness.ExecutedFail || !strings.Contains(r.Detail, "GBP 2,400") {
+		t.Errorf("opted-in price in a skill example, no stated values: %s (%s)", r.Verdict, r.Detail)
 	}
 }
