@@ -1,0 +1,304 @@
+package agentcards
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/mockagents/server"
+)
+
+// cardJSON is an A2A 1.0 card whose capabilities and securitySchemes are kept as the exact JSON they are copied
+// from, so a per-agent card carries the host card's bytes for them, not a re-encoding.
+type cardJSON struct {
+	Name                 string                    `json:"name"`
+	Description          string                    `json:"description"`
+	SupportedInterfaces  []a2a.AgentInterface      `json:"supportedInterfaces"`
+	Provider             *a2a.AgentProvider        `json:"provider,omitempty"`
+	Version              string                    `json:"version"`
+	DocumentationURL     string                    `json:"documentationUrl,omitempty"`
+	Capabilities         json.RawMessage           `json:"capabilities"`
+	SecuritySchemes      json.RawMessage           `json:"securitySchemes,omitempty"`
+	SecurityRequirements []a2a.SecurityRequirement `json:"securityRequirements,omitempty"`
+	DefaultInputModes    []string                  `json:"defaultInputModes,omitempty"`
+	DefaultOutputModes   []string                  `json:"defaultOutputModes,omitempty"`
+	Skills               []a2a.AgentSkill          `json:"skills"`
+}
+
+var securitySchemes = json.RawMessage(`{"bearer":{"httpAuthSecurityScheme":{"scheme":"Bearer"}},` +
+	`"apiKey":{"apiKeySecurityScheme":{"location":"header","name":"X-API-Key"}}}`)
+
+// publicCard is the host's unauthenticated card: its skills are its workflows, and it lists no routing value.
+func (h *host) publicCard(base string) any {
+	caps := `{"streaming":true,"extendedAgentCard":true}`
+	if h.on("ac.drop-extended-card-capability") {
+		caps = `{"streaming":true}`
+	}
+	c := cardJSON{
+		Name: h.fx.Host.Name, Description: h.fx.Host.Description, Provider: h.fx.Host.Provider,
+		SupportedInterfaces: server.Interfaces(base), Version: h.fx.Host.Version,
+		Capabilities: json.RawMessage(caps), SecuritySchemes: securitySchemes,
+		SecurityRequirements: []a2a.SecurityRequirement{
+			{Schemes: map[string]a2a.StringList{"bearer": {}}}, {Schemes: map[string]a2a.StringList{"apiKey": {}}}},
+		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Skills: h.fx.Workflows,
+	}
+	if h.on("ac.public-card-lists-r") {
+		for _, role := range []string{"A", "B"} {
+			p := h.principalByRole(role)
+			for _, a := range h.inventory(p) {
+				if h.published(p, a) {
+					c.SupportedInterfaces = append(c.SupportedInterfaces, a2a.AgentInterface{URL: base + "/jsonrpc",
+						ProtocolBinding: a2a.BindingJSONRPC, ProtocolVersion: a2a.ProtocolVersion, Tenant: h.mintFor(p, a)})
+				}
+			}
+		}
+	}
+	return c
+}
+
+// served returns the public card exactly as the core serves it.
+func (h *host) served() cardJSON {
+	var c cardJSON
+	_ = json.Unmarshal(h.srv.CardBytes(), &c)
+	return c
+}
+
+// hostExtendedCard is the host's own authenticated card: the public one plus an authenticated-only workflow.
+func (h *host) hostExtendedCard() cardJSON {
+	c := h.served()
+	c.Skills = append(append([]a2a.AgentSkill{}, c.Skills...), h.fx.ExtendedOnlyWorkflow)
+	return c
+}
+
+func (h *host) workflow(id string) (a2a.AgentSkill, bool) {
+	for _, w := range h.fx.Workflows {
+		if w.ID == id {
+			return w, true
+		}
+	}
+	return a2a.AgentSkill{}, false
+}
+
+// agentCard is RFC 0202 §C / interop.md "Per-agent cards": name = persona, version = packVersion, description =
+// description or else label, the host card's interfaces each with tenant R, the host card's capabilities and
+// securitySchemes, and one skill per workflow routed to the agent for this caller. Nothing from the manifest.
+func (h *host) agentCard(p *principal, a *agent, r string) any {
+	if h.on("ac.host-card-for-r") {
+		return h.hostExtendedCard()
+	}
+	pub := h.served()
+	c := cardJSON{
+		Name: a.Persona, Version: a.PackVersion, Description: a.Description,
+		Capabilities: pub.Capabilities, SecuritySchemes: pub.SecuritySchemes,
+		DefaultInputModes: pub.DefaultInputModes, DefaultOutputModes: pub.DefaultOutputModes,
+		Skills: []a2a.AgentSkill{},
+	}
+	if c.Description == "" || h.on("ac.card-description-always-label") {
+		c.Description = a.Label
+	}
+	if h.on("ac.card-system-prompt-in-description") {
+		c.Description = a.Manifest.SystemPrompt
+	}
+	if h.on("ac.card-name-not-persona") {
+		c.Name = a.Label
+	}
+	if h.on("ac.card-version-from-host") {
+		c.Version = pub.Version
+	}
+	if h.on("ac.card-missing-default-modes") {
+		c.DefaultInputModes, c.DefaultOutputModes = nil, nil
+	}
+	for _, in := range pub.SupportedInterfaces {
+		if h.on("ac.card-interfaces-drop-binding") && in.ProtocolBinding != a2a.BindingJSONRPC {
+			continue
+		}
+		in.Tenant = r
+		if h.on("ac.card-interface-tenant-missing") && in.ProtocolBinding == a2a.BindingHTTPJSON {
+			in.Tenant = ""
+		}
+		c.SupportedInterfaces = append(c.SupportedInterfaces, in)
+	}
+	if h.on("ac.card-capabilities-differ") {
+		var m map[string]any
+		_ = json.Unmarshal(pub.Capabilities, &m)
+		m["streaming"] = false
+		c.Capabilities, _ = json.Marshal(m)
+	}
+	if h.on("ac.card-security-schemes-differ") {
+		var m map[string]json.RawMessage
+		_ = json.Unmarshal(pub.SecuritySchemes, &m)
+		delete(m, "apiKey")
+		c.SecuritySchemes, _ = json.Marshal(m)
+	}
+	routed := h.routes(p, a.AgentID)
+	if h.on("ac.card-skills-all-workflows") {
+		routed = nil
+		for _, w := range h.fx.Workflows {
+			routed = append(routed, w.ID)
+		}
+	}
+	for _, id := range routed {
+		if w, ok := h.workflow(id); ok {
+			c.Skills = append(c.Skills, w)
+		}
+	}
+	if a.AgentID == resolverID && h.on("ac.card-empty-skills") {
+		c.Skills = []a2a.AgentSkill{}
+	}
+	if h.on("ac.card-handoff-schema-in-skill") && len(a.Manifest.HandoffSchemas) > 0 && len(c.Skills) > 0 {
+		c.Skills[0].Examples = []string{string(a.Manifest.HandoffSchemas[0])}
+	}
+	if h.on("ac.card-credential-in-docs-url") {
+		for _, v := range a.Manifest.Credentials {
+			c.DocumentationURL = h.srv.URL() + "/docs/agents/" + url.PathEscape(a.AgentID) + "?token=" + url.QueryEscape(v)
+			break
+		}
+	}
+	if a.AgentID == resolverID && h.on("ac.card-names-foreign-agent") && len(c.Skills) > 0 {
+		for _, o := range h.fx.Agents {
+			if o.InstallTenant != p.Tenant && !h.inInventory(p, o.AgentID) {
+				c.Skills[0].Description += " Hands off to " + o.AgentID + " when a ledger question comes up."
+				break
+			}
+		}
+	}
+	return c
+}
+
+func (h *host) inInventory(p *principal, id string) bool {
+	for _, a := range h.inventory(p) {
+		if a.AgentID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// before gates every A2A operation: authentication, authorization for requests carrying R, resolution of R
+// within the caller's inventory. A nil reply hands the operation to the core (task store scoped by R and by the
+// caller's tenant, which is what keeps runs in the caller's tenant of record).
+func (h *host) before(c *server.Ctx) *server.Reply {
+	r := c.Tenant
+	p := h.authenticate(c.R)
+	viaSabotage := false
+	if p == nil {
+		if r != "" && h.on("ac.resolve-before-auth") && h.mintedAgent(r) == "" {
+			return h.unresolvable(c, r, false)
+		}
+		if r != "" && h.on("ac.r-serves-unauthenticated") {
+			if id := h.mintedAgent(r); id != "" {
+				p = h.holderOf(id)
+				viaSabotage = p != nil
+			}
+		}
+		if p == nil {
+			c.RespHeader.Set("WWW-Authenticate", `Bearer realm="acme-support-host"`)
+			return &server.Reply{Err: server.NewError(server.CodeUnauthenticated, "authentication required", nil), HTTPStatus: http.StatusUnauthorized}
+		}
+	}
+	c.Principal = &server.Principal{Name: p.ID, Tenant: p.Tenant}
+	if r == "" {
+		if c.Method == server.MethodGetExtendedAgentCard {
+			return &server.Reply{Result: h.hostExtendedCard()}
+		}
+		return nil
+	}
+	// GET /agents/{agentId}'s policy, applied before R is looked at.
+	if !hasScope(p, "runs:read") && !h.on("ac.r-authz-weaker-than-get-agent") && !viaSabotage {
+		return &server.Reply{Err: server.NewError(server.CodeUnauthorized, "the caller may not use agents of this host", nil), HTTPStatus: http.StatusForbidden}
+	}
+	a := h.resolve(p, r)
+	if a == nil {
+		return h.unresolvable(c, r, h.mintedAgent(r) != "")
+	}
+	switch c.Method {
+	case server.MethodGetExtendedAgentCard:
+		if h.on("ac.rest-ignores-tenant-prefix") && c.Binding == a2a.BindingHTTPJSON {
+			return &server.Reply{Result: h.hostExtendedCard()}
+		}
+		return &server.Reply{Result: h.agentCard(p, a, r)}
+	case server.MethodSendMessage, server.MethodSendStreamingMessage:
+		if h.on("ac.run-in-install-tenant") && a.InstallTenant != p.Tenant {
+			c.Principal = &server.Principal{Name: "install:" + a.AgentID, Tenant: a.InstallTenant}
+		}
+	}
+	return nil
+}
+
+func hasScope(p *principal, scope string) bool {
+	for _, x := range p.Scopes {
+		if x == scope {
+			return true
+		}
+	}
+	return false
+}
+
+// holderOf returns a principal whose inventory publishes the agent (ac.r-serves-unauthenticated acts as it).
+func (h *host) holderOf(agentID string) *principal {
+	for _, p := range h.fx.Principals {
+		for _, a := range h.inventory(p) {
+			if a.AgentID == agentID && h.published(p, a) {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
+// unresolvable is the one refusal for an R that names no agent of the caller's inventory, whether the host never
+// minted it (known false) or it names another tenant's, an unapproved or an uninstalled agent (known true). It
+// never quotes R and never says why R did not resolve.
+func (h *host) unresolvable(c *server.Ctx, r string, known bool) *server.Reply {
+	code, msg := -32602, "the tenant does not name an agent available to the caller"
+	if c.Method == server.MethodGetExtendedAgentCard {
+		code, msg = a2a.CodeExtendedCardNotConfigured, "extended agent card is not configured"
+	}
+	if h.on("ac.refusal-echoes-r") {
+		msg += ": " + r
+	}
+	status := 0
+	if known {
+		streaming := c.Method == server.MethodSendStreamingMessage || c.Method == server.MethodSubscribeToTask
+		if h.on("ac.foreign-r-distinct-code") {
+			code, msg = a2a.CodeTaskNotFound, "the agent is not available"
+			if c.Binding == a2a.BindingHTTPJSON {
+				status = http.StatusBadRequest // the never-minted refusal's status: only the code differs
+			}
+		}
+		if h.on("ac.foreign-r-distinct-message") {
+			msg = "agent not available in this workspace"
+		}
+		if h.on("ac.foreign-r-distinct-status") && c.Binding == a2a.BindingJSONRPC && !streaming {
+			status = http.StatusForbidden
+		}
+		if h.on("ac.rest-foreign-r-distinct") && c.Binding == a2a.BindingHTTPJSON {
+			code, msg, status = a2a.CodeTaskNotFound, "agent not found", 0
+		}
+		if h.on("ac.gettask-foreign-r-leaks") && c.Method == server.MethodGetTask {
+			code, msg, status = a2a.CodeTaskNotFound, "task not found", 0
+		}
+	}
+	return &server.Reply{Err: server.NewError(code, msg, nil), HTTPStatus: status}
+}
+
+// onSend completes every message: the workflow run is the agent's (tenant R) or the host's (no tenant).
+func (h *host) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+	who := h.fx.Host.Name
+	if id := h.mintedAgent(c.Tenant); id != "" {
+		if a := h.agent(id); a != nil {
+			who = a.Persona
+		}
+	}
+	text := who + " completed the request."
+	if n := len(req.Message.Parts); n > 0 && req.Message.Parts[0].Text != nil {
+		text = who + " completed: " + strings.TrimSpace(*req.Message.Parts[0].Text)
+	}
+	return server.Reply{Task: &a2a.Task{
+		Status:    a2a.TaskStatus{State: a2a.StateCompleted},
+		Artifacts: []a2a.Artifact{{ArtifactID: "result-1", Name: "result", Parts: []a2a.Part{a2a.TextPart(text)}}},
+	}}
+}

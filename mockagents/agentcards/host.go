@@ -1,0 +1,418 @@
+// Package agentcards is the reference host of OpenWOP RFC 0202 (per-agent A2A cards): a multi-tenant OpenWOP host
+// on the shared A2A server core, with an OpenWOP discovery document advertising a2a.agentCards, an authenticated
+// inventory (GET /agents, GET /agents/{agentId}) whose entries carry opaque routing values (a2aTenant, "R"), and
+// GetExtendedAgentCard with tenant R on both A2A bindings returning the agent's card. Every other A2A operation
+// is routed by R within the caller's tenant of record.
+//
+// Order of checks for a request carrying R: authenticate (401, one fixed body) → authorize as GET /agents/{agentId}
+// does (runs:read; 403, one fixed body, R not looked at) → resolve R within the caller's inventory → the operation.
+// Every R that does not resolve (never minted, another tenant's, unapproved, uninstalled) gets one fixed refusal
+// per operation and binding. Each sabotage toggle of the document is consulted where its rule is honoured.
+package agentcards
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+
+	fx "github.com/extconf/extconf/fixtures/agentcards"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// Paths of the OpenWOP surface on the host's origin.
+const (
+	DiscoveryPath = "/.well-known/openwop.json"
+	InventoryPath = "/agents"
+)
+
+// resolverID is the agent the single-agent toggles act on.
+const resolverID = "vendor.acme.support.resolver"
+
+type fixture struct {
+	Host struct {
+		Name        string             `json:"name"`
+		Description string             `json:"description"`
+		Version     string             `json:"version"`
+		Provider    *a2a.AgentProvider `json:"provider"`
+	} `json:"host"`
+	Workflows            []a2a.AgentSkill                         `json:"workflows"`
+	ExtendedOnlyWorkflow a2a.AgentSkill                           `json:"extendedOnlyWorkflow"`
+	Principals           []*principal                             `json:"principals"`
+	Agents               []*agent                                 `json:"agents"`
+	Workspaces           map[string]*workspace                    `json:"workspaces"`
+	Foreign              struct{ Unapproved, Uninstalled string } `json:"foreign"`
+}
+
+type principal struct {
+	Role      string   `json:"role"`
+	ID        string   `json:"id"`
+	Token     string   `json:"token"`
+	Tenant    string   `json:"tenant"`
+	Workspace string   `json:"workspace"`
+	Scopes    []string `json:"scopes"`
+}
+
+type agent struct {
+	AgentID        string   `json:"agentId"`
+	InstallTenant  string   `json:"installTenant"`
+	Persona        string   `json:"persona"`
+	Label          string   `json:"label"`
+	Description    string   `json:"description"`
+	PackVersion    string   `json:"packVersion"`
+	Degraded       []string `json:"degraded"`
+	MemoryDegraded bool     `json:"memoryDegraded"`
+	Uninstalled    bool     `json:"uninstalled"`
+	Manifest       struct {
+		SystemPromptRef string            `json:"systemPromptRef"`
+		SystemPrompt    string            `json:"systemPrompt"`
+		HandoffSchemas  []json.RawMessage `json:"handoffSchemas"`
+		Credentials     map[string]string `json:"credentials"`
+	} `json:"manifest"`
+}
+
+type workspace struct {
+	Inventory []string            `json:"inventory"`
+	Routes    map[string][]string `json:"routes"`
+}
+
+// host is one running reference host.
+type host struct {
+	set    sabotage.Set
+	fx     fixture
+	secret []byte
+	srv    *server.Server
+
+	mu     sync.Mutex
+	minted map[string]string // every R ever handed out → agentId
+	seq    int               // ac.r-per-request counter
+}
+
+func load() (fixture, []byte, error) {
+	var f fixture
+	if err := json.Unmarshal(fx.HostJSON(), &f); err != nil {
+		return f, nil, fmt.Errorf("agent-cards fixture: %w", err)
+	}
+	secret, err := base64.RawURLEncoding.DecodeString(fx.HostSecret())
+	if err != nil || len(secret) < 16 {
+		return f, nil, fmt.Errorf("agent-cards fixture: bad host secret")
+	}
+	return f, secret, nil
+}
+
+// Start runs the reference host with the toggles in set on. It returns the roles it plays, the operator input a
+// real host's operator would supply (principals, the discovery and inventory URLs, the agent-cards inputs), and
+// how to stop it.
+func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
+	f, secret, err := load()
+	if err != nil {
+		return nil, target.Config{}, nil, err
+	}
+	h := &host{set: set, fx: f, secret: secret, minted: map[string]string{}}
+	srv, err := server.Start(server.Agent{
+		Name:   f.Host.Name,
+		Card:   h.publicCard,
+		OnSend: h.onSend,
+		Before: h.before,
+		Routes: map[string]http.HandlerFunc{
+			"GET " + DiscoveryPath:                h.serveDiscovery,
+			"GET " + InventoryPath:                h.serveInventory,
+			"GET " + InventoryPath + "/{agentId}": h.serveEntry,
+		},
+	}, server.Options{TLS: true})
+	if err != nil {
+		return nil, target.Config{}, nil, err
+	}
+	h.srv = srv
+	return map[string]string{"agent-cards": srv.CardURL()}, h.operatorConfig(), srv.Close, nil
+}
+
+func (h *host) on(id string) bool { return h.set.On(id) }
+
+func (h *host) agent(id string) *agent {
+	for _, a := range h.fx.Agents {
+		if a.AgentID == id {
+			return a
+		}
+	}
+	return nil
+}
+
+func (h *host) principalByRole(role string) *principal {
+	for _, p := range h.fx.Principals {
+		if p.Role == role {
+			return p
+		}
+	}
+	return nil
+}
+
+// routes returns the workflows the host routes to agentID for p's workspace.
+func (h *host) routes(p *principal, agentID string) []string {
+	if ws := h.fx.Workspaces[p.Workspace]; ws != nil {
+		return ws.Routes[agentID]
+	}
+	return nil
+}
+
+// inventory returns p's inventory: the agents installed and approved for p's workspace.
+func (h *host) inventory(p *principal) []*agent {
+	ws := h.fx.Workspaces[p.Workspace]
+	if ws == nil {
+		return nil
+	}
+	var out []*agent
+	for _, id := range ws.Inventory {
+		if a := h.agent(id); a != nil && !a.Uninstalled {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// published reports whether a's entry in p's inventory carries an a2aTenant (RFC 0202 §B rule 3).
+func (h *host) published(p *principal, a *agent) bool {
+	return len(h.routes(p, a.AgentID)) > 0 || h.on("ac.r-on-workflowless-agent")
+}
+
+// mint returns the routing value of agentID for a caller in tenant / workspace / principal id, and records it.
+// The spec-correct value is a keyed MAC of agentId ‖ host version: the same for every caller, encoding nothing.
+func (h *host) mint(agentID, tenant, ws, pid string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	mac := func(parts ...string) string {
+		m := hmac.New(sha256.New, h.secret)
+		m.Write([]byte(strings.Join(parts, "\x00")))
+		return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+	}
+	base := mac(agentID, h.fx.Host.Version)
+	var r string
+	switch {
+	case h.on("ac.r-per-request"):
+		h.seq++
+		r = "ag-" + mac(agentID, h.fx.Host.Version, fmt.Sprint(h.seq))[:22]
+	case h.on("ac.r-encodes-tenant"):
+		r = "tenant-" + tenant + "-" + agentID[strings.LastIndexByte(agentID, '.')+1:]
+	case h.on("ac.r-base64-tenant"):
+		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(tenant)) + "-" + base[:12]
+	case h.on("ac.r-encodes-workspace"):
+		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(ws)) + "." + base[:12]
+	case h.on("ac.r-encodes-principal"):
+		r = "ag-" + hex.EncodeToString([]byte(pid)) + "-" + base[:12]
+	default:
+		r = "ag-" + base[:22]
+	}
+	h.minted[r] = agentID
+	return r
+}
+
+func (h *host) mintFor(p *principal, a *agent) string {
+	return h.mint(a.AgentID, p.Tenant, p.Workspace, p.ID)
+}
+
+// mintedAgent returns the agent a minted R names ("" when the host never minted it).
+func (h *host) mintedAgent(r string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.minted[r]
+}
+
+// resolve finds the agent R names within p's inventory (the caller's tenant of record, RFC 0202 §D.9).
+func (h *host) resolve(p *principal, r string) *agent {
+	id := h.mintedAgent(r)
+	if id == "" {
+		return nil
+	}
+	for _, a := range h.inventory(p) {
+		if a.AgentID == id && h.published(p, a) {
+			return a
+		}
+	}
+	return nil
+}
+
+// ---- OpenWOP surface ----
+
+func (h *host) serveDiscovery(w http.ResponseWriter, r *http.Request) {
+	base := h.srv.URL()
+	profiles := []string{"core", "a2a-1.0"}
+	if h.on("ac.no-a2a-profile") {
+		profiles = []string{"core"}
+	}
+	agents := map[string]any{"inventory": true, "manifestRuntime": true}
+	if h.on("ac.no-manifest-runtime") {
+		delete(agents, "manifestRuntime")
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"openwop":      "2",
+		"host":         map[string]string{"name": h.fx.Host.Name, "version": h.fx.Host.Version},
+		"profiles":     profiles,
+		"facets":       map[string]any{"a2a": map[string]any{"agentCards": true}, "agents": agents},
+		"agentCardUrl": h.srv.CardURL(),
+		"inventoryUrl": base + InventoryPath,
+	})
+}
+
+// caller authenticates an OpenWOP request and applies GET /agents' policy (runs:read).
+func (h *host) caller(w http.ResponseWriter, r *http.Request) *principal {
+	p := h.authenticate(r)
+	if p == nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="acme-support-host"`)
+		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": map[string]string{"code": "unauthenticated", "message": "authentication required"}})
+		return nil
+	}
+	if !slices.Contains(p.Scopes, "runs:read") {
+		writeJSON(w, http.StatusForbidden, map[string]any{"error": map[string]string{"code": "forbidden", "message": "runs:read is required"}})
+		return nil
+	}
+	return p
+}
+
+func (h *host) entry(p *principal, a *agent) map[string]any {
+	e := map[string]any{"agentId": a.AgentID, "persona": a.Persona, "label": a.Label, "packVersion": a.PackVersion,
+		"installScope": "tenant"}
+	if a.InstallTenant != p.Tenant {
+		e["installScope"] = "host"
+	}
+	if a.Description != "" {
+		e["description"] = a.Description
+	}
+	if len(a.Degraded) > 0 {
+		e["degraded"] = a.Degraded
+	}
+	if a.MemoryDegraded {
+		e["memoryDegraded"] = true
+	}
+	if h.published(p, a) {
+		e["a2aTenant"] = h.mintFor(p, a)
+	}
+	return e
+}
+
+func (h *host) serveInventory(w http.ResponseWriter, r *http.Request) {
+	p := h.caller(w, r)
+	if p == nil {
+		return
+	}
+	entries := []map[string]any{}
+	for _, a := range h.inventory(p) {
+		entries = append(entries, h.entry(p, a))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"agents": entries})
+}
+
+func (h *host) serveEntry(w http.ResponseWriter, r *http.Request) {
+	p := h.caller(w, r)
+	if p == nil {
+		return
+	}
+	id := r.PathValue("agentId")
+	for _, a := range h.inventory(p) {
+		if a.AgentID == id {
+			writeJSON(w, http.StatusOK, h.entry(p, a))
+			return
+		}
+	}
+	// RFC 0074: an agent outside the caller's inventory is indistinguishable from one never installed.
+	writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]string{"code": "not_found", "message": "agent not found"}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// authenticate returns the principal of the request's credential (Bearer or X-API-Key), nil when absent or unknown.
+func (h *host) authenticate(r *http.Request) *principal {
+	tok := ""
+	if v := r.Header.Get("Authorization"); v != "" {
+		scheme, rest, ok := strings.Cut(v, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return nil
+		}
+		tok = strings.TrimSpace(rest)
+	} else {
+		tok = strings.TrimSpace(r.Header.Get("X-API-Key"))
+	}
+	if tok == "" {
+		return nil
+	}
+	for _, p := range h.fx.Principals {
+		if hmac.Equal([]byte(p.Token), []byte(tok)) {
+			return p
+		}
+	}
+	return nil
+}
+
+// operatorConfig is what an operator supplies for this host: three principals and the agent-cards inputs that no
+// surface of the host exposes (routing tables, workflowless agents, canaries, foreign routing values).
+func (h *host) operatorConfig() target.Config {
+	base := h.srv.URL()
+	cfg := target.Config{
+		Principals: map[string]target.Principal{},
+		Inventory:  base + InventoryPath,
+		Discovery:  base + DiscoveryPath,
+		Requests:   map[string][]string{},
+	}
+	for _, p := range h.fx.Principals {
+		tp := target.Principal{Header: "Authorization", Value: "Bearer " + p.Token, Tenant: p.Tenant, Workspace: p.Workspace, ID: p.ID}
+		cfg.Principals[p.Role] = tp
+		cfg.Principals["agent-cards."+p.Role] = tp // survives another document's mock supplying its own "A"
+	}
+	for _, role := range []string{"A", "B"} {
+		p := h.principalByRole(role)
+		for _, a := range h.inventory(p) {
+			if rs := h.routes(p, a.AgentID); len(rs) > 0 {
+				cfg.Requests["agent-cards:routed:"+role+":"+a.AgentID] = rs
+			} else {
+				cfg.Requests["agent-cards:workflowless:"+role] = append(cfg.Requests["agent-cards:workflowless:"+role], a.AgentID)
+			}
+		}
+	}
+	for _, a := range h.fx.Agents {
+		if m := a.Manifest.SystemPrompt; m != "" {
+			if i := strings.Index(m, "CANARY-"); i >= 0 {
+				cfg.Requests["agent-cards:canary:system-prompt"] = append(cfg.Requests["agent-cards:canary:system-prompt"], strings.Fields(m[i:])[0])
+			}
+		}
+		for _, s := range a.Manifest.HandoffSchemas {
+			var sch struct {
+				ID         string                     `json:"$id"`
+				Properties map[string]json.RawMessage `json:"properties"`
+			}
+			_ = json.Unmarshal(s, &sch)
+			if i := strings.Index(sch.ID, "CANARY-"); i >= 0 {
+				cfg.Requests["agent-cards:canary:handoff-schema"] = append(cfg.Requests["agent-cards:canary:handoff-schema"], sch.ID[i:])
+			}
+			for k := range sch.Properties {
+				cfg.Requests["agent-cards:canary:handoff-schema"] = append(cfg.Requests["agent-cards:canary:handoff-schema"], k)
+			}
+		}
+		for _, v := range a.Manifest.Credentials {
+			cfg.Requests["agent-cards:canary:credential"] = append(cfg.Requests["agent-cards:canary:credential"], v)
+		}
+	}
+	for kind, id := range map[string]string{"unapproved": h.fx.Foreign.Unapproved, "uninstalled": h.fx.Foreign.Uninstalled} {
+		if a := h.agent(id); a != nil {
+			cfg.Requests["agent-cards:foreign-r:"+kind] = []string{h.mint(a.AgentID, a.InstallTenant, "", "")}
+		}
+	}
+	for _, w := range h.fx.Workflows {
+		if len(w.Examples) > 0 {
+			cfg.Requests[w.ID] = w.Examples[:1]
+		}
+	}
+	return cfg
+}
