@@ -1,0 +1,5 @@
+package suites
+
+import "github.com/extconf/extconf/suites/agentcards"
+
+func init() { register(agentcards.Suite()) }

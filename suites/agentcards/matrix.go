@@ -1,0 +1,144 @@
+package agentcards
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/extconf/extconf/harness/a2a"
+)
+
+// setup is what every operation probe shares: A's primary routing value and a task A created through it, so the
+// task-addressed operations name a task that exists for A.
+type setup struct {
+	primary entry
+	taskID  string
+	ex      *a2a.Exchange
+	failed  string
+}
+
+const probeText = "extconf agent-cards probe: please acknowledge this message."
+
+func (s *session) setup(ctx context.Context, ifs ifaces) *setup {
+	return memo(s, "setup", func() *setup {
+		st := &setup{}
+		l := s.listing(ctx, roleA)
+		rs := l.withR()
+		c, ok := s.client(roleA)
+		if !ok || len(rs) == 0 {
+			st.failed = "no routing value for principal A"
+			return st
+		}
+		st.primary = rs[0]
+		msg := a2a.Message{MessageID: "extconf-ac-setup", Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(probeText)}}
+		req := a2a.SendMessageRequest{Message: msg, Tenant: st.primary.R}
+		var res *a2a.SendResult
+		var resp *a2a.RPCResponse
+		var err error
+		if ifs.rpc != "" {
+			res, resp, st.ex, err = c.SendMessage(ctx, ifs.rpc, req, a2a.Call{Note: "setup: A creates a task through its own R"})
+		} else {
+			st.failed = "no JSON-RPC interface to create the setup task on"
+			return st
+		}
+		switch {
+		case err != nil:
+			st.failed = err.Error()
+		case resp != nil && resp.Error != nil:
+			st.failed = fmt.Sprintf("JSON-RPC error %d %q", resp.Error.Code, resp.Error.Message)
+		case res == nil || res.Task == nil || res.Task.ID == "":
+			// A message reply is legal; the task-addressed probes then use an id no task has.
+			st.taskID = "extconf-ac-no-such-task"
+		default:
+			st.taskID = res.Task.ID
+		}
+		return st
+	})
+}
+
+// foreignB is the routing value of an agent only tenant B holds: in B's inventory, absent from A's.
+type foreignB struct {
+	entry  entry
+	ok     bool
+	reason string
+}
+
+func (s *session) foreignB(ctx context.Context) foreignB {
+	return memo(s, "foreign-b", func() foreignB {
+		a, b := s.listing(ctx, roleA), s.listing(ctx, roleB)
+		if a.err != nil || b.err != nil {
+			return foreignB{reason: "the inventories of A and B could not both be read"}
+		}
+		for _, e := range b.withR() {
+			if _, inA := a.byID(e.AgentID); !inA && !contains(a.rs(), e.R) {
+				return foreignB{entry: e, ok: true}
+			}
+		}
+		return foreignB{reason: "tenant B's inventory (GET /agents as B) lists no agent with an a2aTenant that A's inventory lacks; install an agent in tenant B only"}
+	})
+}
+
+// answers probes every operation on every served binding with one caller and one routing value ("set" names
+// the combination; see sets below). Pairs that are compared share the message id and the JSON-RPC id, so their
+// requests differ in the routing value alone.
+func (s *session) answers(ctx context.Context, ifs ifaces, set string) map[leg]answer {
+	return memo(s, "answers:"+set, func() map[leg]answer {
+		st := s.setup(ctx, ifs)
+		c, tenant, ok := s.setFor(ctx, set, st)
+		out := map[leg]answer{}
+		if !ok {
+			return out
+		}
+		for _, b := range ifs.bindings() {
+			for _, op := range operations {
+				l := leg{b, op}
+				msgID := "extconf-ac-" + op
+				if set == "ctrl" {
+					msgID = "extconf-ac-ctrl-" + op
+				}
+				out[l] = probe(ctx, c, ifs, l, probeReq{tenant: tenant, taskID: st.taskID, msgID: msgID, text: probeText,
+					note: fmt.Sprintf("%s: %s with tenant %s", set, l, tenant)})
+			}
+		}
+		return out
+	})
+}
+
+// setFor maps a set name to its caller and routing value.
+func (s *session) setFor(ctx context.Context, set string, st *setup) (*a2a.Client, string, bool) {
+	never := s.neverMinted(ctx)
+	rA := st.primary.R
+	withRole := func(role, r string) (*a2a.Client, string, bool) {
+		c, ok := s.client(role)
+		return c, r, ok && r != ""
+	}
+	switch set {
+	case "ctrl":
+		return withRole(roleA, rA)
+	case "never":
+		return withRole(roleA, never)
+	case "unauth:A":
+		return s.e.Client, rA, rA != ""
+	case "unauth:never":
+		return s.e.Client, never, true
+	case "bad:A":
+		return s.badClient(), rA, rA != ""
+	case "bad:never":
+		return s.badClient(), never, true
+	case "restricted:A":
+		return withRole(roleRestricted, rA)
+	case "restricted:never":
+		return withRole(roleRestricted, never)
+	case "foreign:B":
+		return withRole(roleA, s.foreignB(ctx).entry.R)
+	case "unauth:B":
+		r := s.foreignB(ctx).entry.R
+		return s.e.Client, r, r != ""
+	case "foreign:unapproved", "foreign:uninstalled":
+		l := input(s.cfg(), "foreign-r:"+set[len("foreign:"):])
+		if len(l) == 0 {
+			return nil, "", false
+		}
+		return withRole(roleA, l[0])
+	}
+	return nil, "", false
+}

@@ -1,0 +1,205 @@
+package agentcards
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/extconf/extconf/harness/a2a"
+)
+
+// Every A2A 1.0 operation that can carry a tenant; "every A2A operation" of RFC 0202 §D is probed with all of
+// them on every binding the host serves, push-config methods included (a host without push support must still
+// refuse a foreign R exactly as a never-minted one).
+var operations = []string{
+	"SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask",
+	"GetExtendedAgentCard", "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
+	"ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig",
+}
+
+// leg is one operation on one binding.
+type leg struct{ binding, op string }
+
+func (l leg) String() string { return l.binding + " " + l.op }
+
+// answer is what one probe got back.
+type answer struct {
+	leg    leg
+	ex     *a2a.Exchange
+	err    error
+	status int
+	body   []byte // the response body (an SSE stream's raw bytes)
+	code   string // the error code as the binding carries it; "" when no error
+	result bool   // a result (JSON-RPC result member, HTTP+JSON 2xx) was returned
+}
+
+// same reports whether two answers are the same refusal in the sense of §D.7: status, code, body (the two
+// requests carry the same JSON-RPC id, so nothing needs normalising).
+func same(a, b answer) (status, code, body bool) {
+	return a.status == b.status, a.code == b.code, string(a.body) == string(b.body)
+}
+
+func (a answer) describe() string {
+	if a.err != nil && a.ex == nil {
+		return "transport error: " + a.err.Error()
+	}
+	code := a.code
+	if code == "" {
+		code = "none"
+	}
+	return fmt.Sprintf("HTTP %d, error code %s, body %s", a.status, code, clip(string(a.body), 220))
+}
+
+// authRefused reports an answer that refuses the caller as unauthenticated or unauthorized (A2A 1.0: HTTP 401 /
+// 403) and carries no result.
+func (a answer) authRefused() bool {
+	return (a.status == http.StatusUnauthorized || a.status == http.StatusForbidden) && !a.result
+}
+
+// probeReq is what varies between probes: the routing value, the task id and the message id.
+type probeReq struct {
+	tenant string
+	taskID string
+	msgID  string
+	text   string
+	note   string
+}
+
+const (
+	probeRPCID    = "extconf-ac-probe"
+	probeConfigID = "extconf-ac-push"
+	probePushURL  = "https://push.invalid/extconf" // .invalid never resolves: nothing is ever called back
+)
+
+// probe performs one operation through c.
+func probe(ctx context.Context, c *a2a.Client, ifs ifaces, l leg, p probeReq) answer {
+	if l.binding == a2a.BindingJSONRPC {
+		return probeRPC(ctx, c, ifs.rpc, l, p)
+	}
+	return probeREST(ctx, c, ifs.rest, l, p)
+}
+
+func message(p probeReq) a2a.Message {
+	return a2a.Message{MessageID: p.msgID, Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(p.text)}}
+}
+
+func probeRPC(ctx context.Context, c *a2a.Client, u string, l leg, p probeReq) answer {
+	params := map[string]any{}
+	if p.tenant != "" {
+		params["tenant"] = p.tenant
+	}
+	switch l.op {
+	case "SendMessage", "SendStreamingMessage":
+		params["message"] = message(p)
+	case "GetTask", "CancelTask", "SubscribeToTask":
+		params["id"] = p.taskID
+	case "CreateTaskPushNotificationConfig":
+		params["taskId"] = p.taskID
+		params["configId"] = probeConfigID
+		params["config"] = map[string]any{"url": probePushURL}
+	case "GetTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig":
+		params["taskId"] = p.taskID
+		params["id"] = probeConfigID
+	case "ListTaskPushNotificationConfigs":
+		params["taskId"] = p.taskID
+	}
+	call := a2a.Call{ID: probeRPCID, Note: p.note}
+	ans := answer{leg: l}
+	if l.op == "SendStreamingMessage" || l.op == "SubscribeToTask" {
+		resps, ex, err := c.RPCStream(ctx, u, l.op, params, call)
+		ans.ex, ans.err = ex, err
+		for _, r := range resps {
+			if r.Error != nil && ans.code == "" {
+				ans.code = fmt.Sprint(r.Error.Code)
+			}
+			if len(r.Result) > 0 {
+				ans.result = true
+			}
+		}
+	} else {
+		resp, ex, err := c.RPC(ctx, u, l.op, params, call)
+		ans.ex, ans.err = ex, err
+		if resp != nil {
+			if resp.Error != nil {
+				ans.code = fmt.Sprint(resp.Error.Code)
+			}
+			ans.result = len(resp.Result) > 0
+		}
+	}
+	if ans.ex != nil {
+		ans.status, ans.body = ans.ex.Status, ans.ex.ResponseBody
+	}
+	return ans
+}
+
+func probeREST(ctx context.Context, c *a2a.Client, base string, l leg, p probeReq) answer {
+	pre := ""
+	if p.tenant != "" {
+		pre = "/" + url.PathEscape(p.tenant)
+	}
+	t := url.PathEscape(p.taskID)
+	var method, path string
+	var body any
+	switch l.op {
+	case "SendMessage":
+		method, path, body = http.MethodPost, "/message:send", map[string]any{"message": message(p)}
+	case "SendStreamingMessage":
+		method, path, body = http.MethodPost, "/message:stream", map[string]any{"message": message(p)}
+	case "GetTask":
+		method, path = http.MethodGet, "/tasks/"+t
+	case "ListTasks":
+		method, path = http.MethodGet, "/tasks"
+	case "CancelTask":
+		method, path, body = http.MethodPost, "/tasks/"+t+":cancel", map[string]any{}
+	case "SubscribeToTask":
+		method, path = http.MethodPost, "/tasks/"+t+":subscribe"
+	case "GetExtendedAgentCard":
+		method, path = http.MethodGet, "/extendedAgentCard"
+	case "CreateTaskPushNotificationConfig":
+		method, path, body = http.MethodPost, "/tasks/"+t+"/pushNotificationConfigs",
+			map[string]any{"configId": probeConfigID, "config": map[string]any{"url": probePushURL}}
+	case "GetTaskPushNotificationConfig":
+		method, path = http.MethodGet, "/tasks/"+t+"/pushNotificationConfigs/"+probeConfigID
+	case "ListTaskPushNotificationConfigs":
+		method, path = http.MethodGet, "/tasks/"+t+"/pushNotificationConfigs"
+	case "DeleteTaskPushNotificationConfig":
+		method, path = http.MethodDelete, "/tasks/"+t+"/pushNotificationConfigs/"+probeConfigID
+	}
+	ex, err := c.REST(ctx, method, base, pre+path, body, a2a.Call{Note: p.note})
+	ans := answer{leg: l, ex: ex, err: err}
+	if ex == nil {
+		return ans
+	}
+	ans.status, ans.body = ex.Status, ex.ResponseBody
+	ans.result = ex.Status >= 200 && ex.Status < 300
+	if !ans.result {
+		ans.code = restCode(ex.ResponseBody, ex.Status)
+	}
+	return ans
+}
+
+// restCode is the HTTP+JSON error identity: google.rpc.Status code and status, and every ErrorInfo reason.
+func restCode(body []byte, status int) string {
+	var st struct {
+		Error struct {
+			Code    json.RawMessage `json:"code"`
+			Status  string          `json:"status"`
+			Details []struct {
+				Reason string `json:"reason"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &st) != nil || len(st.Error.Code) == 0 && st.Error.Status == "" {
+		return fmt.Sprintf("HTTP %d (no google.rpc.Status body)", status)
+	}
+	var reasons []string
+	for _, d := range st.Error.Details {
+		if d.Reason != "" {
+			reasons = append(reasons, d.Reason)
+		}
+	}
+	return fmt.Sprintf("%s/%s/%s", st.Error.Code, st.Error.Status, strings.Join(reasons, ","))
+}

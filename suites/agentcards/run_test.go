@@ -1,0 +1,137 @@
+package agentcards_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/extconf/extconf/fixtures/testpki"
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/target"
+	mock "github.com/extconf/extconf/mockagents/agentcards"
+	"github.com/extconf/extconf/sabotage"
+	"github.com/extconf/extconf/suites/agentcards"
+)
+
+// run starts the reference host, lets edit withhold operator input, and runs the suite against it.
+func run(t *testing.T, edit func(*target.Config)) map[string]harness.RowVerdict {
+	t.Helper()
+	roles, cfg, closeFn, err := mock.Start(sabotage.Set{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	if edit != nil {
+		edit(&cfg)
+	}
+	tgt := &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg}
+	res, err := harness.Run(context.Background(), tgt, harness.Options{
+		Suites: []harness.Suite{agentcards.Suite()}, Documents: []string{agentcards.Document}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]harness.RowVerdict{}
+	for _, r := range res.Rows {
+		if r.Document == agentcards.Document {
+			out[r.ID] = r
+		}
+	}
+	if got, want := len(out), len(catalog.MustLoad().ByDocument(agentcards.Document)); got != want {
+		t.Fatalf("%d agent-cards rows in the result, the catalog has %d", got, want)
+	}
+	return out
+}
+
+func rowsOf(m map[string]harness.RowVerdict) []harness.RowVerdict {
+	var out []harness.RowVerdict
+	for _, r := range m {
+		out = append(out, r)
+	}
+	return out
+}
+
+// Against the reference host with every operator input supplied, every row is executed-pass.
+func TestReferenceHostPassesEveryRow(t *testing.T) {
+	rows := run(t, nil)
+	for id, r := range rows {
+		if r.Verdict != harness.ExecutedPass || r.Assertions == 0 {
+			t.Errorf("%s: %s (%d assertions): %s", id, r.Verdict, r.Assertions, r.Detail)
+		}
+	}
+	if !harness.Passed(rowsOf(rows)) {
+		t.Error("the reference run does not read as passed")
+	}
+}
+
+// With principal B withheld, the cross-tenant rows are blocked (never passed, never failed) and the run fails.
+func TestWithoutPrincipalBCrossTenantRowsAreBlocked(t *testing.T) {
+	rows := run(t, func(c *target.Config) {
+		delete(c.Principals, "B")
+		delete(c.Principals, "agent-cards.B")
+	})
+	crossTenant := []string{"AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-D.7d", "AC-V2.6", "AC-INV.1a", "AC-INV.1b"}
+	for _, id := range crossTenant {
+		r := rows[id]
+		if r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "principal B") {
+			t.Errorf("%s: %s (%s), want blocked naming principal B", id, r.Verdict, r.Detail)
+		}
+	}
+	for id, r := range rows {
+		if !contains(crossTenant, id) && r.Verdict != harness.ExecutedPass {
+			t.Errorf("%s: %s (%s), want executed-pass (it needs no second tenant)", id, r.Verdict, r.Detail)
+		}
+	}
+	if harness.Passed(rowsOf(rows)) {
+		t.Error("a run with blocked rows reads as passed: it must exit 1")
+	}
+}
+
+// Without the operator's agent-cards inputs and identifiers, each gated row is blocked, never passed.
+func TestWithoutOperatorInputGatedRowsAreBlocked(t *testing.T) {
+	rows := run(t, func(c *target.Config) {
+		for k := range c.Requests {
+			if strings.HasPrefix(k, "agent-cards:") {
+				delete(c.Requests, k)
+			}
+		}
+		for k, p := range c.Principals {
+			p.Tenant, p.Workspace, p.ID = "", "", ""
+			c.Principals[k] = p
+		}
+		delete(c.Principals, "A-restricted")
+		delete(c.Principals, "agent-cards.A-restricted")
+	})
+	gated := []string{"AC-B.2b", "AC-B.2c", "AC-B.2d", "AC-V2.2a", "AC-V2.2b", "AC-V2.2c", "AC-B.3a",
+		"AC-C.5a", "AC-C.5b", "AC-C.5c", "AC-V2.4", "AC-V2.3i", "AC-D.6b", "AC-V2.5b"}
+	for _, id := range gated {
+		if r := rows[id]; r.Verdict != harness.Blocked {
+			t.Errorf("%s: %s (%s), want blocked", id, r.Verdict, r.Detail)
+		}
+	}
+	// The foreign legs the operator did not name are dropped; tenant B's leg still witnesses D.7.
+	for _, id := range []string{"AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1b"} {
+		if r := rows[id]; r.Verdict != harness.ExecutedPass {
+			t.Errorf("%s: %s (%s), want executed-pass on tenant B's leg", id, r.Verdict, r.Detail)
+		}
+	}
+}
+
+// A target that configures no OpenWOP discovery document does not declare the document: every row inapplicable.
+func TestWithoutDiscoveryTheDocumentIsInapplicable(t *testing.T) {
+	rows := run(t, func(c *target.Config) { c.Discovery = "" })
+	for id, r := range rows {
+		if r.Verdict != harness.Inapplicable {
+			t.Errorf("%s: %s, want inapplicable", id, r.Verdict)
+		}
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,487 @@
+package agentcards
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
+)
+
+// session is one run's shared view of the host: each surface is fetched once and every spec asserts on the same
+// recorded exchanges. Memoised computations never fail a spec themselves; they return what they saw (errors
+// included) and the spec decides which of its rows that fails.
+type session struct {
+	e    *harness.Env
+	mu   sync.Mutex
+	memo map[string]*memoVal
+}
+
+type memoVal struct {
+	once sync.Once
+	v    any
+}
+
+var (
+	sessMu  sync.Mutex
+	current *session
+)
+
+// sessionFor returns the session of the run env belongs to (runs are serialised by the engine).
+func sessionFor(e *harness.Env) *session {
+	sessMu.Lock()
+	defer sessMu.Unlock()
+	if current == nil || current.e != e {
+		current = &session{e: e, memo: map[string]*memoVal{}}
+	}
+	return current
+}
+
+func memo[T any](s *session, key string, f func() T) T {
+	s.mu.Lock()
+	m := s.memo[key]
+	if m == nil {
+		m = &memoVal{}
+		s.memo[key] = m
+	}
+	s.mu.Unlock()
+	m.once.Do(func() { m.v = f() })
+	v, _ := m.v.(T)
+	return v
+}
+
+func (s *session) cfg() target.Config { return s.e.Target.Config }
+
+// client returns the harness client speaking as role, if the operator configured that principal.
+func (s *session) client(role string) (*a2a.Client, bool) {
+	p, ok := principalFor(s.cfg(), role)
+	if !ok {
+		return nil, false
+	}
+	h := p.Header
+	if h == "" {
+		h = "Authorization"
+	}
+	return s.e.Client.WithHeader(h, p.Value), true
+}
+
+// badClient sends a well-formed bearer credential no host issued.
+func (s *session) badClient() *a2a.Client {
+	return s.e.Client.WithHeader("Authorization", "Bearer extconf-invalid-credential-7c1f")
+}
+
+// ---- origins: the harness follows no URL off the target's own origins ----
+
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host)
+}
+
+func (s *session) allowed(raw string) bool {
+	o := origin(raw)
+	if o == "" {
+		return false
+	}
+	cfg := s.cfg()
+	for _, known := range []string{cfg.Discovery, cfg.Inventory} {
+		if known != "" && origin(known) == o {
+			return true
+		}
+	}
+	if u, ok := s.e.Target.CardURL(role); ok && origin(u) == o {
+		return true
+	}
+	return false
+}
+
+const role = "agent-cards"
+
+// ---- the OpenWOP discovery document ----
+
+type discovery struct {
+	url string
+	raw []byte
+	doc map[string]any
+	ex  *a2a.Exchange
+	err error
+}
+
+func (s *session) discovery(ctx context.Context) *discovery {
+	return memo(s, "discovery", func() *discovery {
+		d := &discovery{url: s.cfg().Discovery}
+		d.raw, d.ex, d.err = s.e.Client.FetchJSON(ctx, d.url, a2a.Call{Note: "OpenWOP discovery document"})
+		if d.err == nil {
+			if err := json.Unmarshal(d.raw, &d.doc); err != nil || d.doc == nil {
+				d.err = fmt.Errorf("the discovery document is not a JSON object")
+			}
+		}
+		return d
+	})
+}
+
+// facet reports whether the discovery document advertises family.name, in any of the shapes an OpenWOP host
+// publishes it: facets.{family}.{name}, a facets list of "family.name" strings, or a top-level family object.
+// want true demands the JSON boolean true (a2a.agentCards is `const: true`); otherwise any non-false value counts.
+func (d *discovery) facet(family, name string, wantTrue bool) (bool, string) {
+	ok := func(v any) bool {
+		if wantTrue {
+			return v == true
+		}
+		return v != nil && v != false
+	}
+	if f, has := d.doc["facets"]; has {
+		switch t := f.(type) {
+		case map[string]any:
+			if fam, is := t[family].(map[string]any); is && ok(fam[name]) {
+				return true, fmt.Sprintf("facets.%s.%s = %v", family, name, fam[name])
+			}
+			if ok(t[family+"."+name]) {
+				return true, fmt.Sprintf("facets[%q] = %v", family+"."+name, t[family+"."+name])
+			}
+		case []any:
+			for _, x := range t {
+				if x == family+"."+name {
+					return true, fmt.Sprintf("facets lists %q", x)
+				}
+			}
+		}
+	}
+	if fam, is := d.doc[family].(map[string]any); is && ok(fam[name]) {
+		return true, fmt.Sprintf("%s.%s = %v", family, name, fam[name])
+	}
+	return false, fmt.Sprintf("no %s.%s in %s", family, name, clip(string(d.raw), 400))
+}
+
+// profile reports whether the discovery document offers profile id (profiles as strings, {id} objects, or keys).
+func (d *discovery) profile(id string) (bool, string) {
+	switch t := d.doc["profiles"].(type) {
+	case []any:
+		for _, x := range t {
+			if x == id {
+				return true, fmt.Sprintf("profiles lists %q", id)
+			}
+			if m, is := x.(map[string]any); is && m["id"] == id {
+				return true, fmt.Sprintf("profiles lists {id: %q}", id)
+			}
+		}
+	case map[string]any:
+		if v, has := t[id]; has && v != false && v != nil {
+			return true, fmt.Sprintf("profiles.%s = %v", id, v)
+		}
+	}
+	return false, fmt.Sprintf("profiles = %s", jsonOf(d.doc["profiles"]))
+}
+
+func jsonOf(v any) string {
+	if v == nil {
+		return "absent"
+	}
+	b, _ := json.Marshal(v)
+	return clip(string(b), 300)
+}
+
+// ---- the public card's interfaces ----
+
+type ifaces struct {
+	rpc, rest string
+	skipped   []string // interfaces not followed (off the target's origins, or gRPC)
+}
+
+func (s *session) interfaces(card *a2a.AgentCard) ifaces {
+	var out ifaces
+	for _, in := range card.SupportedInterfaces {
+		switch {
+		case in.ProtocolBinding != a2a.BindingJSONRPC && in.ProtocolBinding != a2a.BindingHTTPJSON:
+			out.skipped = append(out.skipped, in.ProtocolBinding+" "+in.URL+" (binding not exercised)")
+		case !s.allowed(in.URL):
+			out.skipped = append(out.skipped, in.ProtocolBinding+" "+in.URL+" (off the target's origins: not followed)")
+		case in.ProtocolBinding == a2a.BindingJSONRPC && out.rpc == "":
+			out.rpc = in.URL
+		case in.ProtocolBinding == a2a.BindingHTTPJSON && out.rest == "":
+			out.rest = in.URL
+		}
+	}
+	return out
+}
+
+func (f ifaces) bindings() []string {
+	var out []string
+	if f.rpc != "" {
+		out = append(out, a2a.BindingJSONRPC)
+	}
+	if f.rest != "" {
+		out = append(out, a2a.BindingHTTPJSON)
+	}
+	return out
+}
+
+// ---- the inventory (GET /agents) ----
+
+type entry struct {
+	fields         map[string]json.RawMessage
+	AgentID        string
+	Persona        string
+	Label          string
+	Description    string
+	HasDescription bool
+	PackVersion    string
+	R              string
+	HasR           bool
+}
+
+type listing struct {
+	entries []entry
+	ex      *a2a.Exchange
+	err     error
+}
+
+func (l *listing) byID(id string) (entry, bool) {
+	for _, e := range l.entries {
+		if e.AgentID == id {
+			return e, true
+		}
+	}
+	return entry{}, false
+}
+
+// withR returns the entries that carry an a2aTenant, in listing order.
+func (l *listing) withR() []entry {
+	var out []entry
+	for _, e := range l.entries {
+		if e.HasR && e.R != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (l *listing) rs() []string {
+	var out []string
+	for _, e := range l.withR() {
+		out = append(out, e.R)
+	}
+	return out
+}
+
+var errNoInventory = errors.New("no inventory URL is configured (`inventory` in the target configuration)")
+
+// list performs GET /agents as role.
+func (s *session) list(ctx context.Context, c *a2a.Client, note string) *listing {
+	l := &listing{}
+	u := s.cfg().Inventory
+	if u == "" {
+		l.err = errNoInventory
+		return l
+	}
+	var raw []byte
+	raw, l.ex, l.err = c.FetchJSON(ctx, u, a2a.Call{Note: note})
+	if l.err != nil {
+		return l
+	}
+	l.entries, l.err = parseInventory(raw)
+	return l
+}
+
+func (s *session) listing(ctx context.Context, role string) *listing {
+	return memo(s, "listing:"+role, func() *listing {
+		c, ok := s.client(role)
+		if !ok {
+			return &listing{err: fmt.Errorf("principal %s is not configured", role)}
+		}
+		return s.list(ctx, c, "GET /agents as principal "+role)
+	})
+}
+
+// parseInventory reads {"agents": [...]}, {"items": [...]} or a bare array of entries.
+func parseInventory(raw []byte) ([]entry, error) {
+	var items []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		var wrap map[string]json.RawMessage
+		if json.Unmarshal(raw, &wrap) != nil {
+			return nil, fmt.Errorf("GET /agents: neither an array nor an object")
+		}
+		body, ok := wrap["agents"]
+		if !ok {
+			body, ok = wrap["items"]
+		}
+		if !ok || json.Unmarshal(body, &items) != nil {
+			return nil, fmt.Errorf("GET /agents: no agents array")
+		}
+	}
+	out := make([]entry, 0, len(items))
+	for _, it := range items {
+		e := entry{fields: it}
+		str := func(k string) (string, bool) {
+			v, ok := it[k]
+			var s string
+			if ok && json.Unmarshal(v, &s) != nil {
+				return string(v), true
+			}
+			return s, ok
+		}
+		e.AgentID, _ = str("agentId")
+		e.Persona, _ = str("persona")
+		e.Label, _ = str("label")
+		e.Description, e.HasDescription = str("description")
+		e.PackVersion, _ = str("packVersion")
+		e.R, e.HasR = str("a2aTenant")
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// ---- per-agent cards ----
+
+// fetched is one GetExtendedAgentCard answer.
+type fetched struct {
+	raw    []byte // the card (JSON-RPC result / HTTP+JSON body) when it was a success
+	ex     *a2a.Exchange
+	failed string // why there is no card: transport error, JSON-RPC error, HTTP status
+}
+
+func (f fetched) card() (*a2a.AgentCard, error) {
+	var c a2a.AgentCard
+	if err := json.Unmarshal(f.raw, &c); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+func getCardRPC(ctx context.Context, c *a2a.Client, u, tenant, note string) fetched {
+	params := map[string]any{}
+	if tenant != "" {
+		params["tenant"] = tenant
+	}
+	resp, ex, err := c.RPC(ctx, u, a2a.MethodGetExtendedAgentCard, params, a2a.Call{Note: note})
+	f := fetched{ex: ex}
+	switch {
+	case err != nil:
+		f.failed = err.Error()
+	case resp.Error != nil:
+		f.failed = fmt.Sprintf("JSON-RPC error %d %q (HTTP %d)", resp.Error.Code, resp.Error.Message, ex.Status)
+	case len(resp.Result) == 0 || resp.Result[0] != '{':
+		f.failed = "result is not an object: " + clip(string(resp.Result), 200)
+	default:
+		f.raw = resp.Result
+	}
+	return f
+}
+
+func getCardREST(ctx context.Context, c *a2a.Client, base, tenant, note string) fetched {
+	path := "/extendedAgentCard"
+	if tenant != "" {
+		path = "/" + url.PathEscape(tenant) + path
+	}
+	ex, err := c.REST(ctx, "GET", base, path, nil, a2a.Call{Note: note})
+	f := fetched{ex: ex}
+	switch {
+	case err != nil:
+		f.failed = err.Error()
+	case ex.Status != 200:
+		f.failed = fmt.Sprintf("HTTP %d: %s", ex.Status, clip(string(ex.ResponseBody), 200))
+	case !json.Valid(ex.ResponseBody) || len(ex.ResponseBody) == 0 || ex.ResponseBody[0] != '{':
+		f.failed = "the body is not a JSON object"
+	default:
+		f.raw = ex.ResponseBody
+	}
+	return f
+}
+
+// agentCard is one entry's card as role fetched it over each binding.
+type agentCard struct {
+	entry entry
+	rpc   *fetched // nil when the host serves no JSON-RPC interface
+	rest  *fetched
+}
+
+// any returns the first card fetched successfully (JSON-RPC preferred), for the static checks.
+func (a agentCard) any() (fetched, bool) {
+	for _, f := range []*fetched{a.rpc, a.rest} {
+		if f != nil && f.raw != nil {
+			return *f, true
+		}
+	}
+	return fetched{}, false
+}
+
+// all returns every card fetched successfully, labelled by binding.
+func (a agentCard) all() map[string]fetched {
+	out := map[string]fetched{}
+	if a.rpc != nil && a.rpc.raw != nil {
+		out[a2a.BindingJSONRPC] = *a.rpc
+	}
+	if a.rest != nil && a.rest.raw != nil {
+		out[a2a.BindingHTTPJSON] = *a.rest
+	}
+	return out
+}
+
+func (s *session) agentCards(ctx context.Context, role string, ifs ifaces) []agentCard {
+	return memo(s, "cards:"+role, func() []agentCard {
+		c, ok := s.client(role)
+		l := s.listing(ctx, role)
+		if !ok || l.err != nil {
+			return nil
+		}
+		var out []agentCard
+		for _, e := range l.withR() {
+			ac := agentCard{entry: e}
+			if ifs.rpc != "" {
+				f := getCardRPC(ctx, c, ifs.rpc, e.R, fmt.Sprintf("GetExtendedAgentCard tenant=%s (%s) as %s", e.R, e.AgentID, role))
+				ac.rpc = &f
+			}
+			if ifs.rest != "" {
+				f := getCardREST(ctx, c, ifs.rest, e.R, fmt.Sprintf("GET /{tenant}/extendedAgentCard tenant=%s (%s) as %s", e.R, e.AgentID, role))
+				ac.rest = &f
+			}
+			out = append(out, ac)
+		}
+		return out
+	})
+}
+
+// hostExtended is the host's own extended card (no tenant) as A, per binding.
+func (s *session) hostExtended(ctx context.Context, ifs ifaces) map[string]fetched {
+	return memo(s, "host-extended", func() map[string]fetched {
+		out := map[string]fetched{}
+		c, ok := s.client(roleA)
+		if !ok {
+			return out
+		}
+		if ifs.rpc != "" {
+			out[a2a.BindingJSONRPC] = getCardRPC(ctx, c, ifs.rpc, "", "positive control: the host's own extended card (no tenant) as A")
+		}
+		if ifs.rest != "" {
+			out[a2a.BindingHTTPJSON] = getCardREST(ctx, c, ifs.rest, "", "positive control: the host's own extended card (no tenant) as A")
+		}
+		return out
+	})
+}
+
+// ---- the never-minted routing value ----
+
+func (s *session) neverMinted(ctx context.Context) string {
+	return memo(s, "never-minted", func() string {
+		var known []string
+		for _, r := range []string{roleA, roleB, roleRestricted} {
+			if _, ok := principalFor(s.cfg(), r); ok && r != roleRestricted {
+				known = append(known, s.listing(ctx, r).rs()...)
+			}
+		}
+		known = append(known, input(s.cfg(), "foreign-r:unapproved")...)
+		known = append(known, input(s.cfg(), "foreign-r:uninstalled")...)
+		if len(known) == 0 {
+			return "ag-extconf-never-minted"
+		}
+		return neverMinted(known)
+	})
+}
