@@ -189,6 +189,10 @@ func ProbeEngine(ctx context.Context, bound time.Duration) error {
 		engineCall("testcontainers.NewDockerProvider")
 		p, err := testcontainers.NewDockerProvider(testcontainers.WithLogger(tcLogger(nil)))
 		if err != nil {
+			if os.Getenv("DOCKER_HOST") == "" {
+				_, serr := os.Stat("/var/run/docker.sock")
+				err = fmt.Errorf("DOCKER_HOST is unset and no engine was found (/var/run/docker.sock: %v; testcontainers: %w)", serr, err)
+			}
 			done <- err
 			return
 		}
