@@ -219,7 +219,7 @@ func registerAgentSpecs(e *harness.Env) {
 		deadline := time.Now().Add(settle)
 		var fresh []string
 		for len(fresh) == 0 && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
+			time.Sleep(5 * time.Millisecond)
 			ids, lex = s.listTasks("ListTasks during the settle interval")
 			fresh = newIDs(before, ids)
 		}

@@ -100,15 +100,21 @@ func open(w *harness.W, row, role string) *session {
 // ask makes one interview call; admission and rate limits block the spec, they never pass or fail it (§10, §11).
 func (s *session) ask(method string, params map[string]any, activate bool, note string) *verify.InterviewReply {
 	r := verify.InterviewAsk(s.w.Ctx(), s.e.Client, s.ep, method, params, activate, s.row+": "+note)
-	if ex := r.Exchange; ex != nil {
-		switch ex.Status {
-		case http.StatusUnauthorized, http.StatusForbidden:
-			s.w.Blocked(fmt.Sprintf("interview calls need admission (HTTP %d, %s); supply principals.A in the target configuration", ex.Status, ex.Summary()))
-		case http.StatusTooManyRequests:
-			s.w.Blocked("the agent rate-limits interview calls (HTTP 429, " + ex.Summary() + "); run again later or admit the harness")
-		}
-	}
+	s.admitted(r.Exchange)
 	return r
+}
+
+// admitted blocks the spec when the agent would not admit the call (§10, §11: admission is the deployment's).
+func (s *session) admitted(ex *a2a.Exchange) {
+	if ex == nil {
+		return
+	}
+	switch ex.Status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		s.w.Blocked(fmt.Sprintf("interview calls need admission (HTTP %d, %s); supply principals.A in the target configuration", ex.Status, ex.Summary()))
+	case http.StatusTooManyRequests:
+		s.w.Blocked("the agent rate-limits interview calls (HTTP 429, " + ex.Summary() + "); run again later or admit the harness")
+	}
 }
 
 // answer asks under activation and records the positive control that the call is answered.
@@ -176,6 +182,11 @@ func (s *session) procedure(runBy verify.RunBy) *verify.InterviewReport {
 	var b bytes.Buffer
 	rep.Render(&b)
 	AddReportEntry("interview procedure ("+s.row+")", b.String(), ReportEntryVisibilityFailureOrVerbose)
+	for _, st := range rep.Steps {
+		for _, ex := range st.Exchanges {
+			s.admitted(ex)
+		}
+	}
 	return rep
 }
 
