@@ -231,7 +231,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	var fals *evidence.Falsifiability
 	if *falsFlag {
-		if fals, _, err = falsifyTable(ctx, docs, nil, res.Seed, stderr); err != nil {
+		if fals, _, err = falsifyTable(ctx, docs, nil, res.Seed, false, stderr); err != nil {
 			return exitFail, err
 		}
 	}
@@ -351,7 +351,7 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 
 // falsifyTable runs the falsification matrix for the documents (all when empty) with the given toggles (every
 // toggle of those documents when nil) and returns the table that goes into a bundle, stamped with its run.
-func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, seed int64, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
+func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, seed int64, whole bool, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
 	var chosen []harness.Suite
 	for _, s := range suites.All() {
 		if len(docs) == 0 || slices.Contains(docs, s.Document) {
@@ -370,7 +370,7 @@ func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle,
 	}
 	started := time.Now().UTC()
 	fmt.Fprintf(stderr, "runsuite: falsification: the reference agents, then %d sabotaged runs\n", len(toggles))
-	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: chosen, Toggles: toggles, Seed: seed})
+	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: chosen, Toggles: toggles, Seed: seed, WholeDocument: whole})
 	if err != nil {
 		return nil, nil, fmt.Errorf("falsification: %w", err)
 	}
@@ -467,6 +467,7 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	sab := fs.String("sabotage", "", "toggles to run (default: all)")
 	jsonOut := fs.String("json", "", "write the falsifiability table here")
 	seed := fs.Int64("seed", 1, "Ginkgo random seed")
+	whole := fs.Bool("whole-document", false, "per toggle, run its whole document (collateral across every row; slower)")
 	outDir := fs.String("out", "", "also write a bundle of the reference run carrying the falsifiability table here")
 	asFlag := fs.String("as", "", "with --out: who runs the harness")
 	tierFlag := fs.String("tier", "self", "with --out: self or third-party")
@@ -496,7 +497,7 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if full {
 		toggles = sabotage.All()
 	}
-	table, rep, err := falsifyTable(ctx, nil, toggles, *seed, stderr)
+	table, rep, err := falsifyTable(ctx, nil, toggles, *seed, *whole, stderr)
 	if err != nil {
 		return exitFail, err
 	}

@@ -22,6 +22,10 @@ type Options struct {
 	Suites  []harness.Suite
 	Toggles []sabotage.Toggle // empty: every registered toggle
 	Seed    int64
+	// WholeDocument runs the toggle's whole document per toggle, so collateral is measured across every row of it;
+	// by default only the specs labelled with the toggle's targets run, which keeps the matrix fast and still proves
+	// each kill (collateral is then measured among the rows those specs carry).
+	WholeDocument bool
 }
 
 // Report is the outcome of a falsification.
@@ -45,7 +49,7 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	}
 	rep := &Report{Table: evidence.Falsifiability{Rows: map[string][]string{}, Toggles: []evidence.ToggleResult{}}}
 
-	ref, err := runOnce(ctx, start, sabotage.Set{}, sortedKeys(docs), o)
+	ref, err := runOnce(ctx, start, sabotage.Set{}, sortedKeys(docs), nil, o)
 	if err != nil {
 		return nil, fmt.Errorf("reference run: %w", err)
 	}
@@ -73,7 +77,11 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := runOnce(ctx, start, set, []string{t.Document}, o)
+		var rows []string
+		if !o.WholeDocument {
+			rows = t.Targets
+		}
+		res, err := runOnce(ctx, start, set, []string{t.Document}, rows, o)
 		rep.Runs++
 		if err != nil {
 			tr.Error = err.Error()
@@ -106,13 +114,13 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	return rep, nil
 }
 
-func runOnce(ctx context.Context, start Starter, set sabotage.Set, docs []string, o Options) (*harness.Result, error) {
+func runOnce(ctx context.Context, start Starter, set sabotage.Set, docs, rows []string, o Options) (*harness.Result, error) {
 	tgt, err := start(set, docs...)
 	if err != nil {
 		return nil, err
 	}
 	defer tgt.Close()
-	return harness.Run(ctx, tgt, harness.Options{Suites: o.Suites, Documents: docs, Sabotage: set, Seed: o.Seed})
+	return harness.Run(ctx, tgt, harness.Options{Suites: o.Suites, Documents: docs, Rows: rows, Sabotage: set, Seed: o.Seed})
 }
 
 // Unkilled returns the witnessable rows of the given documents that no toggle killed.
