@@ -2,6 +2,7 @@ package schemaiface_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"sort"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/extconf/extconf/harness/target"
 	mock "github.com/extconf/extconf/mockagents/schemaiface"
 	"github.com/extconf/extconf/sabotage"
+	"github.com/extconf/extconf/suites"
 	"github.com/extconf/extconf/suites/schemaiface"
 )
 
@@ -106,7 +108,33 @@ func TestOneToggle(t *testing.T) {
 		t.Fatalf("no toggle %s", id)
 	}
 	start := time.Now()
-	rows, res := run(t, sabotage.MustParse(id), nil)
+	var rows map[string]harness.RowVerdict
+	var res *harness.Result
+	if os.Getenv("SI_ALL") != "" { // both suites of the document
+		set := sabotage.MustParse(id)
+		roles, cfg, closeFn, err := mock.Start(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer closeFn()
+		var ss []harness.Suite
+		for _, s := range suites.All() {
+			if s.Document == "schema-interface" {
+				ss = append(ss, s)
+			}
+		}
+		res, err = harness.Run(context.Background(), &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg},
+			harness.Options{Suites: ss, Documents: []string{"schema-interface"}, Sabotage: set, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = map[string]harness.RowVerdict{}
+		for _, r := range res.Rows {
+			rows[r.ID] = r
+		}
+	} else {
+		rows, res = run(t, sabotage.MustParse(id), nil)
+	}
 	t.Logf("run took %s", time.Since(start))
 	for _, r := range tg.Targets {
 		t.Logf("target %s: %s\n%s", r, rows[r].Verdict, rows[r].Detail)
@@ -122,22 +150,84 @@ func slowest(t *testing.T, res *harness.Result) {
 	}
 }
 
-func TestVerdictsWithoutOperatorInput(t *testing.T) {
-	if os.Getenv("SI_TIMING") == "" {
+// SI_README=1 prints the row → spec → toggle table of README.md from a reference run (a development aid).
+func TestREADMETable(t *testing.T) {
+	if os.Getenv("SI_README") == "" {
 		t.Skip("development aid")
 	}
-	rows, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
-		tgt.Kind = target.KindURL
-		tgt.Config = target.Config{}
-	})
-	for id := range agentRows() {
-		t.Logf("%s %s %s", id, rows[id].Verdict, clipS(rows[id].Detail))
+	roles, cfg, closeFn, err := mock.Start(sabotage.Set{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer closeFn()
+	var ss []harness.Suite
+	for _, s := range suites.All() {
+		if s.Document == "schema-interface" {
+			ss = append(ss, s)
+		}
+	}
+	res, err := harness.Run(context.Background(), &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg},
+		harness.Options{Suites: ss, Documents: []string{"schema-interface"}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]harness.RowVerdict{}
+	for _, r := range res.Rows {
+		rows[r.ID] = r
+	}
+	killers := map[string][]string{}
+	for _, tg := range sabotage.All() {
+		for _, r := range tg.Targets {
+			killers[r] = append(killers[r], "`"+tg.ID+"`")
+		}
+	}
+	var ids []string
+	for _, r := range catalog.MustLoad().ByDocument("schema-interface") {
+		ids = append(ids, r.ID)
+	}
+	var b strings.Builder
+	for _, id := range ids {
+		c, _ := catalog.MustLoad().Row(id)
+		spec := "—"
+		if len(rows[id].Specs) > 0 {
+			spec = strings.TrimPrefix(rows[id].Specs[0], "schema-interface ")
+		}
+		tg := strings.Join(killers[id], ", ")
+		if !c.Witnessable() {
+			tg = "— (" + c.Why + ")"
+		}
+		b.WriteString("| " + id + " | " + c.Witness + " | " + rows[id].Verdict + " | " + strings.ReplaceAll(spec, "|", "\\|") + " | " + tg + " |\n")
+	}
+	os.WriteFile(os.Getenv("SI_README"), []byte(b.String()), 0o644)
 }
 
-func clipS(s string) string {
-	if len(s) > 160 {
-		return s[:160]
+// An operator who supplies only the two principals, valid arguments for one skill the ordinary way
+// (requests[<skill_id>]) and the names of the skills it keeps deliberately broken: wire and static rows run,
+// gated rows needing more are blocked.
+func TestWithCredentialsAndArgumentsOnly(t *testing.T) {
+	rows, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		var prof struct {
+			Arguments map[string]json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal([]byte(tgt.Config.Requests[schemaiface.ProfileKey][0]), &prof); err != nil {
+			t.Fatal(err)
+		}
+		tgt.Kind = target.KindURL
+		tgt.Config = target.Config{Principals: tgt.Config.Principals,
+			Requests: map[string][]string{"evaluate_resource_condition": {string(prof.Arguments["evaluate_resource_condition"])},
+				schemaiface.ProfileKey: {`{"unavailableSkill":"inventory_snapshot","corruptSkill":{"skill":"legacy_probe","arguments":{"target":"x"}}}`}}}
+	})
+	for id, c := range agentRows() {
+		r := rows[id]
+		switch c.Witness {
+		case "gated":
+			if r.Verdict != harness.Blocked && r.Verdict != harness.ExecutedPass {
+				t.Errorf("%s (gated): %s %s", id, r.Verdict, r.Detail)
+			}
+		case "wire", "static":
+			if r.Verdict != harness.ExecutedPass && r.Verdict != harness.Inapplicable {
+				t.Errorf("%s (%s): %s %s", id, c.Witness, r.Verdict, r.Detail)
+			}
+		}
 	}
-	return s
 }

@@ -184,6 +184,9 @@ func (s *sess) unauthenticated(an *answer) string {
 }
 
 func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note string) *answer {
+	if !rest && s.rpc == nil && s.rest != nil {
+		rest = true // an agent serving HTTP+JSON only
+	}
 	call := a2a.Call{Extensions: []string{URI}, Note: note}
 	ctx := s.w.Ctx()
 	if rest {
@@ -233,7 +236,7 @@ func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note
 		return an
 	}
 	if s.rpc == nil {
-		s.w.Inapplicable("the card declares no JSON-RPC interface")
+		s.w.Inapplicable("the card declares neither a JSON-RPC nor an HTTP+JSON interface")
 	}
 	req := a2a.SendMessageRequest{Message: m, Tenant: s.rpc.Tenant}
 	if mode == modeStream {
@@ -262,6 +265,9 @@ func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note
 
 // getTask retrieves a task over the binding.
 func (s *sess) getTask(cl *a2a.Client, rest bool, id, note string) *answer {
+	if !rest && s.rpc == nil && s.rest != nil {
+		rest = true
+	}
 	call := a2a.Call{Extensions: []string{URI}, Note: note}
 	if rest {
 		if s.rest == nil {
@@ -284,6 +290,9 @@ func (s *sess) getTask(cl *a2a.Client, rest bool, id, note string) *answer {
 			}
 		}
 		return an
+	}
+	if s.rpc == nil {
+		s.w.Inapplicable("the card declares neither a JSON-RPC nor an HTTP+JSON interface")
 	}
 	t, resp, ex, err := cl.GetTask(s.w.Ctx(), s.rpc.URL, id, s.rpc.Tenant, call)
 	an := &answer{ex: ex, err: err, task: t}
