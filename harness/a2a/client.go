@@ -67,6 +67,9 @@ func NewClient(o Options) *Client {
 	tr := &http.Transport{
 		Proxy: nil, // never environment proxies: the target is who we say it is
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if err := consultDialHook(ctx, network, addr); err != nil {
+				return nil, err
+			}
 			dctx, cancel := context.WithTimeout(ctx, lim.ConnectTimeout)
 			defer cancel()
 			conn, err := dial(dctx, network, addr)
@@ -136,7 +139,9 @@ func origin(u *url.URL) string {
 
 func (c *Client) check(u *url.URL) error {
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("%w: scheme %q", ErrURLRefused, u.Scheme)
+		// Nothing but http(s) is ever followed: a file: URL is refused here, before any read.
+		return fmt.Errorf("%w: %s: URL (only http and https are followed; nothing is read from disk or other schemes)",
+			ErrURLRefused, clipName(strings.ToLower(u.Scheme)))
 	}
 	if c.checkURL != nil {
 		if err := c.checkURL(u); err != nil {
@@ -315,7 +320,7 @@ func (c *Client) HTTP(ctx context.Context, method, url string, body []byte, call
 func (c *Client) FetchJSON(ctx context.Context, url string, call Call) ([]byte, *Exchange, error) {
 	ex, err := c.exchange(ctx, request{method: http.MethodGet, url: url, call: call, accept: "application/json"})
 	if err == nil {
-		err = checkJSONDoc(ex)
+		err = c.checkJSONDoc(ex)
 	}
 	c.finish(ex, err)
 	if err != nil {
@@ -324,7 +329,8 @@ func (c *Client) FetchJSON(ctx context.Context, url string, call Call) ([]byte, 
 	return ex.ResponseBody, ex, nil
 }
 
-func checkJSONDoc(ex *Exchange) error {
+// checkJSONDoc requires status 200, a JSON media type and one I-JSON value within MaxJSONDepth.
+func (c *Client) checkJSONDoc(ex *Exchange) error {
 	if ex.Status != http.StatusOK {
 		return fmt.Errorf("%w: %d from GET %s", ErrStatus, ex.Status, ex.URL)
 	}
@@ -332,8 +338,16 @@ func checkJSONDoc(ex *Exchange) error {
 	if !isJSONMediaType(ct) {
 		return fmt.Errorf("%w: %q from GET %s, want application/json or +json", ErrContentType, ct, ex.URL)
 	}
-	if !json.Valid(ex.ResponseBody) {
-		return fmt.Errorf("%w: body of GET %s", ErrInvalidJSON, ex.URL)
+	if err := CheckIJSON(ex.ResponseBody, c.lim.MaxJSONDepth); err != nil {
+		return fmt.Errorf("body of GET %s: %w", ex.URL, err)
+	}
+	return nil
+}
+
+// checkCardSize bounds what the suites iterate over: a card with more skills than MaxCardSkills is refused whole.
+func checkCardSize(card *AgentCard, lim Limits, what string) error {
+	if n := len(card.Skills); n > lim.MaxCardSkills {
+		return &LimitError{Limit: LimitMaxCardSkills, Detail: fmt.Sprintf("(%d skills): %s lists %d", lim.MaxCardSkills, what, n)}
 	}
 	return nil
 }
@@ -341,18 +355,40 @@ func checkJSONDoc(ex *Exchange) error {
 // FetchCard fetches and decodes an Agent Card (unknown members are dropped; the raw bytes are on the exchange).
 func (c *Client) FetchCard(ctx context.Context, cardURL string, call Call) (*AgentCard, *Exchange, error) {
 	ex, err := c.exchange(ctx, request{method: http.MethodGet, url: cardURL, call: call, accept: "application/json"})
-	var card AgentCard
+	var card *AgentCard
 	if err == nil {
-		err = checkJSONDoc(ex)
+		err = c.checkJSONDoc(ex)
 	}
 	if err == nil {
-		err = DecodeStrict(ex.ResponseBody, &card)
+		card, err = decodeCard(ex.ResponseBody, c.lim, "the card at "+cardURL)
 	}
 	c.finish(ex, err)
 	if err != nil {
 		return nil, ex, err
 	}
-	return &card, ex, nil
+	return card, ex, nil
+}
+
+// DecodeCard reads card bytes as FetchCard does after the HTTP checks: one I-JSON object (CheckIJSON) within
+// lim.MaxJSONDepth, decoded (unknown members dropped), at most lim.MaxCardSkills skills. Zero fields of lim take
+// their defaults.
+func DecodeCard(raw []byte, lim Limits) (*AgentCard, error) {
+	lim = lim.withDefaults()
+	if err := CheckIJSON(raw, lim.MaxJSONDepth); err != nil {
+		return nil, err
+	}
+	return decodeCard(raw, lim, "the card")
+}
+
+func decodeCard(raw []byte, lim Limits, what string) (*AgentCard, error) {
+	var card AgentCard
+	if err := DecodeStrict(raw, &card); err != nil {
+		return nil, err
+	}
+	if err := checkCardSize(&card, lim, what); err != nil {
+		return nil, err
+	}
+	return &card, nil
 }
 
 // REST calls the HTTP+JSON binding: baseURL + path. body nil → no body; json.RawMessage or []byte go verbatim;

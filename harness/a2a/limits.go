@@ -14,6 +14,8 @@ type Limits struct {
 	MaxSSEEvent    int           // one SSE event's data
 	MaxSSEEvents   int           // events per stream
 	MaxRedirects   int           // redirects followed, and only to the same origin
+	MaxJSONDepth   int           // array/object nesting of a fetched card or JSON document
+	MaxCardSkills  int           // skills[] entries of one Agent Card
 }
 
 // DefaultLimits returns the limits used for any zero field of Options.Limits.
@@ -26,6 +28,8 @@ func DefaultLimits() Limits {
 		MaxSSEEvent:    1 << 20,
 		MaxSSEEvents:   10000,
 		MaxRedirects:   5,
+		MaxJSONDepth:   128,
+		MaxCardSkills:  1000,
 	}
 }
 
@@ -53,6 +57,12 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxRedirects <= 0 {
 		l.MaxRedirects = d.MaxRedirects
 	}
+	if l.MaxJSONDepth <= 0 {
+		l.MaxJSONDepth = d.MaxJSONDepth
+	}
+	if l.MaxCardSkills <= 0 {
+		l.MaxCardSkills = d.MaxCardSkills
+	}
 	return l
 }
 
@@ -68,6 +78,8 @@ var (
 	ErrInvalidJSON       = errors.New("invalid JSON")
 	ErrURLRefused        = errors.New("URL refused")
 	ErrStatus            = errors.New("unexpected HTTP status")
+	ErrJSONTooDeep       = errors.New("JSON nested too deep")
+	ErrTooManySkills     = errors.New("too many skills on the card")
 )
 
 // Names of the limits as they appear in LimitError.Limit.
@@ -79,6 +91,8 @@ const (
 	LimitMaxSSEEvent    = "max-sse-event"
 	LimitMaxSSEEvents   = "max-sse-events"
 	LimitMaxRedirects   = "max-redirects"
+	LimitMaxJSONDepth   = "max-json-depth"
+	LimitMaxCardSkills  = "max-card-skills"
 )
 
 // LimitError reports a violated limit: "limit exceeded: max-body (8388608 bytes) …".
@@ -102,6 +116,10 @@ func (e *LimitError) Unwrap() error {
 		return ErrTooManySSEEvents
 	case LimitMaxRedirects:
 		return ErrTooManyRedirects
+	case LimitMaxJSONDepth:
+		return ErrJSONTooDeep
+	case LimitMaxCardSkills:
+		return ErrTooManySkills
 	}
 	return nil
 }

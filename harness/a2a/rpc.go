@@ -214,7 +214,10 @@ func (c *Client) GetExtendedAgentCard(ctx context.Context, url, tenant string, c
 	var card *AgentCard
 	resp, ex, err := c.typed(ctx, url, MethodGetExtendedAgentCard, tenantParams{Tenant: tenant}, call, func(r *RPCResponse) error {
 		card = new(AgentCard)
-		return decodeResult(MethodGetExtendedAgentCard, r, card)
+		if err := decodeResult(MethodGetExtendedAgentCard, r, card); err != nil {
+			return err
+		}
+		return checkCardSize(card, c.lim, "the extended card")
 	})
 	if err != nil {
 		card = nil
