@@ -80,7 +80,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		limits = *o.Limits
 	}
 	rec := a2a.NewRecorder()
-	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec})
+	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: newReach(tgt).check})
 	if o.Runner.Tier == "" {
 		o.Runner.Tier = "self"
 	}

@@ -1,0 +1,181 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/harness/verify/skiface"
+)
+
+// LimitsConfig is every bound of a run in one place: the target configuration's "limits" member. README.md
+// ("Limits") lists each member with its default.
+//
+//	"limits": {
+//	  "connectTimeout": "5s", "callTimeout": "10s", "streamTimeout": "15s",
+//	  "maxBody": 8388608, "maxSSEEvent": 1048576, "maxSSEEvents": 10000, "maxRedirects": 5,
+//	  "maxJSONDepth": 128, "maxCardSkills": 1000,
+//	  "allowOrigins": ["https://proposals.example.com"],
+//	  "schemaInterface": {"maxSchemaBytes": 1048576, "maxNesting": 128, "maxRefDepth": 32, "compileTimeout": "2s",
+//	                      "maxPayloadBytes": 4194304, "maxCacheEntries": 64, "maxCacheBytes": 33554432}
+//	}
+type LimitsConfig struct {
+	A2A             a2a.Limits     // the client's bounds on every exchange; zero fields take a2a.DefaultLimits
+	SchemaInterface skiface.Limits // the Skill Interface toolkit's bounds; zero fields take skiface.DefaultLimits
+	// AllowOrigins are origins ("https://host[:port]") besides the target's own that URLs read from target data
+	// (interface URLs, proposal URLs, jku, …) may reach. Off-origin loopback is the harness's own host and stays
+	// allowed; everything else off the target's origins is refused before dialing (reach.go).
+	AllowOrigins []string
+}
+
+type duration time.Duration
+
+func (d *duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("want a duration string such as \"5s\" or \"750ms\", got %s", b)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	if v <= 0 {
+		return fmt.Errorf("duration %q is not positive", s)
+	}
+	*d = duration(v)
+	return nil
+}
+
+type limitsJSON struct {
+	ConnectTimeout  *duration            `json:"connectTimeout"`
+	CallTimeout     *duration            `json:"callTimeout"`
+	StreamTimeout   *duration            `json:"streamTimeout"`
+	MaxBody         *int64               `json:"maxBody"`
+	MaxSSEEvent     *int                 `json:"maxSSEEvent"`
+	MaxSSEEvents    *int                 `json:"maxSSEEvents"`
+	MaxRedirects    *int                 `json:"maxRedirects"`
+	MaxJSONDepth    *int                 `json:"maxJSONDepth"`
+	MaxCardSkills   *int                 `json:"maxCardSkills"`
+	AllowOrigins    []string             `json:"allowOrigins"`
+	SchemaInterface *schemaInterfaceJSON `json:"schemaInterface"`
+}
+
+type schemaInterfaceJSON struct {
+	MaxSchemaBytes  *int      `json:"maxSchemaBytes"`
+	MaxNesting      *int      `json:"maxNesting"`
+	MaxRefDepth     *int      `json:"maxRefDepth"`
+	CompileTimeout  *duration `json:"compileTimeout"`
+	MaxPayloadBytes *int64    `json:"maxPayloadBytes"`
+	MaxCacheEntries *int      `json:"maxCacheEntries"`
+	MaxCacheBytes   *int64    `json:"maxCacheBytes"`
+}
+
+// ParseLimits reads a "limits" member: members present override the defaults, absent ones keep them. Unknown
+// members, non-positive values and malformed origins are errors (a misspelt limit must not silently not apply).
+// An empty raw value gives the defaults.
+func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
+	out := LimitsConfig{A2A: a2a.DefaultLimits(), SchemaInterface: skiface.DefaultLimits()}
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return out, nil
+	}
+	var j limitsJSON
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return out, fmt.Errorf("limits: %w", err)
+	}
+	var errs []error
+	posInt := func(name string, p *int, dst *int) {
+		if p == nil {
+			return
+		}
+		if *p <= 0 {
+			errs = append(errs, fmt.Errorf("limits.%s: %d is not positive", name, *p))
+			return
+		}
+		*dst = *p
+	}
+	posInt64 := func(name string, p *int64, dst *int64) {
+		if p == nil {
+			return
+		}
+		if *p <= 0 {
+			errs = append(errs, fmt.Errorf("limits.%s: %d is not positive", name, *p))
+			return
+		}
+		*dst = *p
+	}
+	dur := func(p *duration, dst *time.Duration) {
+		if p != nil {
+			*dst = time.Duration(*p)
+		}
+	}
+	a := &out.A2A
+	dur(j.ConnectTimeout, &a.ConnectTimeout)
+	dur(j.CallTimeout, &a.CallTimeout)
+	dur(j.StreamTimeout, &a.StreamTimeout)
+	posInt64("maxBody", j.MaxBody, &a.MaxBody)
+	posInt("maxSSEEvent", j.MaxSSEEvent, &a.MaxSSEEvent)
+	posInt("maxSSEEvents", j.MaxSSEEvents, &a.MaxSSEEvents)
+	posInt("maxRedirects", j.MaxRedirects, &a.MaxRedirects)
+	posInt("maxJSONDepth", j.MaxJSONDepth, &a.MaxJSONDepth)
+	posInt("maxCardSkills", j.MaxCardSkills, &a.MaxCardSkills)
+	if si := j.SchemaInterface; si != nil {
+		s := &out.SchemaInterface
+		posInt("schemaInterface.maxSchemaBytes", si.MaxSchemaBytes, &s.MaxSchemaBytes)
+		posInt("schemaInterface.maxNesting", si.MaxNesting, &s.MaxNesting)
+		posInt("schemaInterface.maxRefDepth", si.MaxRefDepth, &s.MaxRefDepth)
+		dur(si.CompileTimeout, &s.CompileTimeout)
+		posInt64("schemaInterface.maxPayloadBytes", si.MaxPayloadBytes, &s.MaxPayloadBytes)
+		posInt("schemaInterface.maxCacheEntries", si.MaxCacheEntries, &s.MaxCacheEntries)
+		posInt64("schemaInterface.maxCacheBytes", si.MaxCacheBytes, &s.MaxCacheBytes)
+	}
+	for _, o := range j.AllowOrigins {
+		n, err := normalOrigin(o)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("limits.allowOrigins: %w", err))
+			continue
+		}
+		out.AllowOrigins = append(out.AllowOrigins, n)
+	}
+	return out, errors.Join(errs...)
+}
+
+// LimitsOf returns the client limits a target configuration asks for (for Options.Limits): nil when it sets
+// none, so the run keeps the defaults.
+func LimitsOf(cfg target.Config) (*a2a.Limits, error) {
+	if len(bytes.TrimSpace(cfg.Limits)) == 0 {
+		return nil, nil
+	}
+	l, err := ParseLimits(cfg.Limits)
+	if err != nil {
+		return nil, err
+	}
+	return &l.A2A, nil
+}
+
+// SchemaInterfaceLimits are the Skill Interface toolkit's limits for this run: the target configuration's
+// limits.schemaInterface over skiface.DefaultLimits (a malformed member keeps the defaults; cmd rejects it first).
+func (e *Env) SchemaInterfaceLimits() skiface.Limits {
+	l, err := ParseLimits(e.Target.Config.Limits)
+	if err != nil {
+		return skiface.DefaultLimits()
+	}
+	return l.SchemaInterface
+}
+
+// normalOrigin returns "scheme://host:port" (lower case, default port made explicit) of an http(s) origin.
+func normalOrigin(s string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(s))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", fmt.Errorf("%q is not an origin (want http(s)://host[:port])", s)
+	}
+	return originOf(u), nil
+}
