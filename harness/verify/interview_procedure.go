@@ -318,8 +318,12 @@ func InterviewCardSignature(ctx context.Context, c *a2a.Client, cardURL string, 
 	}
 	var exs []*a2a.Exchange
 	seen := map[string]bool{}
+	var offOrigin []string // named in the error: a jku elsewhere is an attack surface, never a key source
 	for _, s := range top.Signatures {
 		jku := ivProtectedJKU(s.Protected)
+		if jku != "" && !ivSameOrigin(jku, cardURL) && len(offOrigin) < 4 {
+			offOrigin = append(offOrigin, ivClipText(jku, 200))
+		}
 		if jku == "" || seen[jku] || !ivSameOrigin(jku, cardURL) {
 			continue
 		}
@@ -339,6 +343,9 @@ func InterviewCardSignature(ctx context.Context, c *a2a.Client, cardURL string, 
 		}
 	}
 	res, err := CardSignature(raw, keys)
+	if err != nil && len(offOrigin) > 0 {
+		return "", exs, fmt.Errorf("card signature: %w (off-origin jku not followed: %s)", err, strings.Join(offOrigin, ", "))
+	}
 	if err != nil {
 		return "", exs, fmt.Errorf("card signature: %w", err)
 	}

@@ -133,7 +133,12 @@ func (s *state) proposalClient() *a2a.Client {
 		cardHost = u.Hostname()
 	}
 	mockOnly := s.e.Target.Kind == target.KindMock
-	check := func(u *url.URL) error { return checkProposalHost(u.Hostname(), cardHost, mockOnly) }
+	check := func(u *url.URL) error {
+		if err := s.e.CheckURL(u); err != nil { // the run's reach: the target's origins, allowOrigins, loopback
+			return err
+		}
+		return checkProposalHost(u.Hostname(), cardHost, mockOnly)
+	}
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
 		d := &net.Dialer{Control: func(_, address string, _ syscall.RawConn) error {
 			host, _, _ := net.SplitHostPort(address)
