@@ -134,7 +134,11 @@ func (a *agent) manage(p principal, args map[string]any) *outcome {
 		op = "read" // only reachable when the selector is not required (sabotage)
 	}
 	a.mu.Lock()
-	r := a.resources[rid]
+	var r *resource
+	if cur := a.resources[rid]; cur != nil {
+		snap := *cur
+		r = &snap
+	}
 	a.mu.Unlock()
 	out := map[string]any{"operation": op, "resource_id": rid, "exists": r != nil && r.exists}
 	if op == "delete" && r != nil && r.exists {
@@ -150,7 +154,7 @@ func (a *agent) manage(p principal, args map[string]any) *outcome {
 				"the requested delete is structurally valid but semantically invalid: the resource is a protected system resource")
 		}
 		a.mu.Lock()
-		r.exists = false
+		a.resources[rid].exists = false
 		a.mu.Unlock()
 		out["exists"], out["deleted"] = false, true
 		return &outcome{result: out}

@@ -364,6 +364,7 @@ func padded(en entry, args json.RawMessage, pad string, size int) a2a.Message {
 // nested is a valid request whose message metadata nests depth levels.
 func nested(en entry, args json.RawMessage, depth int) a2a.Message {
 	msg := message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, args))
+	depth = max(depth, 1)
 	meta := strings.Repeat(`{"n":`, depth-1) + "{}" + strings.Repeat("}", depth-1)
 	msg.Metadata = json.RawMessage(meta)
 	return msg

@@ -16,6 +16,12 @@ func (s *sess) invoke(cl *a2a.Client, rest bool, mode, skill string, args json.R
 	return s.send(cl, rest, mode, message(invokeReq(skill, en.SkillVersion, en.Digest, args)), note)
 }
 
+// invoke1 is invoke without ending the spec (for work done once per run on behalf of every spec).
+func (s *sess) invoke1(cl *a2a.Client, mode, skill string, args json.RawMessage, note string) *answer {
+	en, _ := s.entry(skill)
+	return s.send1(cl, false, mode, message(invokeReq(skill, en.SkillVersion, en.Digest, args)), note)
+}
+
 // run is one successful-path invocation the output and record specs examine.
 type run struct {
 	skill string
@@ -49,9 +55,9 @@ func (s *sess) runs() []run {
 			if !ok {
 				continue
 			}
-			rs.runs = append(rs.runs, run{d.skill, "SendMessage", s.invoke(cl, false, modeSync, d.skill, args, d.skill+" with valid arguments")})
+			rs.runs = append(rs.runs, run{d.skill, "SendMessage", s.invoke1(cl, modeSync, d.skill, args, d.skill+" with valid arguments")})
 		}
-		rs.runs = append(rs.runs, run{p.SkillID, "SendStreamingMessage", s.invoke(cl, false, modeStream, p.SkillID, pargs, p.SkillID+" streamed")})
+		rs.runs = append(rs.runs, run{p.SkillID, "SendStreamingMessage", s.invoke1(cl, modeStream, p.SkillID, pargs, p.SkillID+" streamed")})
 	})
 	if rs.block != "" {
 		s.w.Blocked(rs.block)
