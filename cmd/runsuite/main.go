@@ -184,6 +184,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			return exitUsage, usageError{err}
 		}
 	}
+	limits, err := harness.LimitsOf(cfg) // the configuration's "limits" member; nil keeps the defaults
+	if err != nil {
+		return exitUsage, usageError{fmt.Errorf("target config %s: %w", *cfgFlag, err)}
+	}
 	var tgt *target.Target
 	if *imageFlag != "" || *dockerfileFlag != "" {
 		if *tgtFlag != "mock" || (*imageFlag != "" && *dockerfileFlag != "") {
@@ -219,7 +223,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	fmt.Fprintf(stderr, "runsuite: running %s against %s target\n", strings.Join(orAll(docs), ","), tgt.Kind)
 	ropts := harness.Options{Suites: suites.All(), Documents: docs, Rows: splitList(*reqFlag),
-		Sabotage: set, Runner: st.runner, Seed: *seedFlag, Progress: stderr, JSONReport: *jsonFlag}
+		Sabotage: set, Runner: st.runner, Seed: *seedFlag, Progress: stderr, JSONReport: *jsonFlag, Limits: limits}
 	var res *harness.Result
 	if tgt.Blocked != "" {
 		res, err = harness.BlockedRun(tgt, ropts, tgt.Blocked)
