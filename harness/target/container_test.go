@@ -18,6 +18,8 @@ import (
 
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
+
+	"github.com/extconf/extconf/sabotage"
 )
 
 // ---- without an engine ----
@@ -231,7 +233,17 @@ func TestContainerReferenceAgents(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	start := time.Now()
-	tgt, err := Container(ctx, ContainerOptions{Dockerfile: dir, Sabotage: []string{"iv.refusal-wrong-reason"}, Log: tWriter{t}})
+	var toggle string // any agent-side toggle: the image's command must carry it (the suites judge its effect in CI)
+	for _, tg := range sabotage.All() {
+		if tg.Side == "agent" {
+			toggle = tg.ID
+			break
+		}
+	}
+	if toggle == "" {
+		t.Fatal("the sabotage registry has no agent-side toggle")
+	}
+	tgt, err := Container(ctx, ContainerOptions{Dockerfile: dir, Sabotage: []string{toggle}, Log: tWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +257,7 @@ func TestContainerReferenceAgents(t *testing.T) {
 	if tgt.Blocked != "" || tgt.Kind != KindContainer || !strings.HasPrefix(tgt.ImageID, "sha256:") {
 		t.Fatalf("target: blocked %q kind %q image %q", tgt.Blocked, tgt.Kind, tgt.ImageID)
 	}
-	if len(tgt.Sabotage) != 1 {
+	if len(tgt.Sabotage) != 1 || tgt.Sabotage[0] != toggle {
 		t.Errorf("Sabotage = %v", tgt.Sabotage)
 	}
 	if len(tgt.Agents) < 2 {
