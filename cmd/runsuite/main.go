@@ -9,10 +9,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -25,6 +27,7 @@ import (
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/mockagents"
+	"github.com/extconf/extconf/mockagents/server"
 	"github.com/extconf/extconf/sabotage"
 	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
@@ -708,12 +711,24 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("mock")
 	sab := fs.String("sabotage", "", "toggles to switch on")
+	listen := fs.String("listen", "", "loopback HOST:PORT; the agents take PORT, PORT+1, … (default: ephemeral ports)")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
 	set, err := sabotage.Parse(splitList(*sab)...)
 	if err != nil {
 		return exitUsage, usageError{err}
+	}
+	if *listen != "" {
+		host, port, err := net.SplitHostPort(*listen)
+		ip := net.ParseIP(host)
+		p, perr := strconv.Atoi(port)
+		if err != nil || perr != nil || ip == nil || !ip.IsLoopback() || p < 1 || p > 65535-63 {
+			return exitUsage, usageError{fmt.Errorf("--listen %q: want a loopback IP and a port, e.g. 127.0.0.1:9400", *listen)}
+		}
+		// Each reference agent is its own origin: the core hands out the next free port of the block.
+		os.Setenv(server.EnvBind, host)
+		os.Setenv(server.EnvPorts, fmt.Sprintf("%d-%d", p, p+63))
 	}
 	tgt, err := mockagents.Start(set)
 	if err != nil {

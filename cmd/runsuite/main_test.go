@@ -69,3 +69,11 @@ func TestSabotageList(t *testing.T) {
 		t.Fatalf("exit %d, out %q", code, out)
 	}
 }
+
+func TestMockListenRefusesNonLoopback(t *testing.T) {
+	for _, addr := range []string{"10.0.0.1:9400", "0.0.0.0:9400", "localhost:9400", "127.0.0.1:notaport"} {
+		if code, _, _ := runCLI("mock", "--listen", addr); code != exitUsage {
+			t.Errorf("mock --listen %s: exit %d, want 2 before anything is bound", addr, code)
+		}
+	}
+}
