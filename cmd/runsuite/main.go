@@ -103,7 +103,7 @@ const usage = `runsuite — the extconf conformance harness
   runsuite verify BUNDLE [--key FILE]
   runsuite render BUNDLE [--html FILE] [--junit FILE] [--key FILE]
   runsuite keygen [--alg EdDSA|ES256] --out FILE
-  runsuite mock [--listen ADDR] [--sabotage IDS]
+  runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS]
   runsuite sabotage list
 
 Exit status: 0 every selected applicable row passed and none is blocked; 1 a row failed or is blocked; 2 usage.
