@@ -65,28 +65,49 @@ func (st *statement) isActionSkill(id string) bool {
 type suite struct {
 	e *harness.Env
 
-	once sync.Once
-	op   *a2a.Client
+	once   sync.Once
+	op     *a2a.Client
+	mu     sync.Mutex
+	stated map[string]bool // origins the operator statement names (its origins, action log, reversal)
 }
 
 // opClient is the recording client for the operator's pages and endpoints (personEntry, action log, reversal,
-// confirmation page). Against the reference mocks it refuses anything but loopback before dialing.
+// confirmation page), on the run's transcript. It follows the run's reach rule, widened only by the origins the
+// operator itself states; against the reference mocks it refuses anything but loopback before dialing.
 func (s *suite) opClient() *a2a.Client {
 	s.once.Do(func() {
 		mock := s.e.Target.Kind == target.KindMock
 		s.op = a2a.NewClient(a2a.Options{Limits: s.e.Client.Limits(), RootCAs: s.e.Target.RootCAs,
 			Recorder: s.e.Client.Recorder(), CheckURL: func(u *url.URL) error {
-				if !mock {
-					return nil
-				}
 				ip := net.ParseIP(u.Hostname())
-				if u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback()) {
+				loopback := u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback())
+				if mock && !loopback {
+					return errors.New("the reference run talks to loopback only")
+				}
+				s.mu.Lock()
+				ok := s.stated[verify.Origin(u.String())]
+				s.mu.Unlock()
+				if ok {
 					return nil
 				}
-				return errors.New("the reference run talks to loopback only")
+				return s.e.CheckURL(u)
 			}})
 	})
 	return s.op
+}
+
+// allowStated records the origins the operator statement names as reachable for the operator client.
+func (s *suite) allowStated(st *statement) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stated == nil {
+		s.stated = map[string]bool{}
+	}
+	for _, u := range append(append([]string{}, st.OperatorOrigins...), st.ActionLog, st.Reverse) {
+		if o := verify.Origin(u); o != "" {
+			s.stated[o] = true
+		}
+	}
 }
 
 // loadStatement reads the operator statement; nil when the target names none.
@@ -116,6 +137,7 @@ func (s *suite) loadStatement(w *harness.W, row string) *statement {
 	if err := dec.Decode(&st); err != nil {
 		w.Blocked(fmt.Sprintf("the operator statement (role %s) does not decode: %v (see suites/onrequest/README.md)", roleOperator, err))
 	}
+	s.allowStated(&st)
 	return &st
 }
 
