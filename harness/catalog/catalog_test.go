@@ -100,3 +100,23 @@ func TestCoverageBothWays(t *testing.T) {
 		t.Fatal("coverage OK despite gaps")
 	}
 }
+
+func TestCoverageNamesChangedText(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/a2a-interview-v1.txt", []byte("The agent MUST answer.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := validRow("IV-1.1")
+	r.Source = "The agent MUST answer."
+	c, err := New([]File{{Document: "interview", TextSHA256: TextDigest([]byte("an older text")), Rows: []Row{r}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov, err := c.CheckSpecs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cov.OK() || len(cov.Digests) != 1 || !strings.Contains(cov.Digests[0], "interview") {
+		t.Fatalf("a changed document text went unnoticed: %+v", cov)
+	}
+}
