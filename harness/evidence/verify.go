@@ -334,7 +334,11 @@ func checkCatalog(c *Check, b *Bundle, cat *catalog.Catalog) bool {
 	for _, d := range b.Documents {
 		for _, f := range cat.Files {
 			if f.Document == d.ID && f.TextSHA256 != "" && d.TextSHA256 != f.TextSHA256 {
-				c.Problems = append(c.Problems, fmt.Sprintf("document %s: text digest %s in the bundle, %s in the catalog", d.ID, d.TextSHA256, f.TextSHA256))
+				got := d.TextSHA256
+				if got == "" {
+					got = "none"
+				}
+				c.Problems = append(c.Problems, fmt.Sprintf("document %s: the bundle names text digest %s, this catalog quotes the text with digest %s (different document text)", d.ID, got, f.TextSHA256))
 			}
 		}
 	}
