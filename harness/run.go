@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -141,6 +142,13 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	var report gtypes.Report
 	ReportAfterSuite("extconf verdicts", func(r Report) { report = r })
 
+	// Ginkgo refuses `go test -count=N` because it cannot rerun one tree; every Run builds a fresh tree, so the
+	// guard does not apply here. Show it count=1 for the duration of the run (the testing loop rereads its flag).
+	if f := flag.Lookup("test.count"); f != nil && f.Value.String() != "1" {
+		prev := f.Value.String()
+		_ = f.Value.Set("1")
+		defer func() { _ = f.Value.Set(prev) }()
+	}
 	suiteCfg, repCfg := GinkgoConfiguration()
 	suiteCfg.RandomSeed = o.Seed
 	if suiteCfg.RandomSeed == 0 {
