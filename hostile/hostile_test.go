@@ -208,8 +208,8 @@ func run(t *testing.T, b hostile.Behaviour, rs runSpec) *outcome {
 		figures[string(b)] = fmt.Sprintf("%-30s %10s %11.1f MiB %11.1f MiB", b, wall.Round(time.Millisecond), mib(peak), mib(grown))
 	}
 	figMu.Unlock()
-	t.Logf("%s: wall %s, peak heap %.1f MiB (growth %.1f MiB), %d dials, %d exchanges, %d agent requests",
-		b, wall.Round(time.Millisecond), mib(peak), mib(grown), dw.count(), len(res.Exchanges), a.Requests())
+	t.Logf("%s: wall %s, peak heap %.1f MiB (growth %.1f MiB), %d dials, %d exchanges, %d agent requests, %d bytes written by the agent",
+		b, wall.Round(time.Millisecond), mib(peak), mib(grown), dw.count(), len(res.Exchanges), a.Requests(), a.Written())
 
 	if wall > rs.bound {
 		t.Errorf("the run took %s, bound %s", wall, rs.bound)
