@@ -136,7 +136,10 @@ leg_run() {
   go run ./docker/bundlecheck -mode clean -bundle "$OUT/clean/bundle.json" -image "$image_id"
   say "clean run in $(($(ms) - t1)) ms"
 
-  "$bin" sabotage list | awk '$2 == "agent" { print $1 }' | grep -qx "$TOGGLE" ||
+  # Read the whole list first: `grep -q` would exit at the first match and, under pipefail, fail the pipe.
+  local agent_toggles
+  agent_toggles=$("$bin" sabotage list | awk '$2 == "agent" { print $1 }')
+  grep -x "$TOGGLE" >/dev/null <<<"$agent_toggles" ||
     die "toggle $TOGGLE is no longer an agent-side toggle (runsuite sabotage list): pick another for the sabotaged container"
   t1=$(ms)
   watch_run sabotaged 1 "$bin" run --image "$IMAGE" --sabotage "$TOGGLE" --out "$OUT/sabotaged"
