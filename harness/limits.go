@@ -177,5 +177,5 @@ func normalOrigin(s string) (string, error) {
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
 		return "", fmt.Errorf("%q is not an origin (want http(s)://host[:port])", s)
 	}
-	return originOf(u), nil
+	return a2a.Origin(u), nil
 }

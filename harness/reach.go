@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
 )
 
@@ -33,7 +34,7 @@ func newReach(tgt *target.Target) *reach {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return
 		}
-		r.origins[originOf(u)] = true
+		r.origins[a2a.Origin(u)] = true
 	}
 	if tgt != nil {
 		for _, u := range tgt.Agents {
@@ -59,7 +60,7 @@ func newReach(tgt *target.Target) *reach {
 
 // check is the run client's a2a.Options.CheckURL; the client wraps its error as "URL refused: <url>: …".
 func (r *reach) check(u *url.URL) error {
-	if r.origins[originOf(u)] {
+	if r.origins[a2a.Origin(u)] {
 		return nil
 	}
 	host := strings.ToLower(u.Hostname())
@@ -106,21 +107,6 @@ func (r *reach) describe() string {
 func (e *Env) CheckURL(u *url.URL) error { return newReach(e.Target).check(u) }
 
 var sharedSpace = &net.IPNet{IP: net.IPv4(100, 64, 0, 0), Mask: net.CIDRMask(10, 32)}
-
-// originOf is "scheme://host:port", lower case, the default port explicit.
-func originOf(u *url.URL) string {
-	scheme := strings.ToLower(u.Scheme)
-	port := u.Port()
-	if port == "" {
-		switch scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
-}
 
 func clipHost(h string) string {
 	if len(h) > 100 {
