@@ -222,10 +222,18 @@ func FetchProposal(ctx context.Context, c *a2a.Client, rawURL string, call a2a.C
 // termsMaxSafeInteger is the largest integer an I-JSON number carries exactly (RFC 7493 §2.2).
 const termsMaxSafeInteger = 1<<53 - 1
 
-// ParseProposal parses body as one I-JSON object (RFC 7493): no duplicate member names, integers within ±2^53,
-// valid UTF-8, nothing after the value. JCS is defined only over I-JSON, so anything else cannot be committed to.
+// termsMaxDepth is the nesting ParseProposal lets through: as deep as encoding/json itself decodes (its own
+// limit), so proposals keep no nesting bound of their own beyond the decoder's.
+const termsMaxDepth = 10000
+
+// ParseProposal parses body as one I-JSON object (RFC 7493): a2a.CheckIJSON (no duplicate member names, valid
+// UTF-8, nothing after the value, numbers within the double range), and integers within ±2^53. JCS is defined only
+// over I-JSON, so anything else cannot be committed to.
 func ParseProposal(body []byte) (map[string]any, error) {
-	if err := termsCheckIJSON(body); err != nil {
+	if err := a2a.CheckIJSON(body, termsMaxDepth); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrProposalParse, err)
+	}
+	if err := termsSafeIntegers(body); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrProposalParse, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -241,22 +249,11 @@ func ParseProposal(body []byte) (map[string]any, error) {
 	return m, nil
 }
 
-// checkIJSON walks the tokens: one value, no duplicate names, no unsafe integers, no invalid UTF-8.
-func termsCheckIJSON(body []byte) error {
-	if !json.Valid(body) {
-		return errors.New("not well-formed JSON")
-	}
-	if !termsIsUTF8(body) {
-		return errors.New("invalid UTF-8")
-	}
+// termsSafeIntegers refuses, in document order, an integer literal (no ".", "e" or "E") outside ±2^53. body has
+// passed a2a.CheckIJSON: member names come as strings, so every json.Number token is a value.
+func termsSafeIntegers(body []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	type frame struct {
-		obj   bool
-		names map[string]bool
-		key   bool // next token in an object is a name
-	}
-	var stack []*frame
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -265,48 +262,14 @@ func termsCheckIJSON(body []byte) error {
 		if err != nil {
 			return err
 		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.obj && top.key {
-			if d, ok := tok.(json.Delim); ok && d == '}' {
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			name := tok.(string)
-			if top.names[name] {
-				return fmt.Errorf("duplicate member name %q", name)
-			}
-			top.names[name] = true
-			top.key = false
-			continue
-		}
-		if top != nil && top.obj {
-			top.key = true // this token is the member's value (or opens it)
-		}
-		switch t := tok.(type) {
-		case json.Delim:
-			switch t {
-			case '{':
-				stack = append(stack, &frame{obj: true, names: map[string]bool{}, key: true})
-			case '[':
-				stack = append(stack, &frame{})
-			case ']':
-				stack = stack[:len(stack)-1]
-			}
-		case json.Number:
-			if !strings.ContainsAny(string(t), ".eE") {
-				f, err := t.Float64()
-				if err != nil || math.Abs(f) > termsMaxSafeInteger {
-					return fmt.Errorf("integer %s is outside ±2^53", t)
-				}
+		if n, ok := tok.(json.Number); ok && !strings.ContainsAny(string(n), ".eE") {
+			f, err := n.Float64()
+			if err != nil || math.Abs(f) > termsMaxSafeInteger {
+				return fmt.Errorf("integer %s is outside ±2^53", n)
 			}
 		}
 	}
 }
-
-func termsIsUTF8(b []byte) bool { return strings.ToValidUTF8(string(b), "\uFFFD") == string(b) }
 
 // ProposalDigest is the terms §5 commitment of a document: "sha256:" + lowercase hex of SHA-256 over the JCS
 // (RFC 8785) form of the complete document, id and signatures included, no prefix.

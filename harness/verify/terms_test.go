@@ -82,7 +82,7 @@ func TestFixtureProposalsVerify(t *testing.T) {
 }
 
 func TestParseProposalIJSON(t *testing.T) {
-	for _, bad := range []string{`{"a":1,"a":2}`, `{"a":{"b":1,"b":1}}`, `[1]`, `{"n":9007199254740993}`, "{\"s\":\"\xff\"}", `{} {}`} {
+	for _, bad := range []string{`{"a":1,"a":2}`, `{"a":{"b":1,"b":1}}`, `[1]`, `{"n":9007199254740993}`, `{"n":1e400}`, "{\"s\":\"\xff\"}", `{} {}`} {
 		if _, err := ParseProposal([]byte(bad)); !errors.Is(err, ErrProposalParse) {
 			t.Errorf("%q accepted: %v", bad, err)
 		}
