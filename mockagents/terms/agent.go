@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"strings"
@@ -107,7 +108,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 		return nil, cfg, nil, err
 	}
 	a.mu.Lock()
-	a.initial = snapshot{served: copyDocs(a.served), digests: copyDigests(a.digests), card: a.card}
+	a.initial = snapshot{served: maps.Clone(a.served), digests: maps.Clone(a.digests), card: a.card}
 	a.mu.Unlock()
 	base := a.srv.URL()
 	roles = map[string]string{
@@ -129,22 +130,6 @@ func token() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-func copyDocs(m map[string][]byte) map[string][]byte {
-	out := map[string][]byte{}
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-func copyDigests(m map[string]string) map[string]string {
-	out := map[string]string{}
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 // prepareDocs sets what each url serves and what the card commits to, applying the document sabotages.
@@ -445,7 +430,7 @@ func (a *agent) rotate(w http.ResponseWriter, r *http.Request) {
 	}
 	a.mu.Lock()
 	if r.URL.Query().Get("revert") == "1" {
-		a.served, a.digests, a.card, a.rotation = copyDocs(a.initial.served), copyDigests(a.initial.digests), a.initial.card, 0
+		a.served, a.digests, a.card, a.rotation = maps.Clone(a.initial.served), maps.Clone(a.initial.digests), a.initial.card, 0
 		a.mu.Unlock()
 		a.srv.Reload()
 		writeJSONValue(w, map[string]any{"reverted": true})
