@@ -63,6 +63,25 @@ func (s *suite) notCarriedOut(w *harness.W, row string, st *statement, e verify.
 	w.Negative(row, ok, fmt.Sprintf("%s is not carried out (%s): referred or rejected, no result", e.ID, o.mode), obs, o.ex)
 }
 
+// notCarriedOutAbout checks one answer to an action request that must not be carried out: first the control that
+// the reply is about e (aboutAction), then notCarriedOut.
+func (s *suite) notCarriedOutAbout(w *harness.W, row string, st *statement, e verify.OREntry, o outcome) {
+	ok, obs := aboutAction(o, e)
+	w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+	s.notCarriedOut(w, row, st, e, o)
+}
+
+// optedInCompleting returns the opted-in actions declared with the given completion.
+func optedInCompleting(w *harness.W, a *agentView, st *statement, completion string) []verify.OREntry {
+	var out []verify.OREntry
+	for _, e := range actions(w, a, st, true) {
+		if e.Completion == completion {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // actionControl carries out an opted-in action for an assistant acting for a named person: the same client can
 // get actions done, so a refusal elsewhere is the rule at work, not a broken channel.
 func (s *suite) actionControl(w *harness.W, row string, a *agentView, st *statement, principal string) {
@@ -85,12 +104,7 @@ func (s *suite) actionSpecs() {
 		const row = "OR-3.6"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.requireConsent(w, row)
-		var entries []verify.OREntry
-		for _, e := range actions(w, a, st, true) {
-			if e.Completion == verify.ORCompletionInConversation {
-				entries = append(entries, e)
-			}
-		}
+		entries := optedInCompleting(w, a, st, verify.ORCompletionInConversation)
 		if len(entries) == 0 {
 			w.Inapplicable("no opted-in action is declared completion: in-conversation")
 		}
@@ -131,14 +145,7 @@ func (s *suite) actionSpecs() {
 		s.actionControl(w, row, a, st, "")
 		modes := []probe{{activated: true, person: true}, {activated: false}}
 		for _, e := range entries {
-			for _, m := range modes {
-				m.skill = e.ID
-				for _, o := range s.send(w, row, a, m) {
-					ok, obs := aboutAction(o, e)
-					w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
-					s.notCarriedOut(w, row, st, e, o)
-				}
-			}
+			s.askInModes(w, row, a, e, modes, func(_ probe, o outcome) { s.notCarriedOutAbout(w, row, st, e, o) })
 		}
 	})
 
@@ -156,14 +163,7 @@ func (s *suite) actionSpecs() {
 					w.Control(row, carriedOut(o, e), "the same request from an assistant acting for a named person is carried out or accepted", o.String(), o.ex)
 				}
 			}
-			for _, m := range anonymousModes {
-				m.skill = e.ID
-				for _, o := range s.send(w, row, a, m) {
-					ok, obs := aboutAction(o, e)
-					w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
-					s.notCarriedOut(w, row, st, e, o)
-				}
-			}
+			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) { s.notCarriedOutAbout(w, row, st, e, o) })
 		}
 	})
 
@@ -201,11 +201,7 @@ func (s *suite) actionSpecs() {
 			}
 		}
 		for _, e := range entries {
-			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
-				ok, obs := aboutAction(o, e)
-				w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
-				s.notCarriedOut(w, row, nil, e, o)
-			}
+			s.askInModes(w, row, a, e, []probe{{activated: true, person: true}}, func(_ probe, o outcome) { s.notCarriedOutAbout(w, row, nil, e, o) })
 		}
 	})
 
@@ -375,12 +371,7 @@ func (s *suite) actionSpecs() {
 		if !s.hasActingFor() {
 			s.actingFor(w)
 		}
-		var entries []verify.OREntry
-		for _, e := range actions(w, a, st, true) {
-			if e.Completion == verify.ORCompletionDeferred {
-				entries = append(entries, e)
-			}
-		}
+		entries := optedInCompleting(w, a, st, verify.ORCompletionDeferred)
 		if len(entries) == 0 {
 			w.Inapplicable("no opted-in action is declared completion: deferred")
 		}

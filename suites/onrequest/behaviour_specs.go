@@ -42,6 +42,37 @@ func (s *suite) publicControl(w *harness.W, row string, a *agentView, activated 
 // anonymousModes are the two ways a client acting for nobody asks: with and without activation (OR-5.1).
 var anonymousModes = []probe{{activated: true}, {activated: false}}
 
+// informationalSpec is the opening of the informational rows: the main agent, the operator statement, and the
+// informational entries whose assistantAccess is (or is not) true; none makes the spec inapplicable.
+func (s *suite) informationalSpec(w *harness.W, row string, optedIn bool) (*agentView, *statement, []verify.OREntry) {
+	a := s.loadAgent(w, roleMain, row)
+	st := s.loadStatement(w, row)
+	entries := s.informational(w, a, st, optedIn)
+	if len(entries) == 0 {
+		if optedIn {
+			w.Inapplicable("no informational on-request skill has assistantAccess true")
+		}
+		w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
+	}
+	return a, st, entries
+}
+
+// askInModes asks for e once in each of modes (every binding variant) and hands each answer to check.
+func (s *suite) askInModes(w *harness.W, row string, a *agentView, e verify.OREntry, modes []probe, check func(m probe, o outcome)) {
+	for _, m := range modes {
+		m.skill = e.ID
+		for _, o := range s.send(w, row, a, m) {
+			check(m, o)
+		}
+	}
+}
+
+// aboutSkill is the control before a referral is graded: the reply is about e (reachedSkill).
+func aboutSkill(w *harness.W, row string, e verify.OREntry, o outcome) {
+	ok, obs := reachedSkill(o, e)
+	w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+}
+
 func (s *suite) behaviourSpecs() {
 	s.spec("OR-3.8c", "the address given in a referral is the card's, whatever the caller says about themselves", func(w *harness.W) {
 		const row = "OR-3.8c"
@@ -107,12 +138,7 @@ func (s *suite) behaviourSpecs() {
 
 	s.spec("OR-5.3a", "an on-request skill closed to assistants is not given, to any client", func(w *harness.W) {
 		const row = "OR-5.3a"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		entries := s.informational(w, a, st, false)
-		if len(entries) == 0 {
-			w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
-		}
+		a, st, entries := s.informationalSpec(w, row, false)
 		s.publicControl(w, row, a, true, "")
 		s.publicControl(w, row, a, false, "")
 		s.actingFor(w) // the assistant acting for a person is the case opt-in would change: it must be asked
@@ -122,96 +148,62 @@ func (s *suite) behaviourSpecs() {
 			if st != nil {
 				values = st.Values[e.ID]
 			}
-			for _, m := range modes {
-				m.skill = e.ID
-				for _, o := range s.send(w, row, a, m) {
-					ok, obs := reachedSkill(o, e)
-					w.Control(row, ok, "the reply is about "+e.ID+" (its object names it, or its text gives the entry's address)", obs, o.ex)
-					given := givenObjects(o)
-					found := valuesIn(o, values)
-					w.Negative(row, len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
-						fmt.Sprintf("%s is not given (%s): no Artifact, no given-on-opt-in object, none of the operator's values %v", e.ID, o.mode, values),
-						fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
-				}
-			}
+			s.askInModes(w, row, a, e, modes, func(_ probe, o outcome) {
+				ok, obs := reachedSkill(o, e)
+				w.Control(row, ok, "the reply is about "+e.ID+" (its object names it, or its text gives the entry's address)", obs, o.ex)
+				given := givenObjects(o)
+				found := valuesIn(o, values)
+				w.Negative(row, len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
+					fmt.Sprintf("%s is not given (%s): no Artifact, no given-on-opt-in object, none of the operator's values %v", e.ID, o.mode, values),
+					fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
+			})
 		}
 	})
 
 	s.spec("OR-5.3b", "a referral says the operator gives this to the person who asks", func(w *harness.W) {
 		const row = "OR-5.3b"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		entries := s.informational(w, a, st, false)
-		if len(entries) == 0 {
-			w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
-		}
+		a, _, entries := s.informationalSpec(w, row, false)
 		for _, e := range entries {
-			for _, m := range anonymousModes {
-				m.skill = e.ID
-				for _, o := range s.send(w, row, a, m) {
-					ok, obs := reachedSkill(o, e)
-					w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
-					hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
-					w.Check(row, hit != "", fmt.Sprintf("the reply text says the operator gives %s to the person who asks (%s; wording-checked)", e.ID, o.mode),
-						fmt.Sprintf("%q", o.reply.Text()), o.ex)
-				}
-			}
+			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
+				aboutSkill(w, row, e, o)
+				hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
+				w.Check(row, hit != "", fmt.Sprintf("the reply text says the operator gives %s to the person who asks (%s; wording-checked)", e.ID, o.mode),
+					fmt.Sprintf("%q", o.reply.Text()), o.ex)
+			})
 		}
 	})
 
 	s.spec("OR-5.3c", "a referral's text gives the entry's personEntry address", func(w *harness.W) {
 		const row = "OR-5.3c"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		entries := s.informational(w, a, st, false)
-		if len(entries) == 0 {
-			w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
-		}
+		a, _, entries := s.informationalSpec(w, row, false)
 		for _, e := range entries {
-			for _, m := range anonymousModes {
-				m.skill = e.ID
-				for _, o := range s.send(w, row, a, m) {
-					w.Control(row, o.err == "" && strings.TrimSpace(o.reply.Text()) != "", "the agent answers "+e.ID+" with a reply text", o.String(), o.ex)
-					w.Check(row, verify.TextGivesAddress(o.reply.Text(), e.PersonEntry),
-						fmt.Sprintf("the reply text gives %s (%s)", e.PersonEntry, o.mode),
-						fmt.Sprintf("addresses in the text: %v; text %q", verify.TextAddresses(o.reply.Text()), o.reply.Text()), o.ex)
-				}
-			}
+			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
+				w.Control(row, o.err == "" && strings.TrimSpace(o.reply.Text()) != "", "the agent answers "+e.ID+" with a reply text", o.String(), o.ex)
+				w.Check(row, verify.TextGivesAddress(o.reply.Text(), e.PersonEntry),
+					fmt.Sprintf("the reply text gives %s (%s)", e.PersonEntry, o.mode),
+					fmt.Sprintf("addresses in the text: %v; text %q", verify.TextAddresses(o.reply.Text()), o.reply.Text()), o.ex)
+			})
 		}
 	})
 
 	s.spec("OR-5.3d", "a referral does not answer as though the information did not exist", func(w *harness.W) {
 		const row = "OR-5.3d"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		entries := s.informational(w, a, st, false)
-		if len(entries) == 0 {
-			w.Inapplicable("no informational on-request skill has assistantAccess absent or false")
-		}
+		a, _, entries := s.informationalSpec(w, row, false)
 		for _, e := range entries {
-			for _, m := range anonymousModes {
-				m.skill = e.ID
-				for _, o := range s.send(w, row, a, m) {
-					ok, obs := reachedSkill(o, e)
-					w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
-					state := o.reply.State()
-					denial := verify.MatchAny(verify.DefaultORPhrases.Denial, o.reply.AllText())
-					w.Negative(row, state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
-						fmt.Sprintf("no failed or rejected task and no denial in words (%s; wording-checked)", o.mode),
-						fmt.Sprintf("state %q, denial %q; %s", state, denial, o), o.ex)
-				}
-			}
+			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
+				aboutSkill(w, row, e, o)
+				state := o.reply.State()
+				denial := verify.MatchAny(verify.DefaultORPhrases.Denial, o.reply.AllText())
+				w.Negative(row, state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
+					fmt.Sprintf("no failed or rejected task and no denial in words (%s; wording-checked)", o.mode),
+					fmt.Sprintf("state %q, denial %q; %s", state, denial, o), o.ex)
+			})
 		}
 	})
 
 	s.spec("OR-5.4a", "an opted-in informational skill is not given to a client acting for nobody", func(w *harness.W) {
 		const row = "OR-5.4a"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		entries := s.informational(w, a, st, true)
-		if len(entries) == 0 {
-			w.Inapplicable("no informational on-request skill has assistantAccess true")
-		}
+		a, st, entries := s.informationalSpec(w, row, true)
 		for _, e := range entries {
 			var values []string
 			if st != nil {
@@ -223,31 +215,23 @@ func (s *suite) behaviourSpecs() {
 					w.Control(row, isGiven(o), "an assistant acting for a named person is given "+e.ID+" (the same request, made valid)", o.String(), o.ex)
 				}
 			}
-			for _, m := range anonymousModes {
-				m.skill = e.ID
-				for _, o := range s.send(w, row, a, m) {
-					ok, obs := reachedSkill(o, e)
-					if strong { // the skill is shown served; any answer that is not an error will do
-						ok, obs = o.err == "", o.String()
-					}
-					w.Control(row, ok, "the agent answers the request for "+e.ID, obs, o.ex)
-					given, found := givenObjects(o), valuesIn(o, values)
-					w.Negative(row, len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
-						fmt.Sprintf("%s is not given to a client acting for nobody (%s)", e.ID, o.mode),
-						fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
+			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
+				ok, obs := reachedSkill(o, e)
+				if strong { // the skill is shown served; any answer that is not an error will do
+					ok, obs = o.err == "", o.String()
 				}
-			}
+				w.Control(row, ok, "the agent answers the request for "+e.ID, obs, o.ex)
+				given, found := givenObjects(o), valuesIn(o, values)
+				w.Negative(row, len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
+					fmt.Sprintf("%s is not given to a client acting for nobody (%s)", e.ID, o.mode),
+					fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
+			})
 		}
 	})
 
 	s.spec("OR-5.4b", "a client acting for nobody gets the on-request referral for an opted-in skill", func(w *harness.W) {
 		const row = "OR-5.4b"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		entries := s.informational(w, a, st, true)
-		if len(entries) == 0 {
-			w.Inapplicable("no informational on-request skill has assistantAccess true")
-		}
+		a, _, entries := s.informationalSpec(w, row, true)
 		s.publicControl(w, row, a, true, "")
 		for _, e := range entries {
 			if s.hasActingFor() {
@@ -255,22 +239,19 @@ func (s *suite) behaviourSpecs() {
 					w.Control(row, isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
 				}
 			}
-			for _, m := range anonymousModes {
-				m.skill = e.ID
-				for _, o := range s.send(w, row, a, m) {
-					w.Check(row, o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
-					hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
-					w.Check(row, hit != "", fmt.Sprintf("the text says the operator gives it to the person who asks (%s; wording-checked)", o.mode),
-						fmt.Sprintf("%q", o.reply.Text()), o.ex)
-					w.Check(row, verify.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
-						fmt.Sprintf("%q", o.reply.Text()), o.ex)
-					if m.activated {
-						obj := o.reply.Object()
-						w.Check(row, obj != nil && obj.Status == verify.ORStatusOnRequest, "the object's status is on-request, as in OR-5.3",
-							o.String(), o.ex)
-					}
+			s.askInModes(w, row, a, e, anonymousModes, func(m probe, o outcome) {
+				w.Check(row, o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
+				hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
+				w.Check(row, hit != "", fmt.Sprintf("the text says the operator gives it to the person who asks (%s; wording-checked)", o.mode),
+					fmt.Sprintf("%q", o.reply.Text()), o.ex)
+				w.Check(row, verify.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
+					fmt.Sprintf("%q", o.reply.Text()), o.ex)
+				if m.activated {
+					obj := o.reply.Object()
+					w.Check(row, obj != nil && obj.Status == verify.ORStatusOnRequest, "the object's status is on-request, as in OR-5.3",
+						o.String(), o.ex)
 				}
-			}
+			})
 		}
 	})
 

@@ -69,6 +69,9 @@ func answeredInWords(o outcome, x ask) (bool, string) {
 	return verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) || saysOnRequest(o), o.String()
 }
 
+// refersInWords is the control wording of the referral rows.
+func refersInWords(x ask) string { return "the reply refers the person, in words, for " + x.e.ID }
+
 // objectOf returns the object where §6.2 puts it for the case.
 func objectOf(o outcome, want string) *verify.ORObject {
 	if want == verify.ORStatusGivenOnOptIn {
@@ -82,31 +85,46 @@ func objectOf(o outcome, want string) *verify.ORObject {
 	return o.reply.Object()
 }
 
+// askSpec is the opening of most metadata rows: the main agent, the operator statement and the activated asks of
+// the kinds in which; none makes the spec inapplicable for the reason none.
+func (s *suite) askSpec(w *harness.W, row string, which int, none string) (*agentView, []ask) {
+	a := s.loadAgent(w, roleMain, row)
+	st := s.loadStatement(w, row)
+	asks := s.asks(w, row, a, st, which, true)
+	if len(asks) == 0 {
+		w.Inapplicable(none)
+	}
+	return a, asks
+}
+
+// eachAnswer puts every ask to the agent; each answer is first controlled as being, in words, the case asked
+// (answeredInWords, the control's wording from control), then handed to check.
+func (s *suite) eachAnswer(w *harness.W, row string, a *agentView, asks []ask, control func(x ask) string, check func(x ask, o outcome)) {
+	for _, x := range asks {
+		for _, o := range s.send(w, row, a, x.p) {
+			ok, obs := answeredInWords(o, x)
+			w.Control(row, ok, control(x), obs, o.ex)
+			check(x, o)
+		}
+	}
+}
+
 func (s *suite) metadataSpecs() {
 	s.spec("OR-6.1a", "an information referral carries the object on its Message or the final status message of a completed task", func(w *harness.W) {
 		const row = "OR-6.1a"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		asks := s.asks(w, row, a, st, askInfo, true)
-		if len(asks) == 0 {
-			w.Inapplicable("no informational on-request skill")
-		}
-		for _, x := range asks {
-			for _, o := range s.send(w, row, a, x.p) {
-				ok, obs := answeredInWords(o, x)
-				w.Control(row, ok, "the reply refers the person, in words, for "+x.e.ID, obs, o.ex)
-				obj := o.reply.Object()
-				where := "Message.metadata"
-				if o.reply.Task != nil {
-					where = "the final TaskStatus.message.metadata"
-				}
-				w.Check(row, obj != nil && obj.Problem == "", fmt.Sprintf("the object is a JSON object at %s[%s]", where, verify.OnRequestURI),
-					fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
-				if o.reply.Task != nil {
-					w.Check(row, o.reply.State() == a2a.StateCompleted, "the task made for the referral ends TASK_STATE_COMPLETED", o.String(), o.ex)
-				}
+		a, asks := s.askSpec(w, row, askInfo, "no informational on-request skill")
+		s.eachAnswer(w, row, a, asks, refersInWords, func(x ask, o outcome) {
+			obj := o.reply.Object()
+			where := "Message.metadata"
+			if o.reply.Task != nil {
+				where = "the final TaskStatus.message.metadata"
 			}
-		}
+			w.Check(row, obj != nil && obj.Problem == "", fmt.Sprintf("the object is a JSON object at %s[%s]", where, verify.OnRequestURI),
+				fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
+			if o.reply.Task != nil {
+				w.Check(row, o.reply.State() == a2a.StateCompleted, "the task made for the referral ends TASK_STATE_COMPLETED", o.String(), o.ex)
+			}
+		})
 	})
 
 	s.spec("OR-6.1b", "an action referral carries the object on its reply and its task ends rejected", func(w *harness.W) {
@@ -117,28 +135,22 @@ func (s *suite) metadataSpecs() {
 		if len(asks) == 0 {
 			w.Inapplicable("the card declares no action")
 		}
-		for _, x := range asks {
-			for _, o := range s.send(w, row, a, x.p) {
-				ok, obs := answeredInWords(o, x)
-				w.Control(row, ok, "the reply says, in words, that "+x.e.ID+" was not done or where to ask", obs, o.ex)
-				obj := o.reply.Object()
-				w.Check(row, obj != nil && obj.Problem == "", "the object is at Message.metadata or the final TaskStatus.message.metadata",
-					fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
-				if o.reply.Task != nil {
-					w.Check(row, o.reply.State() == a2a.StateRejected, "the task made for the action referral ends TASK_STATE_REJECTED", o.String(), o.ex)
-				}
-			}
+		notDoneInWords := func(x ask) string {
+			return "the reply says, in words, that " + x.e.ID + " was not done or where to ask"
 		}
+		s.eachAnswer(w, row, a, asks, notDoneInWords, func(x ask, o outcome) {
+			obj := o.reply.Object()
+			w.Check(row, obj != nil && obj.Problem == "", "the object is at Message.metadata or the final TaskStatus.message.metadata",
+				fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
+			if o.reply.Task != nil {
+				w.Check(row, o.reply.State() == a2a.StateRejected, "the task made for the action referral ends TASK_STATE_REJECTED", o.String(), o.ex)
+			}
+		})
 	})
 
 	s.spec("OR-6.1c", "information given on opt-in is an Artifact carrying the object, in a completed task", func(w *harness.W) {
 		const row = "OR-6.1c"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		entries := s.informational(w, a, st, true)
-		if len(entries) == 0 {
-			w.Inapplicable("no informational on-request skill has assistantAccess true")
-		}
+		a, _, entries := s.informationalSpec(w, row, true)
 		s.actingFor(w) // blocks when the target has not said how an assistant asserts a person
 		for _, e := range entries {
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, first: true}) {
@@ -158,69 +170,44 @@ func (s *suite) metadataSpecs() {
 
 	s.spec("OR-6.1d", "the object's status names the case", func(w *harness.W) {
 		const row = "OR-6.1d"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		asks := s.asks(w, row, a, st, askInfo|askActions|askGiven, true)
-		if len(asks) == 0 {
-			w.Inapplicable("no listed skill")
-		}
-		for _, x := range asks {
-			for _, o := range s.send(w, row, a, x.p) {
-				ok, obs := answeredInWords(o, x)
-				w.Control(row, ok, fmt.Sprintf("the reply is, in words, the %s case for %s", x.want, x.e.ID), obs, o.ex)
-				obj := objectOf(o, x.want)
-				got := "no object"
-				if obj != nil {
-					got = fmt.Sprintf("status %q (present %v)", obj.Status, obj.HasStatus)
-				}
-				w.Check(row, obj != nil && obj.Status == x.want, fmt.Sprintf("status %s for %s", x.want, x.e.ID), got, o.ex)
+		a, asks := s.askSpec(w, row, askInfo|askActions|askGiven, "no listed skill")
+		theCase := func(x ask) string { return fmt.Sprintf("the reply is, in words, the %s case for %s", x.want, x.e.ID) }
+		s.eachAnswer(w, row, a, asks, theCase, func(x ask, o outcome) {
+			obj := objectOf(o, x.want)
+			got := "no object"
+			if obj != nil {
+				got = fmt.Sprintf("status %q (present %v)", obj.Status, obj.HasStatus)
 			}
-		}
+			w.Check(row, obj != nil && obj.Status == x.want, fmt.Sprintf("status %s for %s", x.want, x.e.ID), got, o.ex)
+		})
 	})
 
 	s.spec("OR-6.1e", "the object's skillId is the skill concerned", func(w *harness.W) {
 		const row = "OR-6.1e"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		asks := s.asks(w, row, a, st, askInfo|askActions|askGiven, true)
-		if len(asks) == 0 {
-			w.Inapplicable("no listed skill")
-		}
-		for _, x := range asks {
-			for _, o := range s.send(w, row, a, x.p) {
-				ok, obs := answeredInWords(o, x)
-				w.Control(row, ok, "the reply is about "+x.e.ID, obs, o.ex)
-				obj := objectOf(o, x.want)
-				got := "no object"
-				if obj != nil {
-					got = fmt.Sprintf("skillId %q", obj.SkillID)
-				}
-				w.Check(row, obj != nil && obj.SkillID == x.e.ID, "skillId "+x.e.ID+", the id listed in params.skills", got, o.ex)
+		a, asks := s.askSpec(w, row, askInfo|askActions|askGiven, "no listed skill")
+		about := func(x ask) string { return "the reply is about " + x.e.ID }
+		s.eachAnswer(w, row, a, asks, about, func(x ask, o outcome) {
+			obj := objectOf(o, x.want)
+			got := "no object"
+			if obj != nil {
+				got = fmt.Sprintf("skillId %q", obj.SkillID)
 			}
-		}
+			w.Check(row, obj != nil && obj.SkillID == x.e.ID, "skillId "+x.e.ID+", the id listed in params.skills", got, o.ex)
+		})
 	})
 
 	s.spec("OR-6.1f", "a referral object's personEntry is the card's", func(w *harness.W) {
 		const row = "OR-6.1f"
-		a := s.loadAgent(w, roleMain, row)
-		st := s.loadStatement(w, row)
-		asks := s.asks(w, row, a, st, askInfo|askActions, true)
-		if len(asks) == 0 {
-			w.Inapplicable("no listed skill")
-		}
-		for _, x := range asks {
-			for _, o := range s.send(w, row, a, x.p) {
-				ok, obs := answeredInWords(o, x)
-				w.Control(row, ok, "the reply refers the person, in words, for "+x.e.ID, obs, o.ex)
-				obj := o.reply.Object()
-				got := "no object"
-				if obj != nil {
-					got = fmt.Sprintf("personEntry %q (present %v)", obj.PersonEntry, obj.HasPE)
-				}
-				w.Check(row, obj != nil && obj.HasPE && obj.PersonEntry == x.e.PersonEntry,
-					fmt.Sprintf("personEntry %s, as the card's entry for %s", x.e.PersonEntry, x.e.ID), got, o.ex)
+		a, asks := s.askSpec(w, row, askInfo|askActions, "no listed skill")
+		s.eachAnswer(w, row, a, asks, refersInWords, func(x ask, o outcome) {
+			obj := o.reply.Object()
+			got := "no object"
+			if obj != nil {
+				got = fmt.Sprintf("personEntry %q (present %v)", obj.PersonEntry, obj.HasPE)
 			}
-		}
+			w.Check(row, obj != nil && obj.HasPE && obj.PersonEntry == x.e.PersonEntry,
+				fmt.Sprintf("personEntry %s, as the card's entry for %s", x.e.PersonEntry, x.e.ID), got, o.ex)
+		})
 	})
 
 	s.spec("OR-6.2", "the reply text says in words what the object says, activated or not", func(w *harness.W) {
