@@ -28,6 +28,21 @@ func (s *sess) control(row string, cl *a2a.Client, skill string, args json.RawMe
 	return an
 }
 
+// primaryControl picks the primary skill and sends its valid request as principal A, the positive control for row
+// ("<skill> with <with>"); it returns the skill, its valid arguments and A's client.
+func (s *sess) primaryControl(row, with string) (entry, json.RawMessage, *a2a.Client) {
+	p, args := s.primary()
+	cl := s.client("A")
+	s.control(row, cl, p.SkillID, args, p.SkillID+" with "+with)
+	return p, args, cl
+}
+
+// describeControl asks describe_skill of a healthy skill, the positive control of the describe_skill fault rows.
+func (s *sess) describeControl(row string, cl *a2a.Client) {
+	ok := s.describeSkill(cl, false, modeSync, s.describeSkillID(row), "describe_skill control")
+	s.w.Control(row, ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
+}
+
 // refused is a negative assertion: the answer is a refusal (not COMPLETED) carrying code.
 func (s *sess) refused(row string, an *answer, code, what string) {
 	s.w.Negative(row, an.state() != a2a.StateCompleted && an.code() == code, what+": refused with condition "+code, an.describe(), an.ex)
@@ -49,9 +64,7 @@ func registerErrors(e *harness.Env) {
 	mismatch := func(row, what string, req func(p entry, args json.RawMessage) map[string]any) {
 		spec(e, row, "an invocation whose "+what+" differs from the active document is rejected with interface_mismatch", func(w *harness.W) {
 			s := open(w, row)
-			p, args := s.primary()
-			cl := s.client("A")
-			s.control(row, cl, p.SkillID, args, p.SkillID+" with the advertised binding")
+			p, args, cl := s.primaryControl(row, "the advertised binding")
 			an := s.send(cl, false, modeSync, message(req(p, args)), "invocation with another "+what)
 			s.refused(row, an, skiface.InterfaceMismatch, "another "+what)
 		})
@@ -64,9 +77,7 @@ func registerErrors(e *harness.Env) {
 	})
 	spec(e, "SI-9.50a", "an interface_mismatch refusal ends the Task in TASK_STATE_REJECTED", func(w *harness.W) {
 		s := open(w, "SI-9.50a")
-		p, args := s.primary()
-		cl := s.client("A")
-		s.control("SI-9.50a", cl, p.SkillID, args, p.SkillID+" with the advertised binding")
+		p, args, cl := s.primaryControl("SI-9.50a", "the advertised binding")
 		for _, req := range []map[string]any{invokeReq(p.SkillID, mismatchVersion(p.SkillVersion), p.Digest, args), invokeReq(p.SkillID, p.SkillVersion, wrongDigest(p.Digest), args)} {
 			an := s.send(cl, false, modeSync, message(req), "invocation with a stale binding")
 			w.Negative("SI-9.50a", an.code() == skiface.InterfaceMismatch && an.state() == a2a.StateRejected, "interface_mismatch in TASK_STATE_REJECTED", an.describe(), an.ex)
@@ -89,52 +100,33 @@ func registerErrors(e *harness.Env) {
 		}
 		return out
 	}
-	spec(e, "SI-9.37a", "arguments that fail input_schema are rejected with input_invalid", func(w *harness.W) {
-		s := open(w, "SI-9.37a")
-		p, args := s.primary()
-		cl := s.client("A")
-		s.control("SI-9.37a", cl, p.SkillID, args, p.SkillID+" with valid arguments")
-		for what, bad := range invalids(s, "SI-9.37a", p, args) {
-			an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what)
-			s.refused("SI-9.37a", an, skiface.InputInvalid, "arguments with "+what)
-		}
+	// invalidSpec declares a row read from the primary skill's refusals of invalid instances: after the control,
+	// each instance invalids derives is sent and its answer handed to check.
+	invalidSpec := func(row, text string, check func(s *sess, what string, an *answer)) {
+		spec(e, row, text, func(w *harness.W) {
+			s := open(w, row)
+			p, args, cl := s.primaryControl(row, "valid arguments")
+			for what, bad := range invalids(s, row, p, args) {
+				check(s, what, s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what))
+			}
+		})
+	}
+	invalidSpec("SI-9.37a", "arguments that fail input_schema are rejected with input_invalid", func(s *sess, what string, an *answer) {
+		s.refused("SI-9.37a", an, skiface.InputInvalid, "arguments with "+what)
 	})
-	spec(e, "SI-9.50b", "an input_invalid refusal ends the Task in TASK_STATE_REJECTED", func(w *harness.W) {
-		s := open(w, "SI-9.50b")
-		p, args := s.primary()
-		cl := s.client("A")
-		s.control("SI-9.50b", cl, p.SkillID, args, p.SkillID+" with valid arguments")
-		for what, bad := range invalids(s, "SI-9.50b", p, args) {
-			an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what)
-			w.Negative("SI-9.50b", an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected, "input_invalid in TASK_STATE_REJECTED", an.describe(), an.ex)
-		}
+	invalidSpec("SI-9.50b", "an input_invalid refusal ends the Task in TASK_STATE_REJECTED", func(s *sess, what string, an *answer) {
+		s.w.Negative("SI-9.50b", an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected, "input_invalid in TASK_STATE_REJECTED", an.describe(), an.ex)
 	})
-	spec(e, "SI-9.65b", "the receiving agent validates the received instance before processing it", func(w *harness.W) {
-		s := open(w, "SI-9.65b")
-		p, args := s.primary()
-		cl := s.client("A")
-		s.control("SI-9.65b", cl, p.SkillID, args, p.SkillID+" with valid arguments")
-		for what, bad := range invalids(s, "SI-9.65b", p, args) {
-			an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what)
-			w.Negative("SI-9.65b", an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected && len(taskArtifacts(an.task)) == 0,
-				"the invalid instance ("+what+") is refused with input_invalid and nothing is produced", an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
-		}
+	invalidSpec("SI-9.65b", "the receiving agent validates the received instance before processing it", func(s *sess, what string, an *answer) {
+		s.w.Negative("SI-9.65b", an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected && len(taskArtifacts(an.task)) == 0,
+			"the invalid instance ("+what+") is refused with input_invalid and nothing is produced", an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
 	})
-	spec(e, "SI-9.49a", "an invalid data instance is reported as input_invalid, never interface_invalid", func(w *harness.W) {
-		s := open(w, "SI-9.49a")
-		p, args := s.primary()
-		cl := s.client("A")
-		s.control("SI-9.49a", cl, p.SkillID, args, p.SkillID+" with valid arguments")
-		for what, bad := range invalids(s, "SI-9.49a", p, args) {
-			an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+what)
-			w.Negative("SI-9.49a", an.code() != skiface.InterfaceInvalid && an.code() == skiface.InputInvalid, "condition input_invalid, not interface_invalid ("+what+")", an.describe(), an.ex)
-		}
+	invalidSpec("SI-9.49a", "an invalid data instance is reported as input_invalid, never interface_invalid", func(s *sess, what string, an *answer) {
+		s.w.Negative("SI-9.49a", an.code() != skiface.InterfaceInvalid && an.code() == skiface.InputInvalid, "condition input_invalid, not interface_invalid ("+what+")", an.describe(), an.ex)
 	})
 	spec(e, "SI-9.37b", "an input_invalid refusal produces no Artifact, record or side effect", func(w *harness.W) {
 		s := open(w, "SI-9.37b")
-		p, args := s.primary()
-		cl := s.client("A")
-		s.control("SI-9.37b", cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		p, args, cl := s.primaryControl("SI-9.37b", "valid arguments")
 		bad, _, ok := withoutRequired(inputSchema(s.doc("SI-9.37b", p.SkillID).tree), args)
 		if !ok {
 			bad, _, ok = withWrongType(inputSchema(s.doc("SI-9.37b", p.SkillID).tree), args)
@@ -213,9 +205,7 @@ func registerErrors(e *harness.Env) {
 
 	// The error-shape rows read the refusals of three ordinary mistakes.
 	mistakes := func(s *sess, row string) []*answer {
-		p, args := s.primary()
-		cl := s.client("A")
-		s.control(row, cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		p, args, cl := s.primaryControl(row, "valid arguments")
 		out := []*answer{s.send(cl, false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, wrongDigest(p.Digest), args)), "wrong interface_digest")}
 		if bad, _, ok := withoutRequired(inputSchema(s.doc(row, p.SkillID).tree), args); ok {
 			out = append(out, s.invoke(cl, false, modeSync, p.SkillID, bad, "invalid arguments"))
@@ -301,9 +291,7 @@ func registerErrors(e *harness.Env) {
 	})
 	spec(e, "SI-9.56a", "input_invalid details name the invalid field by an RFC 6901 JSON Pointer", func(w *harness.W) {
 		s := open(w, "SI-9.56a")
-		p, args := s.primary()
-		cl := s.client("A")
-		s.control("SI-9.56a", cl, p.SkillID, args, p.SkillID+" with valid arguments")
+		p, args, cl := s.primaryControl("SI-9.56a", "valid arguments")
 		bad, ptr, ok := withWrongType(inputSchema(s.doc("SI-9.56a", p.SkillID).tree), args)
 		if !ok {
 			w.Inapplicable("input_schema of " + p.SkillID + " has no typed leaf the arguments carry")
@@ -367,33 +355,33 @@ func staleBinding(w *harness.W, row string) (*sess, *answer) {
 	return s, an
 }
 
-// strictCode reads error.code exactly where the mapping puts it (binding errors: ErrorInfo reason).
-func strictCode(an *answer) string {
-	if an.task != nil && an.task.Status.Message != nil {
-		for _, p := range an.task.Status.Message.Parts {
-			d, _ := decodeTree(p.Data).(map[string]any)
-			if e, ok := d["error"].(map[string]any); ok {
-				c, _ := e["code"].(string)
-				return c
-			}
-		}
-		return ""
-	}
-	return bindingCode(an.bindErr)
-}
-
-func errorDetails(an *answer) []any {
+// errorObject returns the error object of the first Data Part of the final status Message that carries one; nil
+// when the answer has no Task, no status Message or no such part.
+func errorObject(an *answer) map[string]any {
 	if an.task == nil || an.task.Status.Message == nil {
 		return nil
 	}
 	for _, p := range an.task.Status.Message.Parts {
 		d, _ := decodeTree(p.Data).(map[string]any)
 		if e, ok := d["error"].(map[string]any); ok {
-			ds, _ := e["details"].([]any)
-			return ds
+			return e
 		}
 	}
 	return nil
+}
+
+// strictCode reads error.code exactly where the mapping puts it (binding errors: ErrorInfo reason).
+func strictCode(an *answer) string {
+	if an.task != nil && an.task.Status.Message != nil {
+		c, _ := errorObject(an)["code"].(string)
+		return c
+	}
+	return bindingCode(an.bindErr)
+}
+
+func errorDetails(an *answer) []any {
+	ds, _ := errorObject(an)["details"].([]any)
+	return ds
 }
 
 func statusSummary(t *a2a.Task) string {

@@ -99,6 +99,23 @@ func registerGated(e *harness.Env) {
 		}
 		return s
 	}
+	// satisfied sends the constraint skill with satisfiable constraints, the positive control of the constraint rows.
+	satisfied := func(s *sess, row string) *answer {
+		c := s.prof.Constraints
+		return s.control(row, s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+	}
+	// unsatisfied sends the constraint skill once per unsatisfiable case of the profile, in key order (none blocks),
+	// and hands each answer to check.
+	unsatisfied := func(s *sess, check func(k string, an *answer)) {
+		c := s.prof.Constraints
+		ks := sortedKeys(anyRawMap(c.Unsatisfiable))
+		if len(ks) == 0 {
+			s.w.Blocked("the profile's constraints.unsatisfiable is empty (arguments with a constraint the target cannot honour)")
+		}
+		for _, k := range ks {
+			check(k, s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint"))
+		}
+	}
 	spec(e, "SI-8.10a", "each constraint the skill honours is a member of its input_schema", func(w *harness.W) {
 		s := cons(w, "SI-8.10a")
 		c := s.prof.Constraints
@@ -115,30 +132,21 @@ func registerGated(e *harness.Env) {
 		if c.Invalid == nil {
 			w.Blocked("the profile's constraints.invalid is missing (arguments with a structurally invalid constraint value)")
 		}
-		s.control("SI-8.10b", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+		satisfied(s, "SI-8.10b")
 		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Invalid, c.Skill+" with a structurally invalid constraint")
 		s.refused("SI-8.10b", an, skiface.InputInvalid, "a structurally invalid constraint value")
 	})
-	unsat := func(s *sess) []string {
-		ks := sortedKeys(anyRawMap(s.prof.Constraints.Unsatisfiable))
-		if len(ks) == 0 {
-			s.w.Blocked("the profile's constraints.unsatisfiable is empty (arguments with a constraint the target cannot honour)")
-		}
-		return ks
-	}
 	spec(e, "SI-8.11a", "a valid constraint the agent cannot honour is rejected with constraint_rejected", func(w *harness.W) {
 		s := cons(w, "SI-8.11a")
-		c := s.prof.Constraints
-		s.control("SI-8.11a", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
-		for _, k := range unsat(s) {
-			an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint")
+		satisfied(s, "SI-8.11a")
+		unsatisfied(s, func(k string, an *answer) {
 			s.refused("SI-8.11a", an, skiface.ConstraintRejected, "an unsatisfiable "+k+" constraint")
-		}
+		})
 	})
 	spec(e, "SI-8.11b", "a valid constraint is never silently ignored", func(w *harness.W) {
 		s := cons(w, "SI-8.11b")
 		c := s.prof.Constraints
-		ok := s.control("SI-8.11b", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+		ok := satisfied(s, "SI-8.11b")
 		res, _ := resultOf(ok.task, c.Skill)
 		in := decodeTree(c.Satisfiable)
 		for _, p := range c.Reflects {
@@ -146,10 +154,9 @@ func registerGated(e *harness.Env) {
 			got, _ := resolve(res, p)
 			w.Check("SI-8.11b", fmt.Sprint(want) == fmt.Sprint(got), "the output reflects the honoured constraint "+p, fmt.Sprintf("requested %v, output %v", want, got), ok.ex)
 		}
-		for _, k := range unsat(s) {
-			an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint")
+		unsatisfied(s, func(k string, an *answer) {
 			w.Negative("SI-8.11b", an.state() != a2a.StateCompleted, "a request whose "+k+" constraint cannot be honoured does not complete", an.describe(), an.ex)
-		}
+		})
 	})
 	for _, cs := range []struct{ row, kind string }{{"SI-9.67a", "window"}, {"SI-9.67b", "scope"}, {"SI-9.67c", "unit"}, {"SI-9.67d", "freshness"}} {
 		cs := cs
@@ -160,7 +167,7 @@ func registerGated(e *harness.Env) {
 			if !ok {
 				w.Blocked("the profile's constraints.unsatisfiable." + cs.kind + " is missing")
 			}
-			s.control(cs.row, s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
+			satisfied(s, cs.row)
 			an := s.invoke(s.client("A"), false, modeSync, c.Skill, args, c.Skill+" with an unsatisfiable "+cs.kind+" constraint")
 			if an.state() == a2a.StateCompleted {
 				res, _ := resultOf(an.task, c.Skill)
@@ -176,21 +183,17 @@ func registerGated(e *harness.Env) {
 	}
 	spec(e, "SI-9.68a", "the agent that detects a constraint failure rejects with constraint_rejected", func(w *harness.W) {
 		s := cons(w, "SI-9.68a")
-		c := s.prof.Constraints
-		s.control("SI-9.68a", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
-		for _, k := range unsat(s) {
-			an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint")
+		satisfied(s, "SI-9.68a")
+		unsatisfied(s, func(k string, an *answer) {
 			w.Negative("SI-9.68a", an.state() == a2a.StateCompleted || an.code() == skiface.ConstraintRejected, "a detected "+k+" constraint failure carries constraint_rejected", an.describe(), an.ex)
-		}
+		})
 	})
 	spec(e, "SI-9.50c", "a constraint_rejected refusal ends the Task in TASK_STATE_REJECTED", func(w *harness.W) {
 		s := cons(w, "SI-9.50c")
-		c := s.prof.Constraints
-		s.control("SI-9.50c", s.client("A"), c.Skill, c.Satisfiable, c.Skill+" with satisfiable constraints")
-		for _, k := range unsat(s) {
-			an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint")
+		satisfied(s, "SI-9.50c")
+		unsatisfied(s, func(k string, an *answer) {
 			w.Negative("SI-9.50c", an.code() == skiface.ConstraintRejected && an.state() == a2a.StateRejected, "constraint_rejected in TASK_STATE_REJECTED", an.describe(), an.ex)
-		}
+		})
 	})
 
 	describeFault := func(row, text string, id func(p *Profile) string, check func(w *harness.W, s *sess, d *docSeen)) {
@@ -201,8 +204,7 @@ func registerGated(e *harness.Env) {
 				w.Blocked("the profile names no such skill (unavailableSkill / corruptSkill)")
 			}
 			cl := s.client("A")
-			ok := s.describeSkill(cl, false, modeSync, s.describeSkillID(row), "describe_skill control")
-			w.Control(row, ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
+			s.describeControl(row, cl)
 			check(w, s, s.describeSkill(cl, false, modeSync, skill, "describe_skill("+skill+")"))
 		})
 	}
@@ -225,8 +227,7 @@ func registerGated(e *harness.Env) {
 			w.Blocked("the profile names neither an unavailableSkill nor a corruptSkill")
 		}
 		cl := s.client("A")
-		ok := s.describeSkill(cl, false, modeSync, s.describeSkillID("SI-9.51a"), "describe_skill control")
-		w.Control("SI-9.51a", ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
+		s.describeControl("SI-9.51a", cl)
 		for _, id := range ids {
 			d := s.describeSkill(cl, false, modeSync, id, "describe_skill("+id+")")
 			w.Negative("SI-9.51a", d.ans.state() == a2a.StateFailed, "describe_skill("+id+") ends in TASK_STATE_FAILED", d.ans.describe(), d.ans.ex)
@@ -238,8 +239,7 @@ func registerGated(e *harness.Env) {
 		if c == nil {
 			w.Blocked("the profile's corruptSkill is missing (an advertised skill whose stored document is corrupt, and plausible arguments)")
 		}
-		p, args := s.primary()
-		s.control("SI-9.29b", s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+		s.primaryControl("SI-9.29b", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Arguments, c.Skill+" with its advertised binding")
 		w.Negative("SI-9.29b", an.state() != a2a.StateCompleted, "the skill with a corrupt document is not executed", an.describe(), an.ex)
 	})
@@ -250,8 +250,7 @@ func registerGated(e *harness.Env) {
 			if f == nil {
 				w.Blocked("the profile's faultInput is missing (arguments that drive the skill's domain logic to produce invalid output)")
 			}
-			p, args := s.primary()
-			s.control(row, s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+			s.primaryControl(row, "valid arguments")
 			check(w, s.invoke(s.client("A"), false, modeSync, f.Skill, f.Arguments, f.Skill+" with the fault input"), f.Skill)
 		})
 	}
@@ -267,8 +266,7 @@ func registerGated(e *harness.Env) {
 		if s.prof.Sensitive == nil || len(s.prof.Sensitive.PolicyStrings) == 0 {
 			w.Blocked("the profile's sensitive.policyStrings is empty (strings of local policy state no error may show)")
 		}
-		p, args := s.primary()
-		s.control("SI-9.57b", s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+		p, args, _ := s.primaryControl("SI-9.57b", "valid arguments")
 		var ans []*answer
 		if az := s.prof.Authorization; az != nil {
 			if az.Skill != nil {
@@ -295,8 +293,7 @@ func registerGated(e *harness.Env) {
 			w.Blocked("the profile's sensitive.prohibited is missing (arguments with a prohibited value and one unrelated schema error, and the value)")
 		}
 		pr := s.prof.Sensitive.Prohibited
-		p, args := s.primary()
-		s.control("SI-9.57c", s.client("A"), p.SkillID, args, p.SkillID+" with valid arguments")
+		s.primaryControl("SI-9.57c", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, pr.Skill, pr.Arguments, pr.Skill+" with a prohibited value and a schema error")
 		w.Negative("SI-9.57c", an.state() != a2a.StateCompleted && !containsBytes(an.ex, pr.Canary), fmt.Sprintf("the refusal does not echo %q", pr.Canary), clip(string(an.ex.ResponseBody), 300), an.ex)
 	})
@@ -307,8 +304,7 @@ func registerGated(e *harness.Env) {
 			w.Blocked("the profile's failedInitSkill is missing (a skill whose interface failed to load, assemble or validate)")
 		}
 		cl := s.client("A")
-		ok := s.describeSkill(cl, false, modeSync, s.describeSkillID("SI-10.1"), "describe_skill control")
-		w.Control("SI-10.1", ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
+		s.describeControl("SI-10.1", cl)
 		_, listed := s.entry(f.Skill)
 		w.Negative("SI-10.1", !listed, f.Skill+" is not advertised in params.skills", fmt.Sprint(listed), s.cardEx)
 		d := s.describeSkill(cl, false, modeSync, f.Skill, "describe_skill("+f.Skill+")")
