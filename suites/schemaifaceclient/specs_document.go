@@ -15,10 +15,10 @@ import (
 // locally with code.
 func refusal(w *harness.W, row string, c *skiface.Client, bad *standin, code, expected string) *skiface.Result {
 	good := exampleStandin(w, row)
-	res, err := c.Invoke(ctx(w), skiface.Request{CardURL: good.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, err := invokeExample(w, c, good)
 	w.Control(row, err == nil && good.count("domain") == 1, "the same procedure against a correct agent delegates", errText(res), lastEx(res))
 	start(w, row, bad)
-	res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: bad.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, _ = invokeExample(w, c, bad)
 	ok := bad.count("domain") == 0 && res.Err != nil && (code == "" || (res.Local && res.Err.Code == code))
 	w.Negative(row, ok, expected+fmt.Sprintf("; no domain-skill request (local %s)", orAny(code)),
 		fmt.Sprintf("%d domain requests at the agent; %s", bad.count("domain"), errText(res)), lastEx(res))
@@ -78,7 +78,7 @@ func registerDocument(e *harness.Env) {
 		k := exampleSkill()
 		k.retDigest = "sha256:" + strings.Repeat("ab", 32)
 		bad := start(w, row, &standin{skills: []*skill{k}})
-		res, _ := c.Invoke(ctx(w), skiface.Request{CardURL: bad.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ := invokeExample(w, c, bad)
 		w.Negative(row, bad.count("domain") == 0 && res.Err != nil && res.Err.Code == skiface.InterfaceInvalid,
 			"calculated = advertised ≠ returned: rejected, no domain-skill request", errText(res), lastEx(res))
 	})
@@ -113,7 +113,7 @@ func registerDocument(e *harness.Env) {
 		k.doc = scramble(sfx.ExampleDocument())
 		k.raw = true
 		s := start(w, row, &standin{skills: []*skill{k}})
-		res, err := newClient(w).Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, err := invokeExample(w, newClient(w), s)
 		w.Check(row, err == nil && s.count("domain") == 1,
 			"the example served with reordered members, extra whitespace and \\u0073 escapes (same JCS, same digests) is accepted", errText(res), lastEx(res))
 	})
@@ -122,12 +122,12 @@ func registerDocument(e *harness.Env) {
 		const row = "SI-9.55a"
 		c := newClient(w)
 		good := exampleStandin(w, row)
-		res, err := c.Invoke(ctx(w), skiface.Request{CardURL: good.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, err := invokeExample(w, c, good)
 		w.Control(row, err == nil && c.CacheLen() == 1, "a valid document is accepted and cached", errText(res), lastEx(res))
 		k := exampleSkill()
 		k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { delete(m, "interaction") })
 		bad := start(w, row, &standin{skills: []*skill{k}})
-		res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: bad.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ = invokeExample(w, c, bad)
 		w.Negative(row, res.Err != nil && res.Err.Code == skiface.InterfaceInvalid && res.Local && c.CacheLen() == 1,
 			"a document without interaction is rejected with interface_invalid and not cached",
 			fmt.Sprintf("%s; cache holds %d documents", errText(res), c.CacheLen()), lastEx(res))
@@ -161,12 +161,12 @@ func registerDocument(e *harness.Env) {
 		s := exampleStandin(w, row)
 		pristine := newClient(w)
 		pristine.TrustedSchema = skiface.TrustedSchema()
-		res, err := pristine.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, err := invokeExample(w, pristine, s)
 		w.Control(row, err == nil && s.count("domain") == 1, "with the pristine packaged copy the procedure completes", errText(res), lastEx(res))
 		tamperedCopy := strings.Replace(string(skiface.TrustedSchema()), `"interaction",`, ``, 1)
 		c := newClient(w)
 		c.TrustedSchema = []byte(tamperedCopy)
-		res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ = invokeExample(w, c, s)
 		w.Negative(row, res.Err != nil && res.Err.Step == skiface.StepIntegrity && s.count("domain") == 1,
 			"a copy with one required member removed fails the pinned digest: the client refuses to validate and does not delegate",
 			fmt.Sprintf("%s; %d domain requests in total", errText(res), s.count("domain")), lastEx(res))
@@ -177,7 +177,7 @@ func registerDocument(e *harness.Env) {
 		c := newClient(w)
 		refusal(w, row, c, &standin{skills: []*skill{otherSkillDoc()}}, "", "a valid document naming another skill_id stops the procedure")
 		bad := start(w, row, &standin{skills: []*skill{otherVersionDoc()}})
-		res, _ := c.Invoke(ctx(w), skiface.Request{CardURL: bad.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ := invokeExample(w, c, bad)
 		w.Negative(row, bad.count("domain") == 0 && res.Err != nil, "a valid document with skill_version 1.1 while 1.0 is advertised stops the procedure",
 			fmt.Sprintf("%d domain requests; %s", bad.count("domain"), errText(res)), lastEx(res))
 	})
@@ -200,7 +200,7 @@ func registerDocument(e *harness.Env) {
 		k := exampleSkill()
 		k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { m["interface_version"] = "2.0" })
 		bad := start(w, row, &standin{skills: []*skill{k}})
-		res, _ := c.Invoke(ctx(w), skiface.Request{CardURL: bad.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ := invokeExample(w, c, bad)
 		w.Negative(row, res.Err != nil && res.Err.Code == skiface.UnsupportedInterfaceVersion && bad.count("domain") == 0,
 			"a returned document with interface_version 2.0: unsupported_interface_version, no domain-skill request", errText(res), lastEx(res))
 	})

@@ -16,11 +16,11 @@ func limitCase(w *harness.W, row string, lim skiface.Limits, control, over *skil
 	c := newClient(w)
 	c.Limits = lim
 	s := start(w, row, &standin{skills: []*skill{control}})
-	res, err := c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, err := invokeExample(w, c, s)
 	w.Control(row, err == nil && s.count("domain") == 1, "a document within the limit is accepted", errText(res), lastEx(res))
 	b := start(w, row, &standin{skills: []*skill{over}})
 	t0 := time.Now()
-	res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: b.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, _ = invokeExample(w, c, b)
 	w.Negative(row, res.Err != nil && res.Local && res.Err.Code == skiface.ResourceLimitExceeded && b.count("domain") == 0,
 		what+": the client stops with resource_limit_exceeded and delegates nothing",
 		fmt.Sprintf("%s; %d domain requests; %s", errText(res), b.count("domain"), time.Since(t0).Round(time.Millisecond)), lastEx(res))
@@ -89,11 +89,11 @@ func registerLimits(e *harness.Env) {
 		const row = "SI-12.2e"
 		s := exampleStandin(w, row)
 		c := newClient(w)
-		res, err := c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, err := invokeExample(w, c, s)
 		w.Control(row, err == nil, "with the default 2 s compilation budget the example compiles", errText(res), lastEx(res))
 		c = newClient(w)
 		c.Limits = skiface.Limits{CompileTimeout: time.Nanosecond}
-		res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ = invokeExample(w, c, s)
 		w.Negative(row, res.Err != nil && res.Err.Code == skiface.ResourceLimitExceeded && s.count("domain") == 1,
 			"with a 1 ns budget the same compilation is stopped with resource_limit_exceeded", errText(res), lastEx(res))
 	})

@@ -13,7 +13,7 @@ import (
 func unadvertised(w *harness.W, row string) (*standin, *skiface.Result) {
 	s := exampleStandin(w, row)
 	c := newClient(w)
-	res, err := c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, err := invokeExample(w, c, s)
 	w.Control(row, err == nil && s.count("describe") == 1 && res.Task != nil, "the advertised skill is described and delegated", errText(res), lastEx(res))
 	res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: "delete_resource", Arguments: sfx.ExampleArguments()})
 	return s, res
@@ -41,7 +41,7 @@ func registerLocal(e *harness.Env) {
 			"after skill_not_advertised no describe_skill or domain-skill request follows (one of each from the control)",
 			fmt.Sprintf("describe %d, domain %d in total; %s", s.count("describe"), s.count("domain"), errText(res)), lastEx(res))
 		v := start(w, row, &standin{skills: []*skill{exampleSkill()}, interfaceVersion: "1.1"})
-		res, _ = newClient(w).Invoke(ctx(w), skiface.Request{CardURL: v.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ = invokeExample(w, newClient(w), v)
 		w.Negative(row, v.count("describe") == 0 && v.count("domain") == 0 && res.Err != nil,
 			"after unsupported_interface_version (extension 1.1) nothing is sent", fmt.Sprintf("describe %d, domain %d; %s", v.count("describe"), v.count("domain"), errText(res)), lastEx(res))
 	})
@@ -51,7 +51,7 @@ func registerLocal(e *harness.Env) {
 		_, res := unadvertised(w, row)
 		w.Negative(row, res.Err != nil && skiface.IsCode(res.Err.Code), "the local error carries a condition code (skill_not_advertised)", errText(res), lastEx(res))
 		bad := start(w, row, &standin{skills: []*skill{tampered()}})
-		res, _ = newClient(w).Invoke(ctx(w), skiface.Request{CardURL: bad.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ = invokeExample(w, newClient(w), bad)
 		w.Negative(row, res.Err != nil && res.Err.Code == skiface.InterfaceInvalid, "a tampered document: code interface_invalid", errText(res), lastEx(res))
 	})
 
@@ -72,7 +72,7 @@ func registerLocal(e *harness.Env) {
 		const row = "SI-9.13"
 		good := exampleStandin(w, row)
 		c := newClient(w)
-		res, err := c.Invoke(ctx(w), skiface.Request{CardURL: good.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, err := invokeExample(w, c, good)
 		w.Control(row, err == nil && good.count("describe") == 1, "a conforming agent is asked describe_skill", errText(res), lastEx(res))
 		p := plainAgent(w, row)
 		res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: p.cardURL(), SkillID: "summarize_config", Arguments: sfx.ExampleArguments()})
@@ -80,7 +80,7 @@ func registerLocal(e *harness.Env) {
 			"a base A2A agent gets no describe_skill and no skill request object", fmt.Sprintf("%d requests at the agent; %s", len(p.requests()), errText(res)), lastEx(res))
 		k := exampleSkill()
 		nd := start(w, row, &standin{skills: []*skill{k}, noExtension: true})
-		res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: nd.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ = invokeExample(w, c, nd)
 		w.Negative(row, len(nd.requests()) == 0 && res.Err != nil, "an agent with describe_skill but without the extension gets nothing",
 			fmt.Sprintf("%d requests; %s", len(nd.requests()), errText(res)), lastEx(res))
 	})

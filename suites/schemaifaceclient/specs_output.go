@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify/skiface"
@@ -22,10 +21,10 @@ func maybeOutput() *skill {
 func invalidOutput(w *harness.W, row string) (*standin, *skiface.Result) {
 	good := exampleStandin(w, row)
 	c := newClient(w)
-	res, err := c.Invoke(ctx(w), skiface.Request{CardURL: good.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, err := invokeExample(w, c, good)
 	w.Control(row, err == nil && res.Output != nil && res.Err == nil, "the example's output is validated and delivered", errText(res), lastEx(res))
 	s := start(w, row, &standin{skills: []*skill{maybeOutput()}})
-	res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, _ = invokeExample(w, c, s)
 	return s, res
 }
 
@@ -35,7 +34,7 @@ func registerOutput(e *harness.Env) {
 		_, res := invalidOutput(w, row)
 		w.Negative(row, res.Err != nil && res.Err.Code == skiface.OutputInvalid, `a completed task whose result is "maybe" is flagged output_invalid`, errText(res), lastEx(res))
 		s := start(w, row, &standin{skills: []*skill{withRecord("2026-08-11")}})
-		res, _ = newClient(w).Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, _ = invokeExample(w, newClient(w), s)
 		w.Negative(row, res.Err != nil && res.Err.Code == skiface.OutputInvalid, "a supporting record failing its kind's schema is flagged output_invalid", errText(res), lastEx(res))
 	})
 

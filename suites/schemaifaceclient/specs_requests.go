@@ -165,7 +165,7 @@ func registerRequests(e *harness.Env) {
 		const row = "SI-8.9"
 		s := exampleStandin(w, row)
 		c := newClient(w)
-		res, err := c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+		res, err := invokeExample(w, c, s)
 		w.Control(row, err == nil && len(domains(res)) == 1, "valid arguments are delegated", errText(res), lastEx(res))
 		bad := json.RawMessage(`{"resource_id":"network-resource-123","condition":{"metric":"utilization","operator":"gte","threshold":80}}`)
 		res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: bad})

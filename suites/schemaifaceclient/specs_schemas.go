@@ -48,10 +48,10 @@ func withRecord(ts string) *skill {
 func outputRefusal(w *harness.W, row string, bad *skill, expected string) {
 	good := exampleStandin(w, row)
 	c := newClient(w)
-	res, err := c.Invoke(ctx(w), skiface.Request{CardURL: good.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, err := invokeExample(w, c, good)
 	w.Control(row, err == nil && res.Output != nil, "the example's output and record are accepted", errText(res), lastEx(res))
 	s := start(w, row, &standin{skills: []*skill{bad}})
-	res, _ = c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+	res, _ = invokeExample(w, c, s)
 	w.Negative(row, res.Err != nil && res.Err.Code == skiface.OutputInvalid && res.Output == nil, expected+": output_invalid, output withheld",
 		errText(res), lastEx(res))
 }

@@ -310,3 +310,8 @@ func fullRun(w *harness.W, row string, s subject) *skiface.Result {
 	w.Control(row, err == nil && res.Output != nil, fmt.Sprintf("the reference client completes the procedure for %s on %s", s.skill, where), errText(res), lastEx(res))
 	return res
 }
+
+// invokeExample has the reference client c run the worked example (its skill and valid arguments) against s.
+func invokeExample(w *harness.W, c *skiface.Client, s *standin) (*skiface.Result, error) {
+	return c.Invoke(ctx(w), skiface.Request{CardURL: s.cardURL(), SkillID: sfx.ExampleSkill, Arguments: sfx.ExampleArguments()})
+}
