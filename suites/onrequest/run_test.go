@@ -1,15 +1,14 @@
 package onrequest_test
 
 import (
-	"context"
 	"net/url"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 	mock "github.com/extconf/extconf/mockagents/onrequest"
 	"github.com/extconf/extconf/sabotage"
@@ -24,26 +23,8 @@ func run(t *testing.T, edit func(*target.Target)) map[string]harness.RowVerdict 
 
 func runWith(t *testing.T, set sabotage.Set, edit func(*target.Target), rows []string) map[string]harness.RowVerdict {
 	t.Helper()
-	roles, cfg, closeFn, err := mock.Start(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	tgt := &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg}
-	if edit != nil {
-		edit(tgt)
-	}
-	res, err := harness.Run(context.Background(), tgt, harness.Options{
-		Suites: []harness.Suite{onrequest.Suite()}, Documents: []string{"on-request"}, Rows: rows, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]harness.RowVerdict{}
-	for _, r := range res.Rows {
-		if r.Document == "on-request" {
-			out[r.ID] = r
-		}
-	}
+	out, _ := harnesstest.Run(t, mock.Start, set, edit, "on-request", harness.Options{
+		Suites: []harness.Suite{onrequest.Suite()}, Rows: rows, Seed: 1})
 	if got, want := len(out), len(catalog.MustLoad().ByDocument("on-request")); got != want && rows == nil {
 		t.Fatalf("%d on-request rows in the result, the catalog has %d", got, want)
 	}

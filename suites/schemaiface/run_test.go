@@ -1,7 +1,6 @@
 package schemaiface_test
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"sort"
@@ -9,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 	mock "github.com/extconf/extconf/mockagents/schemaiface"
 	"github.com/extconf/extconf/sabotage"
@@ -22,27 +21,19 @@ import (
 // run starts the reference agent with set on, lets edit change the target, and runs this suite only.
 func run(t *testing.T, set sabotage.Set, edit func(*target.Target)) (map[string]harness.RowVerdict, *harness.Result) {
 	t.Helper()
-	roles, cfg, closeFn, err := mock.Start(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	tgt := &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg}
-	if edit != nil {
-		edit(tgt)
-	}
-	res, err := harness.Run(context.Background(), tgt, harness.Options{
-		Suites: []harness.Suite{schemaiface.Suite()}, Documents: []string{"schema-interface"}, Sabotage: set, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]harness.RowVerdict{}
-	for _, r := range res.Rows {
-		if r.Document == "schema-interface" {
-			out[r.ID] = r
+	return harnesstest.Run(t, mock.Start, set, edit, "schema-interface", harness.Options{
+		Suites: []harness.Suite{schemaiface.Suite()}, Sabotage: set, Seed: 1})
+}
+
+// documentSuites are both suites of the document: the agent's (this package) and the reference client's.
+func documentSuites() []harness.Suite {
+	var ss []harness.Suite
+	for _, s := range suites.All() {
+		if s.Document == "schema-interface" {
+			ss = append(ss, s)
 		}
 	}
-	return out, res
+	return ss
 }
 
 // agentRows are the rows this suite owns: subject agent or publisher.
@@ -112,26 +103,7 @@ func TestOneToggle(t *testing.T) {
 	var res *harness.Result
 	if os.Getenv("SI_ALL") != "" { // both suites of the document
 		set := sabotage.MustParse(id)
-		roles, cfg, closeFn, err := mock.Start(set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer closeFn()
-		var ss []harness.Suite
-		for _, s := range suites.All() {
-			if s.Document == "schema-interface" {
-				ss = append(ss, s)
-			}
-		}
-		res, err = harness.Run(context.Background(), &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg},
-			harness.Options{Suites: ss, Documents: []string{"schema-interface"}, Sabotage: set, Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rows = map[string]harness.RowVerdict{}
-		for _, r := range res.Rows {
-			rows[r.ID] = r
-		}
+		rows, res = harnesstest.Run(t, mock.Start, set, nil, "schema-interface", harness.Options{Suites: documentSuites(), Sabotage: set, Seed: 1})
 	} else {
 		rows, res = run(t, sabotage.MustParse(id), nil)
 	}
@@ -155,26 +127,7 @@ func TestREADMETable(t *testing.T) {
 	if os.Getenv("SI_README") == "" {
 		t.Skip("development aid")
 	}
-	roles, cfg, closeFn, err := mock.Start(sabotage.Set{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	var ss []harness.Suite
-	for _, s := range suites.All() {
-		if s.Document == "schema-interface" {
-			ss = append(ss, s)
-		}
-	}
-	res, err := harness.Run(context.Background(), &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg},
-		harness.Options{Suites: ss, Documents: []string{"schema-interface"}, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := map[string]harness.RowVerdict{}
-	for _, r := range res.Rows {
-		rows[r.ID] = r
-	}
+	rows, _ := harnesstest.Run(t, mock.Start, sabotage.Set{}, nil, "schema-interface", harness.Options{Suites: documentSuites(), Seed: 1})
 	killers := map[string][]string{}
 	for _, tg := range sabotage.All() {
 		for _, r := range tg.Targets {
