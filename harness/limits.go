@@ -91,26 +91,8 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 		return out, fmt.Errorf("limits: %w", err)
 	}
 	var errs []error
-	posInt := func(name string, p *int, dst *int) {
-		if p == nil {
-			return
-		}
-		if *p <= 0 {
-			errs = append(errs, fmt.Errorf("limits.%s: %d is not positive", name, *p))
-			return
-		}
-		*dst = *p
-	}
-	posInt64 := func(name string, p *int64, dst *int64) {
-		if p == nil {
-			return
-		}
-		if *p <= 0 {
-			errs = append(errs, fmt.Errorf("limits.%s: %d is not positive", name, *p))
-			return
-		}
-		*dst = *p
-	}
+	posInt := func(name string, p *int, dst *int) { positive(&errs, name, p, dst) }
+	posInt64 := func(name string, p *int64, dst *int64) { positive(&errs, name, p, dst) }
 	dur := func(p *duration, dst *time.Duration) {
 		if p != nil {
 			*dst = time.Duration(*p)
@@ -145,6 +127,18 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 		out.AllowOrigins = append(out.AllowOrigins, n)
 	}
 	return out, errors.Join(errs...)
+}
+
+// positive sets *dst to *p when the member is present and positive; a present non-positive value is an error.
+func positive[T int | int64](errs *[]error, name string, p, dst *T) {
+	if p == nil {
+		return
+	}
+	if *p <= 0 {
+		*errs = append(*errs, fmt.Errorf("limits.%s: %d is not positive", name, *p))
+		return
+	}
+	*dst = *p
 }
 
 // LimitsOf returns the client limits a target configuration asks for (for Options.Limits): nil when it sets
