@@ -251,15 +251,9 @@ func (s *suite) actionSpecs() {
 		if !ok {
 			w.Inapplicable("no action has assistantAccess true")
 		}
-		person := fmt.Sprintf("Alex Example %d", personSeq.Add(1))
-		for i := 1; i <= lim.PerAssistant+1; i++ {
-			o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, personName: person, principal: assistants[0], first: true})[0]
-			if i <= lim.PerAssistant {
-				w.Control(row, carriedOut(o, e), fmt.Sprintf("request %d of %d from %s is carried out", i, lim.PerAssistant, assistants[0]), o.String(), o.ex)
-				continue
-			}
-			s.notCarriedOut(w, row, st, e, withoutPerson(o))
-		}
+		s.overLimit(w, row, a, st, e, lim.PerAssistant, func(int) string { return assistants[0] }, func(k int, who string) string {
+			return fmt.Sprintf("request %d of %d from %s is carried out", k+1, lim.PerAssistant, who)
+		})
 	})
 
 	s.spec("OR-5.7f", "repeated requests are limited in total across calling assistants", func(w *harness.W) {
@@ -273,16 +267,10 @@ func (s *suite) actionSpecs() {
 		if !ok {
 			w.Inapplicable("no action has assistantAccess true")
 		}
-		person := fmt.Sprintf("Alex Example %d", personSeq.Add(1))
-		for k := 0; k <= lim.Total; k++ {
-			who := assistants[k/lim.PerAssistant] // nobody exceeds its own limit
-			o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, personName: person, principal: who, first: true})[0]
-			if k < lim.Total {
-				w.Control(row, carriedOut(o, e), fmt.Sprintf("request %d of %d (from %s) is carried out", k+1, lim.Total, who), o.String(), o.ex)
-				continue
-			}
-			s.notCarriedOut(w, row, st, e, withoutPerson(o))
-		}
+		// nobody exceeds its own limit
+		s.overLimit(w, row, a, st, e, lim.Total, func(k int) string { return assistants[k/lim.PerAssistant] }, func(k int, who string) string {
+			return fmt.Sprintf("request %d of %d (from %s) is carried out", k+1, lim.Total, who)
+		})
 	})
 
 	s.spec("OR-5.7g", "nothing irreversible is done on a confirmation passed on by the assistant", func(w *harness.W) {
@@ -384,6 +372,20 @@ func (s *suite) actionSpecs() {
 			}
 		}
 	})
+}
+
+// overLimit asks for e limit+1 times for one person, request k as the calling assistant who(k): the first limit
+// requests are the control, carried out (worded by what); the one over the limit is not carried out.
+func (s *suite) overLimit(w *harness.W, row string, a *agentView, st *statement, e verify.OREntry, limit int, who func(k int) string, what func(k int, who string) string) {
+	person := fmt.Sprintf("Alex Example %d", personSeq.Add(1))
+	for k := 0; k <= limit; k++ {
+		o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, personName: person, principal: who(k), first: true})[0]
+		if k < limit {
+			w.Control(row, carriedOut(o, e), what(k, who(k)), o.String(), o.ex)
+			continue
+		}
+		s.notCarriedOut(w, row, st, e, withoutPerson(o))
+	}
 }
 
 func taskID(o outcome) string {
