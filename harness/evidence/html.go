@@ -96,18 +96,7 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 	}
 	exchanges := indexTranscript(o.Transcript)
 
-	per := map[string]map[string]int{}
-	for _, r := range b.Rows {
-		if per[r.Document] == nil {
-			per[r.Document] = map[string]int{}
-		}
-		per[r.Document][r.Verdict]++
-	}
-	docs := make([]string, 0, len(per))
-	for d := range per {
-		docs = append(docs, d)
-	}
-	sort.Strings(docs)
+	docs, per := countsByDocument(b.Rows)
 	v.Total = countRow{Document: "total"}
 	for _, d := range docs {
 		cr := countRow{Document: d}

@@ -57,18 +57,7 @@ func Summary(w io.Writer, b *Bundle) {
 		fmt.Fprintf(tw, "\t%s", v)
 	}
 	fmt.Fprintln(tw)
-	per := map[string]map[string]int{}
-	for _, r := range b.Rows {
-		if per[r.Document] == nil {
-			per[r.Document] = map[string]int{}
-		}
-		per[r.Document][r.Verdict]++
-	}
-	docs := make([]string, 0, len(per))
-	for d := range per {
-		docs = append(docs, d)
-	}
-	sort.Strings(docs)
+	docs, per := countsByDocument(b.Rows)
 	for _, d := range docs {
 		fmt.Fprint(tw, d)
 		for _, v := range harness.VerdictOrder {
@@ -83,6 +72,24 @@ func Summary(w io.Writer, b *Bundle) {
 	fmt.Fprintln(tw)
 	tw.Flush()
 	fmt.Fprintf(w, "%s (%s)\n", strings.ToUpper(b.Status), b.Standing())
+}
+
+// countsByDocument counts rows per document and verdict; docs are the documents present, sorted. The terminal
+// summary and the HTML report draw their count tables from it.
+func countsByDocument(rows []harness.RowVerdict) (docs []string, per map[string]map[string]int) {
+	per = map[string]map[string]int{}
+	for _, r := range rows {
+		if per[r.Document] == nil {
+			per[r.Document] = map[string]int{}
+		}
+		per[r.Document][r.Verdict]++
+	}
+	docs = make([]string, 0, len(per))
+	for d := range per {
+		docs = append(docs, d)
+	}
+	sort.Strings(docs)
+	return docs, per
 }
 
 // FalsifySummary writes the per-toggle and per-row tables of a falsification.
