@@ -93,26 +93,35 @@ func keyAlg(k *jose.JSONWebKey) (string, error) {
 
 // ReadPrivateKey reads a private JWK (Ed25519 or P-256) from a file.
 func ReadPrivateKey(path string) (*jose.JSONWebKey, error) {
-	raw, err := os.ReadFile(path)
+	k, err := readJWK(path)
 	if err != nil {
 		return nil, err
-	}
-	var k jose.JSONWebKey
-	if err := k.UnmarshalJSON(raw); err != nil {
-		return nil, fmt.Errorf("%s: not a JWK: %w", path, err)
 	}
 	if k.IsPublic() {
 		return nil, fmt.Errorf("%s holds a public key; signing needs the private JWK", path)
 	}
-	if _, err := keyAlg(&k); err != nil {
+	if _, err := keyAlg(k); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return &k, nil
+	return k, nil
 }
 
 // ReadPublicKey reads a JWK from a file and returns its public half (a private JWK is accepted: only its public
 // half is used).
 func ReadPublicKey(path string) (*jose.JSONWebKey, error) {
+	k, err := readJWK(path)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := keyAlg(k); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	pub := k.Public()
+	return &pub, nil
+}
+
+// readJWK reads one JWK, public or private, from a file.
+func readJWK(path string) (*jose.JSONWebKey, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -121,11 +130,7 @@ func ReadPublicKey(path string) (*jose.JSONWebKey, error) {
 	if err := k.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: not a JWK: %w", path, err)
 	}
-	if _, err := keyAlg(&k); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	pub := k.Public()
-	return &pub, nil
+	return &k, nil
 }
 
 // PublicJWK is the JSON of a key's public half (kid = thumbprint, alg and use set).
