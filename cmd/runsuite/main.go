@@ -130,6 +130,17 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseNoArgs parses flags of a subcommand that takes no positional argument.
+func parseNoArgs(fs *flag.FlagSet, args []string) error {
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
+	}
+	return nil
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, x := range strings.Split(s, ",") {
@@ -158,11 +169,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggles to switch on")
 	imageFlag := fs.String("image", "", "container target: a local image (never pulled)")
 	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
-	if err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
-	}
-	if fs.NArg() > 0 {
-		return exitUsage, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
 	if err != nil {
@@ -299,7 +307,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	}
 	dir := o.dir
 	if dir == "" {
-		dir = filepath.Join("evidence", "runs", time.Now().UTC().Format("20060102T150405Z"))
+		dir = runDir()
 	}
 	path, err := evidence.WriteDir(dir, b, transcript)
 	if err != nil {
@@ -481,11 +489,8 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	keyFlag := fs.String("sign-key", "", "with --out: private JWK to sign the bundle with")
 	junitFlag := fs.String("junit", "", "with --out: write the per-row JUnit XML report here")
 	htmlFlag := fs.String("html", "", "with --out: write the HTML report here")
-	if err := parse(fs, args); err != nil {
+	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
-	}
-	if fs.NArg() > 0 {
-		return exitUsage, usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
 	if err != nil {
@@ -562,14 +567,7 @@ func firstLine(s string) string {
 func cmdVerify(args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("verify")
 	keyFlag := fs.String("key", "", "public (or private) JWK the signature must verify with; default: the key the bundle embeds")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage, err
-	}
-	if len(pos) != 1 {
-		return exitUsage, usageError{errors.New("want one bundle path: runsuite verify BUNDLE [--key FILE]")}
-	}
-	rep, err := verifyPath(pos[0], *keyFlag)
+	_, rep, err := verifyArg(fs, args, keyFlag, "runsuite verify BUNDLE [--key FILE]")
 	if err != nil {
 		return exitUsage, err
 	}
@@ -578,6 +576,21 @@ func cmdVerify(args []string, stdout io.Writer) (int, error) {
 		return exitFail, nil
 	}
 	return exitPass, nil
+}
+
+// verifyArg parses the flags of a subcommand that takes one bundle path (flags before or after it) and verifies
+// that bundle; usage is the subcommand's synopsis for the error when there is not exactly one path. keyPath is read
+// after parsing (a flag of fs).
+func verifyArg(fs *flag.FlagSet, args []string, keyPath *string, usage string) (string, *evidence.Report, error) {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(pos) != 1 {
+		return "", nil, usageError{errors.New("want one bundle path: " + usage)}
+	}
+	rep, err := verifyPath(pos[0], *keyPath)
+	return pos[0], rep, err
 }
 
 func verifyPath(path, keyPath string) (*evidence.Report, error) {
@@ -622,23 +635,16 @@ func cmdRender(args []string, stdout, stderr io.Writer) (int, error) {
 	htmlFlag := fs.String("html", "", "write the single-file HTML report here")
 	junitFlag := fs.String("junit", "", "write the per-row JUnit XML report here")
 	keyFlag := fs.String("key", "", "public JWK the signature must verify with (shown in the report)")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
-		return exitUsage, err
-	}
-	if len(pos) != 1 {
-		return exitUsage, usageError{errors.New("want one bundle path: runsuite render BUNDLE [--html FILE] [--junit FILE]")}
-	}
-	rep, err := verifyPath(pos[0], *keyFlag)
+	path, rep, err := verifyArg(fs, args, keyFlag, "runsuite render BUNDLE [--html FILE] [--junit FILE]")
 	if err != nil {
 		return exitUsage, err
 	}
 	b := rep.Bundle
 	if b == nil {
 		printVerification(stdout, rep)
-		return exitFail, errors.New("nothing to render: " + pos[0] + " is not a bundle")
+		return exitFail, errors.New("nothing to render: " + path + " is not a bundle")
 	}
-	transcript, err := os.ReadFile(filepath.Join(filepath.Dir(pos[0]), filepath.Base(b.Transcript.File)))
+	transcript, err := os.ReadFile(filepath.Join(filepath.Dir(path), filepath.Base(b.Transcript.File)))
 	if err != nil {
 		fmt.Fprintf(stderr, "runsuite render: %v (the report shows exchange ids only)\n", err)
 	}
