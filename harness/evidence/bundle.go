@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -233,7 +234,7 @@ func DecideTier(r harness.Runner, cards []CardRef) (harness.Runner, string) {
 			r.Tier = "self"
 			return r, fmt.Sprintf("self: the runner %q is the provider organization of the %q card (%s)", r.Name, c.Role, c.URL)
 		}
-		if !contains(providers, c.Provider) {
+		if !slices.Contains(providers, c.Provider) {
 			providers = append(providers, c.Provider)
 		}
 	}
@@ -256,15 +257,6 @@ func ProviderRunner(name string, cards []CardRef) (CardRef, bool) {
 func sameOrg(a, b string) bool {
 	fold := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 	return fold(a) != "" && fold(a) == fold(b)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Digest is "sha256:" + lowercase hex of SHA-256 over b.

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 
 	jose "github.com/go-jose/go-jose/v4"
@@ -411,19 +412,10 @@ func ivDiffStep(name string, cs []InterviewConflict, replies []*InterviewReply) 
 // ivUnmatchedSelector is a selector equal to no declared id.
 func ivUnmatchedSelector(skills []string, nonce string) string {
 	s := "x-no-skill-" + nonce
-	for ivContains(skills, s) {
+	for slices.Contains(skills, s) {
 		s += "-x"
 	}
 	return s
-}
-
-func ivContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func ivRandomNonce() string {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -244,7 +245,7 @@ func PathCircumstances(pe string, extra []string) []string {
 			for _, tok := range tokens {
 				hit = hit || tok == t
 			}
-			if hit && !contains(found, t) {
+			if hit && !slices.Contains(found, t) {
 				found = append(found, t)
 			}
 		}
@@ -519,7 +520,7 @@ func TextAddresses(text string) []string {
 	}
 	for _, m := range telInText.FindAllString(text, -1) {
 		t := "tel:+" + Digits(m)
-		if !contains(out, t) {
+		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
@@ -679,15 +680,6 @@ func SaysDone(text string) string {
 	return ""
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func clipStr(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -712,7 +704,7 @@ var moneyAmount = regexp.MustCompile(`(?i)(?:\b[A-Z]{3}\s?|[$£€¥]\s?)\d[\d,.
 func MoneyAmounts(text string) []string {
 	var out []string
 	for _, m := range moneyAmount.FindAllString(text, -1) {
-		if m = strings.TrimSpace(m); !contains(out, m) {
+		if m = strings.TrimSpace(m); !slices.Contains(out, m) {
 			out = append(out, m)
 		}
 	}

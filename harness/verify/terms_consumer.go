@@ -7,6 +7,7 @@ package verify
 import (
 	"context"
 	"errors"
+	"slices"
 	"sort"
 
 	"github.com/extconf/extconf/harness/a2a"
@@ -88,7 +89,7 @@ func TermsCard(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabo
 		o.Declared, o.SowSpec = true, params.SowSpec
 		for _, e := range params.Entries {
 			var r ProposalResult
-			if set.On("terms.client-rejects-unknown-sow-spec") && !sowContains(KnownSowSpecs, params.SowSpec) {
+			if set.On("terms.client-rejects-unknown-sow-spec") && !slices.Contains(KnownSowSpecs, params.SowSpec) {
 				r = ProposalResult{Step: TermsStepStanding, Err: errors.New("unknown sow_spec " + params.SowSpec)}
 			} else {
 				r = VerifyProposal(ctx, c, e, set)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"slices"
 	"sort"
 	"strings"
 
@@ -35,7 +36,7 @@ func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Set) []terms
 	order := append(append([]string(nil), SowClauses...), OptionalSowClauses...)
 	var extra []string
 	for k, v := range doc {
-		if m, ok := v.(map[string]any); ok && m["grade"] != nil && !sowContains(order, k) {
+		if m, ok := v.(map[string]any); ok && m["grade"] != nil && !slices.Contains(order, k) {
 			extra = append(extra, k)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -205,7 +206,7 @@ func CompletenessProblems(parsed map[string]any) []string {
 			out = append(out, "clause "+k+" is not an object")
 			continue
 		}
-		if g, _ := m["grade"].(string); !sowContains(SowGrades, g) {
+		if g, _ := m["grade"].(string); !slices.Contains(SowGrades, g) {
 			out = append(out, fmt.Sprintf("clause %s has grade %v, not one of %v", k, m["grade"], SowGrades))
 		}
 	}
@@ -238,13 +239,4 @@ func sowPriceProblems(p map[string]any) []string {
 		out = append(out, fmt.Sprintf("price.arrangement %v is not fixed_fee, time_and_materials or no_charge", p["arrangement"]))
 	}
 	return out
-}
-
-func sowContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -544,11 +545,11 @@ func (g *graph) walk(v any, ptr, base string, root bool, dialect string, o compi
 		x := obj[k]
 		p := ptr + "/" + escapeTok(k)
 		switch {
-		case contains(inPlaceOne, k):
+		case slices.Contains(inPlaceOne, k):
 			if err := sub(p, x, true); err != nil {
 				return err
 			}
-		case contains(childOne, k):
+		case slices.Contains(childOne, k):
 			if arr, ok := x.([]any); ok && (k == "items" || k == "additionalItems") {
 				for i, it := range arr { // draft-07 array form, harmless to walk
 					if err := sub(fmt.Sprintf("%s/%d", p, i), it, false); err != nil {
@@ -560,17 +561,17 @@ func (g *graph) walk(v any, ptr, base string, root bool, dialect string, o compi
 			if err := sub(p, x, false); err != nil {
 				return err
 			}
-		case contains(inPlaceMany, k), contains(childMany, k):
+		case slices.Contains(inPlaceMany, k), slices.Contains(childMany, k):
 			arr, _ := x.([]any)
 			for i, it := range arr {
-				if err := sub(fmt.Sprintf("%s/%d", p, i), it, contains(inPlaceMany, k)); err != nil {
+				if err := sub(fmt.Sprintf("%s/%d", p, i), it, slices.Contains(inPlaceMany, k)); err != nil {
 					return err
 				}
 			}
-		case contains(inPlaceMap, k), contains(childMap, k), contains(definitions, k):
+		case slices.Contains(inPlaceMap, k), slices.Contains(childMap, k), slices.Contains(definitions, k):
 			m, _ := x.(map[string]any)
 			for _, mk := range sortedKeys(m) {
-				if err := sub(p+"/"+escapeTok(mk), m[mk], contains(inPlaceMap, k)); err != nil {
+				if err := sub(p+"/"+escapeTok(mk), m[mk], slices.Contains(inPlaceMap, k)); err != nil {
 					return err
 				}
 			}
@@ -721,15 +722,6 @@ func stripFragment(u string) string {
 
 func escapeTok(t string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func sortedKeys(m map[string]any) []string {
