@@ -58,6 +58,26 @@ func within(t *testing.T, d time.Duration, fn func() error) error {
 	return err
 }
 
+// streamWithinSecond opens a SendStreamingMessage stream to url, failing the test when it takes over a second.
+func streamWithinSecond(t *testing.T, c *Client, url string) (resps []RPCResponse, ex *Exchange, err error) {
+	t.Helper()
+	err = within(t, time.Second, func() (err error) {
+		resps, ex, err = c.RPCStream(context.Background(), url, MethodSendStreamingMessage, nil, Call{})
+		return err
+	})
+	return resps, ex, err
+}
+
+// getTaskWithinSecond calls GetTask at url, failing the test when it takes over a second.
+func getTaskWithinSecond(t *testing.T, c *Client, url string) (ex *Exchange, err error) {
+	t.Helper()
+	err = within(t, time.Second, func() (err error) {
+		_, ex, err = c.RPC(context.Background(), url, MethodGetTask, nil, Call{})
+		return err
+	})
+	return ex, err
+}
+
 func wantErr(t *testing.T, err, target error) {
 	t.Helper()
 	if !errors.Is(err, target) {
@@ -129,14 +149,7 @@ func TestSSENeverEndingEventCount(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := newTestClient(t, Options{})
-	var (
-		resps []RPCResponse
-		ex    *Exchange
-	)
-	err := within(t, time.Second, func() (err error) {
-		resps, ex, err = c.RPCStream(context.Background(), srv.URL, MethodSendStreamingMessage, nil, Call{})
-		return err
-	})
+	resps, ex, err := streamWithinSecond(t, c, srv.URL)
 	wantErr(t, err, ErrTooManySSEEvents)
 	if len(resps) != 20 || len(ex.Events) != 20 || !ex.Truncated {
 		t.Fatalf("got %d responses, %d events, truncated %v; want 20, 20, true", len(resps), len(ex.Events), ex.Truncated)
@@ -158,14 +171,7 @@ func TestSSENeverEndingTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := newTestClient(t, Options{})
-	var (
-		resps []RPCResponse
-		ex    *Exchange
-	)
-	err := within(t, time.Second, func() (err error) {
-		resps, ex, err = c.RPCStream(context.Background(), srv.URL, MethodSendStreamingMessage, nil, Call{})
-		return err
-	})
+	resps, ex, err := streamWithinSecond(t, c, srv.URL)
 	wantErr(t, err, ErrTimeout)
 	var le *LimitError
 	if !errors.As(err, &le) || le.Limit != LimitStreamTimeout {
@@ -196,11 +202,7 @@ func TestSlowLorisBody(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := newTestClient(t, Options{})
-	var ex *Exchange
-	err := within(t, time.Second, func() (err error) {
-		_, ex, err = c.RPC(context.Background(), srv.URL, MethodGetTask, nil, Call{})
-		return err
-	})
+	ex, err := getTaskWithinSecond(t, c, srv.URL)
 	wantErr(t, err, ErrTimeout)
 	var le *LimitError
 	if !errors.As(err, &le) || le.Limit != LimitCallTimeout {
@@ -246,11 +248,7 @@ func TestRedirectLoop(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := newTestClient(t, Options{})
-	var ex *Exchange
-	err := within(t, time.Second, func() (err error) {
-		_, ex, err = c.RPC(context.Background(), srv.URL, MethodGetTask, nil, Call{})
-		return err
-	})
+	ex, err := getTaskWithinSecond(t, c, srv.URL)
 	wantErr(t, err, ErrTooManyRedirects)
 	if n := hits.Load(); n != 4 { // the request and MaxRedirects (3) followed hops
 		t.Fatalf("server saw %d requests, want 4", n)
