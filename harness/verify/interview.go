@@ -153,6 +153,21 @@ func InterviewAsk(ctx context.Context, c *a2a.Client, ep InterviewEndpoint, meth
 	return r
 }
 
+// ivOptional decodes an optional member: nil when absent; when present but not a T, nil and *malformed says
+// "<member> is not <want>".
+func ivOptional[T any](top map[string]json.RawMessage, member, want string, malformed *string) *T {
+	raw, ok := top[member]
+	if !ok {
+		return nil
+	}
+	var v T
+	if json.Unmarshal(raw, &v) != nil {
+		*malformed = member + " is not " + want
+		return nil
+	}
+	return &v
+}
+
 // DecodeInterviewResult reads a result as an answer (it has "question") or a refusal (it has "refused"); neither
 // when it is not an object or has neither member.
 func DecodeInterviewResult(raw json.RawMessage) (*InterviewAnswer, *InterviewRefusal) {
@@ -168,14 +183,7 @@ func DecodeInterviewResult(raw json.RawMessage) (*InterviewAnswer, *InterviewRef
 		if json.Unmarshal(q, &ans.Question) != nil {
 			ans.Malformed = "question is not a string"
 		}
-		if d, ok := top["declared"]; ok {
-			var b bool
-			if json.Unmarshal(d, &b) != nil {
-				ans.Malformed = "declared is not a boolean"
-			} else {
-				ans.Declared = &b
-			}
-		}
+		ans.Declared = ivOptional[bool](top, "declared", "a boolean", &ans.Malformed)
 		var projs []json.RawMessage
 		if p, ok := top["projections"]; !ok {
 			ans.Malformed = "projections is absent"
@@ -198,14 +206,7 @@ func DecodeInterviewResult(raw json.RawMessage) (*InterviewAnswer, *InterviewRef
 		if json.Unmarshal(top["reason"], &ref.Reason) != nil {
 			ref.Malformed = "reason is not a string"
 		}
-		if d, ok := top["detail"]; ok {
-			var s string
-			if json.Unmarshal(d, &s) != nil {
-				ref.Malformed = "detail is not a string"
-			} else {
-				ref.Detail = &s
-			}
-		}
+		ref.Detail = ivOptional[string](top, "detail", "a string", &ref.Malformed)
 		if json.Unmarshal(top["declared_skills"], &ref.DeclaredSkills) != nil || ref.DeclaredSkills == nil {
 			ref.Malformed = "declared_skills is not an array of strings"
 		}
