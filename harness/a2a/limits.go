@@ -36,34 +36,23 @@ func DefaultLimits() Limits {
 // withDefaults fills zero (or negative) fields from DefaultLimits.
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.ConnectTimeout <= 0 {
-		l.ConnectTimeout = d.ConnectTimeout
-	}
-	if l.CallTimeout <= 0 {
-		l.CallTimeout = d.CallTimeout
-	}
-	if l.StreamTimeout <= 0 {
-		l.StreamTimeout = d.StreamTimeout
-	}
-	if l.MaxBody <= 0 {
-		l.MaxBody = d.MaxBody
-	}
-	if l.MaxSSEEvent <= 0 {
-		l.MaxSSEEvent = d.MaxSSEEvent
-	}
-	if l.MaxSSEEvents <= 0 {
-		l.MaxSSEEvents = d.MaxSSEEvents
-	}
-	if l.MaxRedirects <= 0 {
-		l.MaxRedirects = d.MaxRedirects
-	}
-	if l.MaxJSONDepth <= 0 {
-		l.MaxJSONDepth = d.MaxJSONDepth
-	}
-	if l.MaxCardSkills <= 0 {
-		l.MaxCardSkills = d.MaxCardSkills
-	}
+	orDefault(&l.ConnectTimeout, d.ConnectTimeout)
+	orDefault(&l.CallTimeout, d.CallTimeout)
+	orDefault(&l.StreamTimeout, d.StreamTimeout)
+	orDefault(&l.MaxBody, d.MaxBody)
+	orDefault(&l.MaxSSEEvent, d.MaxSSEEvent)
+	orDefault(&l.MaxSSEEvents, d.MaxSSEEvents)
+	orDefault(&l.MaxRedirects, d.MaxRedirects)
+	orDefault(&l.MaxJSONDepth, d.MaxJSONDepth)
+	orDefault(&l.MaxCardSkills, d.MaxCardSkills)
 	return l
+}
+
+// orDefault sets a zero or negative limit to its default.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // Sentinel errors; the ones for limits are reached through *LimitError.

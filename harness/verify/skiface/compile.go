@@ -46,28 +46,21 @@ func DefaultLimits() Limits {
 
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MaxSchemaBytes <= 0 {
-		l.MaxSchemaBytes = d.MaxSchemaBytes
-	}
-	if l.MaxNesting <= 0 {
-		l.MaxNesting = d.MaxNesting
-	}
-	if l.MaxRefDepth <= 0 {
-		l.MaxRefDepth = d.MaxRefDepth
-	}
-	if l.CompileTimeout <= 0 {
-		l.CompileTimeout = d.CompileTimeout
-	}
-	if l.MaxPayloadBytes <= 0 {
-		l.MaxPayloadBytes = d.MaxPayloadBytes
-	}
-	if l.MaxCacheEntries <= 0 {
-		l.MaxCacheEntries = d.MaxCacheEntries
-	}
-	if l.MaxCacheBytes <= 0 {
-		l.MaxCacheBytes = d.MaxCacheBytes
-	}
+	orDefault(&l.MaxSchemaBytes, d.MaxSchemaBytes)
+	orDefault(&l.MaxNesting, d.MaxNesting)
+	orDefault(&l.MaxRefDepth, d.MaxRefDepth)
+	orDefault(&l.CompileTimeout, d.CompileTimeout)
+	orDefault(&l.MaxPayloadBytes, d.MaxPayloadBytes)
+	orDefault(&l.MaxCacheEntries, d.MaxCacheEntries)
+	orDefault(&l.MaxCacheBytes, d.MaxCacheBytes)
 	return l
+}
+
+// orDefault sets a zero or negative limit to its default.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // SchemaReference is the one reference structure of every schema role.
