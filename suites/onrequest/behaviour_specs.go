@@ -259,6 +259,7 @@ func (s *suite) behaviourSpecs() {
 		const row = "OR-5.10"
 		role := roleUnstaffed
 		if _, ok := s.e.Target.CardURL(roleUnstaffed); !ok {
+			s.loadAgent(w, roleMain, row) // an agent that does not declare the extension is inapplicable, never blocked
 			st := s.loadStatement(w, row)
 			switch {
 			case st != nil && st.StaffReachable != nil && !*st.StaffReachable:
