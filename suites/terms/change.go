@@ -33,6 +33,7 @@ func registerChangeSpecs(s *state) {
 	})
 
 	harness.Spec(e, []string{"TE-8.3b"}, "[TE-8.3b] after the standing proposal changes the signed card is re-signed", func(w *harness.W) {
+		s.declaration(w, "TE-8.3b")
 		if len(e.Target.Config.TrustedKeys) == 0 {
 			w.Blocked("no trustedKeys in the target configuration: the JWK Set that verifies the card's signatures (A2A §8.4)")
 		}
@@ -115,6 +116,7 @@ func (s *state) servedDigests(w *harness.W, entries []verify.TermsEntry) map[str
 // change fetches the card and documents, invokes the change hook (reverted when the spec ends), and fetches both
 // again. The positive control: some served document changed.
 func (s *state) change(w *harness.W, row string) *changed {
+	s.declaration(w, row) // a card without the extension makes the row inapplicable before any operator input is asked for
 	hook, ok := s.e.Target.CardURL(RoleChangeHook)
 	if !ok {
 		w.Blocked("no change hook: set agents." + RoleChangeHook + " in the target configuration to a URL that, on POST, publishes a changed standing proposal (and on POST ?revert=1 restores it)")
