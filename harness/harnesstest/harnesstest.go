@@ -8,6 +8,7 @@ import (
 
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/sabotage"
 )
@@ -42,4 +43,28 @@ func Run(t testing.TB, agent Agent, set sabotage.Set, edit func(*target.Target),
 		}
 	}
 	return out, res
+}
+
+// Undeclared runs suite (of document) against agent's role reached as a plain URL target with no operator input —
+// an agent that never claims document — and fails t unless every agent row reads inapplicable and every
+// reference-client row (which grades the harness's own client, whatever the target) passes. Nothing may read
+// blocked: a run must not fail for a document the agent never claimed.
+func Undeclared(t *testing.T, agent Agent, role, document string, suite harness.Suite) {
+	t.Helper()
+	rows, _ := Run(t, agent, sabotage.Set{}, func(tgt *target.Target) {
+		tgt.Kind = target.KindURL
+		tgt.Agents = map[string]string{"": tgt.Agents[role]}
+		tgt.Config = target.Config{}
+	}, document, harness.Options{Suites: []harness.Suite{suite}, Seed: 1})
+	cat := catalog.MustLoad()
+	for id, r := range rows {
+		row, _ := cat.Row(id)
+		want := harness.Inapplicable
+		if row.Witness == catalog.WitnessReferenceClient {
+			want = harness.ExecutedPass
+		}
+		if r.Verdict != want {
+			t.Errorf("%s (%s, %s): %s, want %s: %s", id, row.Subject, row.Witness, r.Verdict, want, r.Detail)
+		}
+	}
 }
