@@ -38,8 +38,12 @@ func FuzzSkillInterfaceDocument(f *testing.F) {
 		f.Fatal(err)
 	}
 	for _, edit := range []func(s map[string]any){
-		func(s map[string]any) { s["properties"] = map[string]any{"x": map[string]any{"$ref": "file:///etc/passwd"}} },
-		func(s map[string]any) { s["properties"] = map[string]any{"x": map[string]any{"$ref": "http://127.0.0.1:9/s.json"}} },
+		func(s map[string]any) {
+			s["properties"] = map[string]any{"x": map[string]any{"$ref": "file:///etc/passwd"}}
+		},
+		func(s map[string]any) {
+			s["properties"] = map[string]any{"x": map[string]any{"$ref": "http://127.0.0.1:9/s.json"}}
+		},
 		func(s map[string]any) {
 			s["$defs"] = map[string]any{"a": map[string]any{"$ref": "#/$defs/b"}, "b": map[string]any{"$ref": "#/$defs/a"}}
 		},
