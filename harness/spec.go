@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -64,33 +65,33 @@ type applicability struct {
 }
 
 // Card fetches (once per run) the card of the agent playing role. When no agent plays the role the spec is
-// blocked; when the fetch fails the spec fails on the given row, naming the exchange.
-func (w *W) Card(role, row string) (*a2a.AgentCard, []byte, *a2a.Exchange) {
+// blocked; when the fetch fails the spec fails on its row, naming the exchange.
+func (w *W) Card(role string) (*a2a.AgentCard, []byte, *a2a.Exchange) {
 	e := w.env
 	url, ok := e.Target.CardURL(role)
 	if !ok {
 		w.Blocked(fmt.Sprintf("the target provides no agent for role %q (set agents.%s in the target configuration)", role, role))
 	}
 	card, raw, ex, err := e.fetchCard(w.Ctx(), url, role)
-	w.cite(row, ex)
+	w.cite(ex)
 	if err != nil {
-		w.fail(row, "the agent card can be fetched and decoded", err.Error(), ex)
+		w.fail("the agent card can be fetched and decoded", err.Error(), ex)
 	}
 	return card, raw, ex
 }
 
-// W is a spec's handle: it counts assertions per row, holds positive controls, and builds failure messages from
-// the catalog.
+// W is a spec's handle: it counts the assertions made on the spec's one row, holds its positive control, and
+// builds failure messages from the catalog.
 type W struct {
-	env      *Env
-	ctx      context.Context
-	rows     []string
-	ledger   map[string]*RowLedger
-	failed   string
-	controls map[string]bool
+	env     *Env
+	ctx     context.Context
+	row     string
+	ledger  RowLedger
+	failed  string
+	control bool
 }
 
-// RowLedger is what one spec did for one row; it travels in the Ginkgo report as a report entry.
+// RowLedger is what one spec did for its row; it travels in the Ginkgo report as a report entry.
 type RowLedger struct {
 	Assertions int      `json:"assertions"`
 	Controls   int      `json:"controls"`
@@ -112,21 +113,22 @@ const (
 	inapplicablePrefix = "inapplicable: "
 )
 
-// Spec declares one Ginkgo spec witnessing rows. The rows are its labels; the body gets a W.
-func Spec(e *Env, rows []string, text string, body func(w *W)) bool {
-	labels := Label(rows...)
+// Spec declares one Ginkgo spec witnessing exactly one catalog row. The row is its label and leads its text (as
+// Kubernetes conformance names do); the body gets a W whose assertions all count against that row.
+func Spec(e *Env, row, text string, body func(w *W)) bool {
 	timeout := e.SpecTimeout
 	if timeout == 0 {
 		timeout = 30 * time.Second
 	}
-	It(text, labels, func(ctx SpecContext) {
-		w := &W{env: e, ctx: ctx, rows: rows, ledger: map[string]*RowLedger{}, controls: map[string]bool{}}
-		for _, r := range rows {
-			w.ledger[r] = &RowLedger{}
-		}
+	var labels Labels
+	if row != "" { // an empty row is left unlabelled, so the tree check rejects the spec by name
+		labels = Label(row)
+	}
+	It("["+row+"] "+text, labels, func(ctx SpecContext) {
+		w := &W{env: e, ctx: ctx, row: row}
 		DeferCleanup(w.flush)
-		if doc := documentOf(e.Catalog, rows); doc != "" {
-			w.requireApplicable(doc)
+		if r, ok := e.Catalog.Row(row); ok {
+			w.requireApplicable(r.Document)
 		}
 		body(w)
 	}, SpecTimeout(timeout))
@@ -139,76 +141,62 @@ func (w *W) Env() *Env { return w.env }
 // Ctx is the spec's context: cancelled at the spec timeout.
 func (w *W) Ctx() context.Context { return w.ctx }
 
+// Row is the catalog row the spec witnesses.
+func (w *W) Row() string { return w.row }
+
 func (w *W) flush() {
-	b, _ := json.Marshal(SpecLedger{Rows: w.ledger, FailedRow: w.failed})
+	b, _ := json.Marshal(SpecLedger{Rows: map[string]*RowLedger{w.row: &w.ledger}, FailedRow: w.failed})
 	AddReportEntry(ledgerEntry, string(b), ReportEntryVisibilityNever)
 }
 
-func (w *W) row(id string) *RowLedger {
-	l, ok := w.ledger[id]
-	if !ok {
-		// An assertion on a row the spec does not carry as a label would be counted nowhere.
-		w.defect(fmt.Sprintf("assertion on row %s, which is not among this spec's labels %v", id, w.rows))
-	}
-	return l
-}
-
-func (w *W) cite(row string, ex *a2a.Exchange) {
-	if ex == nil || ex.ID == "" {
+func (w *W) cite(ex *a2a.Exchange) {
+	if ex == nil || ex.ID == "" || slices.Contains(w.ledger.Exchanges, ex.ID) {
 		return
 	}
-	l := w.row(row)
-	for _, id := range l.Exchanges {
-		if id == ex.ID {
-			return
-		}
-	}
-	l.Exchanges = append(l.Exchanges, ex.ID)
+	w.ledger.Exchanges = append(w.ledger.Exchanges, ex.ID)
 }
 
-// Check is the basic assertion: ok must hold for row. expected says what the row requires, observed what the
-// target did, ex the exchange that shows it (may be nil for a static check of an already cited document).
-func (w *W) Check(row string, ok bool, expected, observed string, ex *a2a.Exchange) {
-	l := w.row(row)
-	l.Assertions++
-	w.cite(row, ex)
+// Check is the basic assertion: ok must hold for the spec's row. expected says what the row requires, observed
+// what the target did, ex the exchange that shows it (may be nil for a static check of an already cited document).
+func (w *W) Check(ok bool, expected, observed string, ex *a2a.Exchange) {
+	w.ledger.Assertions++
+	w.cite(ex)
 	if !ok {
-		w.fail(row, expected, observed, ex)
+		w.fail(expected, observed, ex)
 	}
 }
 
-// Expect applies a Gomega matcher as an assertion on row.
-func (w *W) Expect(row string, actual any, m types.GomegaMatcher, expected string, ex *a2a.Exchange) {
+// Expect applies a Gomega matcher as an assertion on the spec's row.
+func (w *W) Expect(actual any, m types.GomegaMatcher, expected string, ex *a2a.Exchange) {
 	ok, err := m.Match(actual)
 	switch {
 	case err != nil:
-		w.Check(row, false, expected, "matcher error: "+err.Error(), ex)
+		w.Check(false, expected, "matcher error: "+err.Error(), ex)
 	case !ok:
-		w.Check(row, false, expected, strings.TrimSpace(m.FailureMessage(actual)), ex)
+		w.Check(false, expected, strings.TrimSpace(m.FailureMessage(actual)), ex)
 	default:
-		w.Check(row, true, expected, "", ex)
+		w.Check(true, expected, "", ex)
 	}
 }
 
-// Control records a positive control for row: the same call, made valid, succeeds. A failed control fails the
-// row (the agent cannot serve the valid call), and it is what allows Negative assertions on the row.
-func (w *W) Control(row string, ok bool, what, observed string, ex *a2a.Exchange) {
-	l := w.row(row)
-	l.Controls++
-	w.cite(row, ex)
+// Control records a positive control: the same call, made valid, succeeds. A failed control fails the row (the
+// agent cannot serve the valid call), and it is what allows Negative assertions.
+func (w *W) Control(ok bool, what, observed string, ex *a2a.Exchange) {
+	w.ledger.Controls++
+	w.cite(ex)
 	if !ok {
-		w.fail(row, "positive control: "+what, observed, ex)
+		w.fail("positive control: "+what, observed, ex)
 	}
-	w.controls[row] = true
+	w.control = true
 }
 
 // Negative is an assertion that the target refuses or withholds something. It is only valid after a passing
-// Control on the same row in the same spec, so a refusal for an unrelated reason never passes the row.
-func (w *W) Negative(row string, ok bool, expected, observed string, ex *a2a.Exchange) {
-	if !w.controls[row] {
-		w.defect(fmt.Sprintf("negative assertion on %s without a positive control before it", row))
+// Control in the same spec, so a refusal for an unrelated reason never passes the row.
+func (w *W) Negative(ok bool, expected, observed string, ex *a2a.Exchange) {
+	if !w.control {
+		w.defect(fmt.Sprintf("negative assertion on %s without a positive control before it", w.row))
 	}
-	w.Check(row, ok, expected, observed, ex)
+	w.Check(ok, expected, observed, ex)
 }
 
 // Blocked ends the spec: a prerequisite the target advertises (or the operator must supply) is missing.
@@ -217,9 +205,9 @@ func (w *W) Blocked(reason string) { Skip(blockedPrefix + reason) }
 // Inapplicable ends the spec: the target does not declare the behaviour.
 func (w *W) Inapplicable(reason string) { Skip(inapplicablePrefix + reason) }
 
-// Failf fails row with a free observation (transport errors, undecodable answers).
-func (w *W) Failf(row string, ex *a2a.Exchange, expected, format string, a ...any) {
-	w.Check(row, false, expected, fmt.Sprintf(format, a...), ex)
+// Failf fails the row with a free observation (transport errors, undecodable answers).
+func (w *W) Failf(ex *a2a.Exchange, expected, format string, a ...any) {
+	w.Check(false, expected, fmt.Sprintf(format, a...), ex)
 }
 
 func (w *W) defect(msg string) {
@@ -227,9 +215,9 @@ func (w *W) defect(msg string) {
 	Fail("harness defect: "+msg, 2)
 }
 
-func (w *W) fail(row, expected, observed string, ex *a2a.Exchange) {
-	w.failed = row
-	Fail(FailureMessage(w.env.Catalog, row, expected, observed, ex), 2)
+func (w *W) fail(expected, observed string, ex *a2a.Exchange) {
+	w.failed = w.row
+	Fail(FailureMessage(w.env.Catalog, w.row, expected, observed, ex), 2)
 }
 
 // FailureMessage is built from the catalog: row id, level, quoted clause and source, expected, observed, exchange.
@@ -253,13 +241,4 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-func documentOf(c *catalog.Catalog, rows []string) string {
-	for _, id := range rows {
-		if r, ok := c.Row(id); ok {
-			return r.Document
-		}
-	}
-	return ""
 }

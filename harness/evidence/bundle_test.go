@@ -60,13 +60,13 @@ func fixtureRun(t *testing.T, runner harness.Runner) (*harness.Result, *target.T
 	s := harness.Suite{Document: "terms",
 		Applicable: func(context.Context, *harness.Env) (bool, string) { return true, "" },
 		Register: func(e *harness.Env) {
-			harness.Spec(e, []string{"TE-3.1"}, "passes", func(w *harness.W) {
-				card, _, ex := w.Card("terms", "TE-3.1")
-				w.Check("TE-3.1", card != nil && card.Provider != nil, "a card naming its provider", "a card", ex)
+			harness.Spec(e, "TE-3.1", "passes", func(w *harness.W) {
+				card, _, ex := w.Card("terms")
+				w.Check(card != nil && card.Provider != nil, "a card naming its provider", "a card", ex)
 			})
-			harness.Spec(e, []string{"TE-3.2a"}, "fails", func(w *harness.W) {
+			harness.Spec(e, "TE-3.2a", "fails", func(w *harness.W) {
 				_, ex, _ := w.Env().Client.FetchCard(w.Ctx(), strings.Replace(cardURL, "agent-card", "missing", 1), a2a.Call{Note: "a document that is not there"})
-				w.Check("TE-3.2a", false, "the document is served", "404", ex)
+				w.Check(false, "the document is served", "404", ex)
 			})
 		}}
 	tgt := &target.Target{Kind: target.KindURL, Agents: map[string]string{"terms": cardURL}}

@@ -47,7 +47,7 @@ func applicable(ctx context.Context, e *harness.Env) (bool, string) {
 func register(e *harness.Env) {
 	s := sessionFor(e)
 	spec := func(row, text string, body func(w *harness.W, row string)) {
-		harness.Spec(e, []string{row}, "["+row+"] "+text, func(w *harness.W) { body(w, row) })
+		harness.Spec(e, row, text, func(w *harness.W) { body(w, row) })
 	}
 	registerAdvertisement(s, spec)
 	registerRoutingValue(s, spec)
@@ -65,14 +65,14 @@ type specFn func(row, text string, body func(w *harness.W, row string))
 func (s *session) needDiscovery(w *harness.W, row string) *discovery {
 	d := s.discovery(w.Ctx())
 	if d.err != nil {
-		w.Failf(row, d.ex, "the OpenWOP discovery document can be fetched as JSON", "%v", d.err)
+		w.Failf(d.ex, "the OpenWOP discovery document can be fetched as JSON", "%v", d.err)
 	}
 	return d
 }
 
 // needCard returns the public card (fetched once by the engine, unauthenticated) and the interfaces to use.
 func (s *session) needCard(w *harness.W, row string) (*a2a.AgentCard, []byte, *a2a.Exchange, ifaces) {
-	card, raw, ex := w.Card(role, row)
+	card, raw, ex := w.Card(role)
 	ifs := s.interfaces(card)
 	if len(ifs.bindings()) == 0 {
 		w.Blocked("the public card lists no JSON-RPC or HTTP+JSON interface the harness may follow: " + strings.Join(ifs.skipped, "; "))
@@ -100,7 +100,7 @@ func (s *session) needListing(w *harness.W, row, r string, wantR bool) *listing 
 		w.Blocked(l.err.Error())
 	}
 	if l.err != nil {
-		w.Failf(row, l.ex, "GET /agents as principal "+r+" answers the caller's inventory", "%v", l.err)
+		w.Failf(l.ex, "GET /agents as principal "+r+" answers the caller's inventory", "%v", l.err)
 	}
 	if wantR && len(l.withR()) == 0 {
 		w.Blocked("principal " + r + "'s inventory (GET /agents) lists no entry with an a2aTenant: install an agent with a routed workflow for that caller")
@@ -115,7 +115,7 @@ func (s *session) needAgentCards(w *harness.W, row string, ifs ifaces) []agentCa
 	for _, c := range cards {
 		for _, f := range []*fetched{c.rpc, c.rest} {
 			if f != nil && f.raw == nil {
-				w.Failf(row, f.ex, fmt.Sprintf("GetExtendedAgentCard with tenant R (%s) returns the agent's card", c.entry.AgentID), "%s", f.failed)
+				w.Failf(f.ex, fmt.Sprintf("GetExtendedAgentCard with tenant R (%s) returns the agent's card", c.entry.AgentID), "%s", f.failed)
 			}
 		}
 	}
@@ -138,7 +138,7 @@ func (s *session) needProbes(w *harness.W, row string) ifaces {
 	s.needListing(w, row, roleA, true)
 	st := s.setup(w.Ctx(), ifs)
 	if st.failed != "" {
-		w.Failf(row, st.ex, "A's SendMessage with tenant = its own R creates a task (setup of the task-addressed probes)", "%s", st.failed)
+		w.Failf(st.ex, "A's SendMessage with tenant = its own R creates a task (setup of the task-addressed probes)", "%s", st.failed)
 	}
 	return ifs
 }
@@ -149,7 +149,7 @@ func (s *session) controlRMatters(w *harness.W, row string, ifs ifaces) {
 	ctrl, never := s.answers(w.Ctx(), ifs, "ctrl"), s.answers(w.Ctx(), ifs, "never")
 	for _, l := range legs(ifs) {
 		st, cd, bd := same(ctrl[l], never[l])
-		w.Control(row, ctrl[l].ex != nil && !(st && cd && bd),
+		w.Control(ctrl[l].ex != nil && !(st && cd && bd),
 			fmt.Sprintf("with A's credentials, %s answers A's own R differently from a never-minted R (R is resolved)", l),
 			fmt.Sprintf("own R: %s | never-minted R: %s", ctrl[l].describe(), never[l].describe()), ctrl[l].ex)
 	}
@@ -160,19 +160,19 @@ func (s *session) controlRMatters(w *harness.W, row string, ifs ifaces) {
 func registerAdvertisement(s *session, spec specFn) {
 	facetCheck := func(w *harness.W, row string, d *discovery) {
 		ok, obs := d.facet("a2a", "agentCards", true)
-		w.Check(row, ok, "the discovery document advertises the a2a.agentCards facet (true)", obs, d.ex)
+		w.Check(ok, "the discovery document advertises the a2a.agentCards facet (true)", obs, d.ex)
 	}
 	profile := func(w *harness.W, row string) {
 		d := s.needDiscovery(w, row)
 		facetCheck(w, row, d)
 		ok, obs := d.profile("a2a-1.0")
-		w.Check(row, ok, "a host advertising a2a.agentCards offers the a2a-1.0 profile", obs, d.ex)
+		w.Check(ok, "a host advertising a2a.agentCards offers the a2a-1.0 profile", obs, d.ex)
 	}
 	runtime := func(w *harness.W, row string) {
 		d := s.needDiscovery(w, row)
 		facetCheck(w, row, d)
 		ok, obs := d.facet("agents", "manifestRuntime", false)
-		w.Check(row, ok, "a host advertising a2a.agentCards advertises agents.manifestRuntime", obs, d.ex)
+		w.Check(ok, "a host advertising a2a.agentCards advertises agents.manifestRuntime", obs, d.ex)
 	}
 	extended := func(w *harness.W, row string) {
 		for _, pc := range s.publicCards(w, row) {
@@ -184,7 +184,7 @@ func registerAdvertisement(s *session, spec specFn) {
 			if v == "" {
 				v = "absent"
 			}
-			w.Check(row, v == "true", "the public card at "+pc.url+" declares capabilities.extendedAgentCard: true (the JSON boolean)",
+			w.Check(v == "true", "the public card at "+pc.url+" declares capabilities.extendedAgentCard: true (the JSON boolean)",
 				"capabilities.extendedAgentCard is "+v, pc.ex)
 		}
 	}
@@ -206,7 +206,7 @@ type publicCard struct {
 // publicCards returns every distinct location of the public card: the target's card URL and the discovery
 // document's agentCardUrl (when it names another URL on the target's origins).
 func (s *session) publicCards(w *harness.W, row string) []publicCard {
-	_, raw, ex := w.Card(role, row)
+	_, raw, ex := w.Card(role)
 	u, _ := s.e.Target.CardURL(role)
 	out := []publicCard{{url: u, raw: raw, ex: ex}}
 	d := s.discovery(w.Ctx())
@@ -226,7 +226,7 @@ func (s *session) publicCards(w *harness.W, row string) []publicCard {
 		return pc
 	})
 	if f.raw == nil {
-		w.Failf(row, f.ex, "the public card at agentCardUrl "+other+" can be fetched", "no card")
+		w.Failf(f.ex, "the public card at agentCardUrl "+other+" can be fetched", "no card")
 	}
 	return append(out, f)
 }
@@ -241,11 +241,11 @@ func registerRoutingValue(s *session, spec specFn) {
 		later := []*listing{s.list(w.Ctx(), c, "B.2a: GET /agents as A, again"), s.list(w.Ctx(), c, "B.2a: GET /agents as A, a third time")}
 		for _, l := range later {
 			if l.err != nil {
-				w.Failf(row, l.ex, "a repeated GET /agents as A answers the inventory", "%v", l.err)
+				w.Failf(l.ex, "a repeated GET /agents as A answers the inventory", "%v", l.err)
 			}
 			for _, e := range first.withR() {
 				e2, ok := l.byID(e.AgentID)
-				w.Check(row, ok && e2.R == e.R, fmt.Sprintf("%s keeps a2aTenant %q", e.AgentID, e.R),
+				w.Check(ok && e2.R == e.R, fmt.Sprintf("%s keeps a2aTenant %q", e.AgentID, e.R),
 					fmt.Sprintf("listed: %v, a2aTenant now %q", ok, e2.R), l.ex)
 			}
 		}
@@ -256,7 +256,7 @@ func registerRoutingValue(s *session, spec specFn) {
 		} else {
 			f = getCardREST(w.Ctx(), c, ifs.rest, e.R, "B.2a: the first R read, after the later listings")
 		}
-		w.Check(row, f.raw != nil, fmt.Sprintf("the R first read for %s (%q) still resolves: GetExtendedAgentCard returns a card", e.AgentID, e.R), f.failed, f.ex)
+		w.Check(f.raw != nil, fmt.Sprintf("the R first read for %s (%q) still resolves: GetExtendedAgentCard returns a card", e.AgentID, e.R), f.failed, f.ex)
 	})
 
 	identifier := func(kind, field string, get func(target.Principal) string) func(w *harness.W, row string) {
@@ -274,11 +274,11 @@ func registerRoutingValue(s *session, spec specFn) {
 				l := s.needListing(w, row, r, r == roleA)
 				for _, form := range plantedForms(id) {
 					found, _ := encodes(form, id)
-					w.Control(row, found, fmt.Sprintf("the detector finds %s identifier %q planted in %q", kind, id, form), "not found", nil)
+					w.Control(found, fmt.Sprintf("the detector finds %s identifier %q planted in %q", kind, id, form), "not found", nil)
 				}
 				for _, e := range l.withR() {
 					found, how := encodes(e.R, id)
-					w.Negative(row, !found, fmt.Sprintf("a2aTenant %q of %s (as %s) does not encode the caller's %s identifier %q (checked: %s)", e.R, e.AgentID, r, kind, id, encodingsChecked),
+					w.Negative(!found, fmt.Sprintf("a2aTenant %q of %s (as %s) does not encode the caller's %s identifier %q (checked: %s)", e.R, e.AgentID, r, kind, id, encodingsChecked),
 						fmt.Sprintf("it carries %q %s", id, how), l.ex)
 				}
 			}
@@ -302,8 +302,8 @@ func registerRoutingValue(s *session, spec specFn) {
 		l := s.needListing(w, row, roleA, false)
 		for _, id := range ids {
 			e, ok := l.byID(id)
-			w.Control(row, ok, "A's GET /agents lists the workflowless agent "+id, "not listed", l.ex)
-			w.Negative(row, !e.HasR, "the entry of "+id+" (no workflow routed) has no a2aTenant member", fmt.Sprintf("a2aTenant = %q", e.R), l.ex)
+			w.Control(ok, "A's GET /agents lists the workflowless agent "+id, "not listed", l.ex)
+			w.Negative(!e.HasR, "the entry of "+id+" (no workflow routed) has no a2aTenant member", fmt.Sprintf("a2aTenant = %q", e.R), l.ex)
 		}
 	})
 
@@ -315,7 +315,7 @@ func registerRoutingValue(s *session, spec specFn) {
 					Skills []json.RawMessage `json:"skills"`
 				}
 				_ = json.Unmarshal(f.raw, &card)
-				w.Check(row, len(card.Skills) > 0, fmt.Sprintf("the card of %s (%s) carries skills with at least one skill", c.entry.AgentID, b),
+				w.Check(len(card.Skills) > 0, fmt.Sprintf("the card of %s (%s) carries skills with at least one skill", c.entry.AgentID, b),
 					fmt.Sprintf("%d skills", len(card.Skills)), f.ex)
 			}
 		}
@@ -326,8 +326,8 @@ func registerRoutingValue(s *session, spec specFn) {
 
 func registerCard(s *session, spec specFn) {
 	notHost := func(w *harness.W, row, b string, f fetched, c agentCard, pub []byte, host fetched) {
-		w.Check(row, f.raw != nil, fmt.Sprintf("%s GetExtendedAgentCard with tenant %q (%s) returns a card", b, c.entry.R, c.entry.AgentID), f.failed, f.ex)
-		w.Check(row, !jsonEqual(f.raw, pub) && !jsonEqual(f.raw, host.raw),
+		w.Check(f.raw != nil, fmt.Sprintf("%s GetExtendedAgentCard with tenant %q (%s) returns a card", b, c.entry.R, c.entry.AgentID), f.failed, f.ex)
+		w.Check(!jsonEqual(f.raw, pub) && !jsonEqual(f.raw, host.raw),
 			fmt.Sprintf("the card returned for %s's R over %s is that agent's, not the host's public or extended card", c.entry.AgentID, b),
 			"JSON-equal to the host's card: "+clip(string(f.raw), 200), f.ex)
 	}
@@ -346,7 +346,7 @@ func registerCard(s *session, spec specFn) {
 			host := s.hostExtended(w.Ctx(), ifs)
 			for _, b := range bs {
 				if h, ok := host[b]; ok {
-					w.Control(row, h.raw != nil, b+" GetExtendedAgentCard without tenant, as A, returns the host's extended card", h.failed, h.ex)
+					w.Control(h.raw != nil, b+" GetExtendedAgentCard without tenant, as A, returns the host's extended card", h.failed, h.ex)
 				}
 			}
 			for _, c := range s.needAgentCards(w, row, ifs) {
@@ -368,7 +368,7 @@ func registerCard(s *session, spec specFn) {
 		for _, c := range s.needAgentCards(w, row, ifs) {
 			for b, f := range c.all() {
 				p := cardProblems(f.raw)
-				w.Check(row, len(p) == 0, fmt.Sprintf("the card of %s (%s) has every required AgentCard member, well-typed", c.entry.AgentID, b), strings.Join(p, "; "), f.ex)
+				w.Check(len(p) == 0, fmt.Sprintf("the card of %s (%s) has every required AgentCard member, well-typed", c.entry.AgentID, b), strings.Join(p, "; "), f.ex)
 			}
 		}
 	})
@@ -399,14 +399,14 @@ func registerCard(s *session, spec specFn) {
 		return str, ok
 	}
 	spec("AC-V2.3b", "the per-agent card's name is the inventory entry's persona", projection(func(w *harness.W, row, b string, f fetched, c agentCard, _ []byte, l *listing) {
-		w.Check(row, c.entry.Persona != "", "the inventory entry of "+c.entry.AgentID+" carries a persona to project", "no persona", l.ex)
+		w.Check(c.entry.Persona != "", "the inventory entry of "+c.entry.AgentID+" carries a persona to project", "no persona", l.ex)
 		name, _ := member(f.raw, "name")
-		w.Check(row, name == c.entry.Persona, fmt.Sprintf("card name of %s (%s) = persona %q", c.entry.AgentID, b, c.entry.Persona), fmt.Sprintf("name %q", name), f.ex)
+		w.Check(name == c.entry.Persona, fmt.Sprintf("card name of %s (%s) = persona %q", c.entry.AgentID, b, c.entry.Persona), fmt.Sprintf("name %q", name), f.ex)
 	}))
 	spec("AC-V2.3c", "the per-agent card's version is the entry's packVersion", projection(func(w *harness.W, row, b string, f fetched, c agentCard, _ []byte, l *listing) {
-		w.Check(row, c.entry.PackVersion != "", "the inventory entry of "+c.entry.AgentID+" carries a packVersion to project", "no packVersion", l.ex)
+		w.Check(c.entry.PackVersion != "", "the inventory entry of "+c.entry.AgentID+" carries a packVersion to project", "no packVersion", l.ex)
 		v, _ := member(f.raw, "version")
-		w.Check(row, v == c.entry.PackVersion, fmt.Sprintf("card version of %s (%s) = packVersion %q", c.entry.AgentID, b, c.entry.PackVersion), fmt.Sprintf("version %q", v), f.ex)
+		w.Check(v == c.entry.PackVersion, fmt.Sprintf("card version of %s (%s) = packVersion %q", c.entry.AgentID, b, c.entry.PackVersion), fmt.Sprintf("version %q", v), f.ex)
 	}))
 	spec("AC-V2.3d", "the per-agent card's description is the entry's description, or its label when it has none", projection(func(w *harness.W, row, b string, f fetched, c agentCard, _ []byte, _ *listing) {
 		want, from := c.entry.Description, "description"
@@ -414,7 +414,7 @@ func registerCard(s *session, spec specFn) {
 			want, from = c.entry.Label, "label (the entry has no description)"
 		}
 		d, _ := member(f.raw, "description")
-		w.Check(row, d == want, fmt.Sprintf("card description of %s (%s) = the entry's %s %q", c.entry.AgentID, b, from, want), fmt.Sprintf("description %q", clip(d, 200)), f.ex)
+		w.Check(d == want, fmt.Sprintf("card description of %s (%s) = the entry's %s %q", c.entry.AgentID, b, from, want), fmt.Sprintf("description %q", clip(d, 200)), f.ex)
 	}))
 	type iface struct {
 		URL             string `json:"url"`
@@ -438,13 +438,13 @@ func registerCard(s *session, spec specFn) {
 			return "[" + strings.Join(parts, ", ") + "]"
 		}
 		got, want := strip(interfacesOf(f.raw)), strip(interfacesOf(pub))
-		w.Check(row, got == want, fmt.Sprintf("the interfaces of %s's card (%s), tenant aside, are the host card's %s", c.entry.AgentID, b, want), got, f.ex)
+		w.Check(got == want, fmt.Sprintf("the interfaces of %s's card (%s), tenant aside, are the host card's %s", c.entry.AgentID, b, want), got, f.ex)
 	}))
 	spec("AC-V2.3f", "every supportedInterfaces entry of the per-agent card carries tenant = R", projection(func(w *harness.W, row, b string, f fetched, c agentCard, _ []byte, _ *listing) {
 		ifs := interfacesOf(f.raw)
-		w.Check(row, len(ifs) > 0, fmt.Sprintf("the card of %s (%s) lists interfaces", c.entry.AgentID, b), "none", f.ex)
+		w.Check(len(ifs) > 0, fmt.Sprintf("the card of %s (%s) lists interfaces", c.entry.AgentID, b), "none", f.ex)
 		for i, in := range ifs {
-			w.Check(row, in.Tenant == c.entry.R, fmt.Sprintf("supportedInterfaces[%d] (%s) of %s's card carries tenant %q", i, in.ProtocolBinding, c.entry.AgentID, c.entry.R),
+			w.Check(in.Tenant == c.entry.R, fmt.Sprintf("supportedInterfaces[%d] (%s) of %s's card carries tenant %q", i, in.ProtocolBinding, c.entry.AgentID, c.entry.R),
 				fmt.Sprintf("tenant %q", in.Tenant), f.ex)
 		}
 	}))
@@ -455,12 +455,12 @@ func registerCard(s *session, spec specFn) {
 	}
 	spec("AC-V2.3g", "the per-agent card's capabilities equal the host card's", projection(func(w *harness.W, row, b string, f fetched, c agentCard, pub []byte, _ *listing) {
 		got, want := rawMember(f.raw, "capabilities"), rawMember(pub, "capabilities")
-		w.Check(row, jsonEqual(got, want), fmt.Sprintf("capabilities of %s's card (%s) equal the host card's %s", c.entry.AgentID, b, want), string(got), f.ex)
+		w.Check(jsonEqual(got, want), fmt.Sprintf("capabilities of %s's card (%s) equal the host card's %s", c.entry.AgentID, b, want), string(got), f.ex)
 	}))
 	spec("AC-V2.3h", "the per-agent card's securitySchemes equal the host card's", projection(func(w *harness.W, row, b string, f fetched, c agentCard, pub []byte, _ *listing) {
 		got, want := rawMember(f.raw, "securitySchemes"), rawMember(pub, "securitySchemes")
 		ok := jsonEqual(got, want) || len(got) == 0 && len(want) == 0
-		w.Check(row, ok, fmt.Sprintf("securitySchemes of %s's card (%s) equal the host card's %s", c.entry.AgentID, b, show(want)), show(got), f.ex)
+		w.Check(ok, fmt.Sprintf("securitySchemes of %s's card (%s) equal the host card's %s", c.entry.AgentID, b, show(want)), show(got), f.ex)
 	}))
 
 	spec("AC-V2.3i", "the per-agent card holds one skill per workflow routed to the agent for this caller", func(w *harness.W, row string) {
@@ -484,7 +484,7 @@ func registerCard(s *session, spec specFn) {
 					ids = append(ids, sk.ID)
 				}
 				got, want := sortedCopy(ids), sortedCopy(routed)
-				w.Check(row, !dup && strings.Join(got, ",") == strings.Join(want, ","),
+				w.Check(!dup && strings.Join(got, ",") == strings.Join(want, ","),
 					fmt.Sprintf("the skills of %s's card as %s (%s) are exactly the routed workflows %v, each once", c.entry.AgentID, r, b, want),
 					fmt.Sprintf("skill ids %v", ids), f.ex)
 			}
@@ -544,9 +544,9 @@ func registerSecrets(s *session, spec specFn) {
 				for _, cn := range cs {
 					planted := plant(f.raw, cn.value)
 					found, _ := findCanary(planted, cn.value)
-					w.Control(row, found, fmt.Sprintf("the search finds the %s canary %q when it is planted (plainly and base64) in %s's card", kinds[cn.kind], cn.value, c.entry.AgentID), "not found", nil)
+					w.Control(found, fmt.Sprintf("the search finds the %s canary %q when it is planted (plainly and base64) in %s's card", kinds[cn.kind], cn.value, c.entry.AgentID), "not found", nil)
 					found, where := findCanary(f.raw, cn.value)
-					w.Negative(row, !found, fmt.Sprintf("the card of %s (%s) carries no %s (canary %q)", c.entry.AgentID, b, kinds[cn.kind], cn.value), "found "+where, f.ex)
+					w.Negative(!found, fmt.Sprintf("the card of %s (%s) carries no %s (canary %q)", c.entry.AgentID, b, kinds[cn.kind], cn.value), "found "+where, f.ex)
 				}
 			}
 		}
@@ -577,11 +577,11 @@ func registerAuth(s *session, spec specFn) {
 		ifs := s.needProbes(w, row)
 		ctrl := s.answers(w.Ctx(), ifs, "ctrl")
 		for _, l := range legs(ifs) {
-			w.Control(row, ctrl[l].ex != nil && !ctrl[l].authRefused(), fmt.Sprintf("%s with A's credentials and A's own R is not refused as unauthenticated", l), ctrl[l].describe(), ctrl[l].ex)
+			w.Control(ctrl[l].ex != nil && !ctrl[l].authRefused(), fmt.Sprintf("%s with A's credentials and A's own R is not refused as unauthenticated", l), ctrl[l].describe(), ctrl[l].ex)
 			for _, sw := range [][2]string{{"unauth:A", "without credentials"}, {"bad:A", "with a credential the host never issued"}} {
 				set, who := sw[0], sw[1]
 				a := s.answers(w.Ctx(), ifs, set)[l]
-				w.Negative(row, a.authRefused(), fmt.Sprintf("%s carrying A's R %s is refused as unauthenticated (HTTP 401 or 403) and answered with no card and no result", l, who),
+				w.Negative(a.authRefused(), fmt.Sprintf("%s carrying A's R %s is refused as unauthenticated (HTTP 401 or 403) and answered with no card and no result", l, who),
 					a.describe(), a.ex)
 			}
 		}
@@ -609,16 +609,16 @@ func registerAuth(s *session, spec specFn) {
 		if getR != nil && getR.Status == 200 {
 			w.Blocked("the configured principal A-restricted is served by GET /agents/" + st.primary.AgentID + " (" + getR.ID + "): it cannot show a policy difference; configure a principal that endpoint refuses")
 		}
-		w.Control(row, getA != nil && getA.Status == 200, "GET /agents/"+st.primary.AgentID+" serves A", statusOf(getA), getA)
-		w.Control(row, getR != nil && getR.Status != 200, "GET /agents/"+st.primary.AgentID+" refuses A-restricted", statusOf(getR), getR)
+		w.Control(getA != nil && getA.Status == 200, "GET /agents/"+st.primary.AgentID+" serves A", statusOf(getA), getA)
+		w.Control(getR != nil && getR.Status != 200, "GET /agents/"+st.primary.AgentID+" refuses A-restricted", statusOf(getR), getR)
 		ctrl := s.answers(w.Ctx(), ifs, "ctrl")
 		restricted, restrictedNever := s.answers(w.Ctx(), ifs, "restricted:A"), s.answers(w.Ctx(), ifs, "restricted:never")
 		for _, l := range legs(ifs) {
-			w.Check(row, ctrl[l].ex != nil && !ctrl[l].authRefused(), fmt.Sprintf("%s carrying R is served for A, whom GET /agents/{agentId} serves", l), ctrl[l].describe(), ctrl[l].ex)
+			w.Check(ctrl[l].ex != nil && !ctrl[l].authRefused(), fmt.Sprintf("%s carrying R is served for A, whom GET /agents/{agentId} serves", l), ctrl[l].describe(), ctrl[l].ex)
 			a, n := restricted[l], restrictedNever[l]
 			st, cd, bd := same(a, n)
 			refused := !a.result && (a.authRefused() || st && cd && bd)
-			w.Negative(row, refused, fmt.Sprintf("%s carrying A's R is refused for A-restricted, whom GET /agents/{agentId} refuses (an authorization refusal, or the refusal of an R outside its inventory)", l),
+			w.Negative(refused, fmt.Sprintf("%s carrying A's R is refused for A-restricted, whom GET /agents/{agentId} refuses (an authorization refusal, or the refusal of an R outside its inventory)", l),
 				fmt.Sprintf("A-restricted with R: %s | with a never-minted R: %s", a.describe(), n.describe()), a.ex)
 		}
 	}
@@ -632,7 +632,7 @@ func registerAuth(s *session, spec specFn) {
 			for _, pair := range [][2]string{{"unauth:A", "unauth:never"}, {"bad:A", "bad:never"}} {
 				a, n := s.answers(w.Ctx(), ifs, pair[0])[l], s.answers(w.Ctx(), ifs, pair[1])[l]
 				st, cd, bd := same(a, n)
-				w.Negative(row, st && cd && bd, fmt.Sprintf("%s without valid credentials (%s): a minted R and a never-minted R get the same refusal (status, code, body)", l, pair[0]),
+				w.Negative(st && cd && bd, fmt.Sprintf("%s without valid credentials (%s): a minted R and a never-minted R get the same refusal (status, code, body)", l, pair[0]),
 					fmt.Sprintf("minted R: %s | never-minted R: %s", a.describe(), n.describe()), a.ex)
 			}
 		}
@@ -664,9 +664,9 @@ func (s *session) needForeign(w *harness.W, row string) (ifaces, []string) {
 		w.Blocked(fb.reason)
 	}
 	f := s.bCard(w, ifs, fb.entry)
-	w.Control(row, f.raw != nil, fmt.Sprintf("B's GetExtendedAgentCard with its R %q returns the card of %s: the agent exists", fb.entry.R, fb.entry.AgentID), f.failed, f.ex)
+	w.Control(f.raw != nil, fmt.Sprintf("B's GetExtendedAgentCard with its R %q returns the card of %s: the agent exists", fb.entry.R, fb.entry.AgentID), f.failed, f.ex)
 	_, listed := lA.byID(fb.entry.AgentID)
-	w.Control(row, !listed && !contains(lA.rs(), fb.entry.R), "A's GET /agents does not list "+fb.entry.AgentID+" nor its R", "listed", lA.ex)
+	w.Control(!listed && !contains(lA.rs(), fb.entry.R), "A's GET /agents does not list "+fb.entry.AgentID+" nor its R", "listed", lA.ex)
 	s.controlRMatters(w, row, ifs)
 	sets := []string{"foreign:B"}
 	for _, k := range []string{"unapproved", "uninstalled"} {
@@ -698,7 +698,7 @@ func registerRefusal(s *session, spec specFn) {
 				got := s.answers(w.Ctx(), ifs, set)
 				for _, l := range legs(ifs) {
 					st, cd, bd := same(got[l], never[l])
-					w.Negative(row, ok(st, cd, bd), fmt.Sprintf("as A, %s with %s gets the %s it gets with a never-minted R", l, foreignLabel[set], what),
+					w.Negative(ok(st, cd, bd), fmt.Sprintf("as A, %s with %s gets the %s it gets with a never-minted R", l, foreignLabel[set], what),
 						fmt.Sprintf("%s: %s | never-minted R: %s", foreignLabel[set], got[l].describe(), never[l].describe()), got[l].ex)
 				}
 			}
@@ -715,7 +715,7 @@ func registerRefusal(s *session, spec specFn) {
 		a, n := s.answers(w.Ctx(), ifs, "unauth:B"), s.answers(w.Ctx(), ifs, "unauth:never")
 		for _, l := range legs(ifs) {
 			st, cd, bd := same(a[l], n[l])
-			w.Negative(row, st && cd && bd, fmt.Sprintf("without credentials, %s with tenant B's R gets the refusal a never-minted R gets", l),
+			w.Negative(st && cd && bd, fmt.Sprintf("without credentials, %s with tenant B's R gets the refusal a never-minted R gets", l),
 				fmt.Sprintf("tenant B's R: %s | never-minted R: %s", a[l].describe(), n[l].describe()), a[l].ex)
 		}
 	})
@@ -756,20 +756,20 @@ func registerRefusal(s *session, spec specFn) {
 			return res.Task, ex, ""
 		}
 		t, ex, why := send(cA, sA.R, "A")
-		w.Control(row, t != nil, "A's SendMessage with tenant "+sA.R+" ("+sA.AgentID+") creates a task", why, ex)
+		w.Control(t != nil, "A's SendMessage with tenant "+sA.R+" ("+sA.AgentID+") creates a task", why, ex)
 		got, resp, gex, err := cA.GetTask(w.Ctx(), ifs.rpc, t.ID, sA.R, a2a.Call{Note: "D.7d: A looks up its run"})
-		w.Check(row, err == nil && resp.Error == nil && got != nil && got.ID == t.ID, "A's GetTask("+t.ID+") through "+sA.R+" finds the run: it lives in A's tenant of record", rpcOutcome(resp, err), gex)
+		w.Check(err == nil && resp.Error == nil && got != nil && got.ID == t.ID, "A's GetTask("+t.ID+") through "+sA.R+" finds the run: it lives in A's tenant of record", rpcOutcome(resp, err), gex)
 		listed, lex := listTasks(w.Ctx(), cA, ifs.rpc, sA.R, "D.7d: A lists its runs")
-		w.Check(row, contains(listed, t.ID), "A's ListTasks through "+sA.R+" lists the run "+t.ID, fmt.Sprintf("task ids %v", listed), lex)
+		w.Check(contains(listed, t.ID), "A's ListTasks through "+sA.R+" lists the run "+t.ID, fmt.Sprintf("task ids %v", listed), lex)
 
 		tb, bex, why := send(cB, sB.R, "B")
-		w.Control(row, tb != nil, "B's SendMessage with its R "+sB.R+" for the same agent creates a task", why, bex)
+		w.Control(tb != nil, "B's SendMessage with its R "+sB.R+" for the same agent creates a task", why, bex)
 		own, oresp, oex, oerr := cB.GetTask(w.Ctx(), ifs.rpc, tb.ID, sB.R, a2a.Call{Note: "D.7d: positive control, B looks up its own run"})
-		w.Control(row, oerr == nil && oresp.Error == nil && own != nil, "B's GetTask of its own run through "+sB.R+" finds it", rpcOutcome(oresp, oerr), oex)
+		w.Control(oerr == nil && oresp.Error == nil && own != nil, "B's GetTask of its own run through "+sB.R+" finds it", rpcOutcome(oresp, oerr), oex)
 		other, xresp, xex, xerr := cB.GetTask(w.Ctx(), ifs.rpc, t.ID, sB.R, a2a.Call{Note: "D.7d: B looks for A's run in the agent's install tenant"})
-		w.Negative(row, other == nil && (xerr != nil || xresp.Error != nil), "B's GetTask("+t.ID+") through its R for the agent finds nothing: A's run is not in tenant B", rpcOutcome(xresp, xerr), xex)
+		w.Negative(other == nil && (xerr != nil || xresp.Error != nil), "B's GetTask("+t.ID+") through its R for the agent finds nothing: A's run is not in tenant B", rpcOutcome(xresp, xerr), xex)
 		blisted, blex := listTasks(w.Ctx(), cB, ifs.rpc, sB.R, "D.7d: B lists its runs of the agent")
-		w.Negative(row, !contains(blisted, t.ID), "B's ListTasks through its R does not list A's run "+t.ID, fmt.Sprintf("task ids %v", blisted), blex)
+		w.Negative(!contains(blisted, t.ID), "B's ListTasks through its R does not list A's run "+t.ID, fmt.Sprintf("task ids %v", blisted), blex)
 	})
 }
 
@@ -827,7 +827,7 @@ func registerPublic(s *session, spec specFn) {
 		}
 		sort.Strings(keys)
 		for _, pc := range cards {
-			w.Control(row, pc.raw != nil && len(keys) > 0, "the public card at "+pc.url+" was fetched and the harness holds routing values to look for", fmt.Sprintf("%d routing values", len(keys)), pc.ex)
+			w.Control(pc.raw != nil && len(keys) > 0, "the public card at "+pc.url+" was fetched and the harness holds routing values to look for", fmt.Sprintf("%d routing values", len(keys)), pc.ex)
 			var c struct {
 				SupportedInterfaces []struct {
 					Tenant string `json:"tenant"`
@@ -836,7 +836,7 @@ func registerPublic(s *session, spec specFn) {
 			_ = json.Unmarshal(pc.raw, &c)
 			for i, in := range c.SupportedInterfaces {
 				_, isR := known[in.Tenant]
-				w.Negative(row, !isR, fmt.Sprintf("supportedInterfaces[%d].tenant of the public card at %s is no routing value", i, pc.url), fmt.Sprintf("tenant %q is %s", in.Tenant, known[in.Tenant]), pc.ex)
+				w.Negative(!isR, fmt.Sprintf("supportedInterfaces[%d].tenant of the public card at %s is no routing value", i, pc.url), fmt.Sprintf("tenant %q is %s", in.Tenant, known[in.Tenant]), pc.ex)
 			}
 			strs := jsonStrings(pc.raw)
 			for _, r := range keys {
@@ -847,7 +847,7 @@ func registerPublic(s *session, spec specFn) {
 						break
 					}
 				}
-				w.Negative(row, hit == "", fmt.Sprintf("no string of the public card at %s is or contains the routing value %q (%s)", pc.url, r, known[r]), fmt.Sprintf("found in %q", clip(hit, 160)), pc.ex)
+				w.Negative(hit == "", fmt.Sprintf("no string of the public card at %s is or contains the routing value %q (%s)", pc.url, r, known[r]), fmt.Sprintf("found in %q", clip(hit, 160)), pc.ex)
 			}
 		}
 	}
@@ -886,7 +886,7 @@ func registerPublic(s *session, spec specFn) {
 			w.Blocked("tenant B's inventory (GET /agents as B) lists no agent with an a2aTenant that A's inventory lacks; install an agent in tenant B only")
 		}
 		f := s.bCard(w, ifs, sample)
-		w.Control(row, f.raw != nil, "B's GetExtendedAgentCard with its R returns the card of its own agent "+sample.AgentID, f.failed, f.ex)
+		w.Control(f.raw != nil, "B's GetExtendedAgentCard with its R returns the card of its own agent "+sample.AgentID, f.failed, f.ex)
 		for _, c := range s.needAgentCards(w, row, ifs) {
 			for b, card := range c.all() {
 				strs := jsonStrings(card.raw)
@@ -898,7 +898,7 @@ func registerPublic(s *session, spec specFn) {
 							break
 						}
 					}
-					w.Negative(row, hit == "", fmt.Sprintf("the card of %s (%s), as A, names no agent only tenant B holds (%q)", c.entry.AgentID, b, n), fmt.Sprintf("found in %q", clip(hit, 200)), card.ex)
+					w.Negative(hit == "", fmt.Sprintf("the card of %s (%s), as A, names no agent only tenant B holds (%q)", c.entry.AgentID, b, n), fmt.Sprintf("found in %q", clip(hit, 200)), card.ex)
 				}
 			}
 		}

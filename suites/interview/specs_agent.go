@@ -22,17 +22,17 @@ import (
 const settleInterval = 120 * time.Millisecond
 
 func registerAgentSpecs(e *harness.Env) {
-	harness.Spec(e, []string{"IV-3.1"}, "[IV-3.1] the card's interview extension entry is not marked required", func(w *harness.W) {
+	harness.Spec(e, "IV-3.1", "the card's interview extension entry is not marked required", func(w *harness.W) {
 		const row = "IV-3.1"
-		_, raw, ex := w.Card(roleMain, row)
+		_, raw, ex := w.Card(roleMain)
 		entry, found := rawExtension(raw, verify.InterviewURI)
-		w.Control(row, found, "the card's capabilities.extensions has an entry whose uri is exactly "+verify.InterviewURI, "no such entry", ex)
+		w.Control(found, "the card's capabilities.extensions has an entry whose uri is exactly "+verify.InterviewURI, "no such entry", ex)
 		req, has := entry["required"]
 		ok := !has || string(bytes.TrimSpace(req)) == "false"
-		w.Negative(row, ok, "required absent or false", "required: "+string(req), ex)
+		w.Negative(ok, "required absent or false", "required: "+string(req), ex)
 	})
 
-	harness.Spec(e, []string{"IV-4.1a"}, "[IV-4.1a] each of the five interview methods answers under activation by projecting the card as served or a committed proposal (the procedure of section 8)", func(w *harness.W) {
+	harness.Spec(e, "IV-4.1a", "each of the five interview methods answers under activation by projecting the card as served or a committed proposal (the procedure of section 8)", func(w *harness.W) {
 		const row = "IV-4.1a"
 		s := open(w, row, roleMain)
 		rep := s.procedure(runBy(e))
@@ -40,7 +40,7 @@ func registerAgentSpecs(e *harness.Env) {
 		if !step.OK {
 			s.blockOnKeys(step.Detail)
 		}
-		w.Check(row, step.OK, "§8 step 1: the card is fetched and its JWS signature (A2A §8.4) verifies", step.Detail, s.cardEx)
+		w.Check(step.OK, "§8 step 1: the card is fetched and its JWS signature (A2A §8.4) verifies", step.Detail, s.cardEx)
 		for _, m := range verify.InterviewMethods {
 			r := rep.Reply(m)
 			ok := r != nil && r.Answer != nil && r.Answer.Malformed == ""
@@ -51,7 +51,7 @@ func registerAgentSpecs(e *harness.Env) {
 					obs = r.Answer.Malformed + ": " + obs
 				}
 			}
-			w.Check(row, ok, m+", called with the URI activated, returns an answer {question, projections}", obs, ex)
+			w.Check(ok, m+", called with the URI activated, returns an answer {question, projections}", obs, ex)
 		}
 		n := 0
 		for _, r := range rep.Replies {
@@ -62,14 +62,14 @@ func registerAgentSpecs(e *harness.Env) {
 		for _, c := range rep.Conflicts {
 			switch c.Kind {
 			case verify.ConflictBadSource, verify.ConflictUnresolved, verify.ConflictUncommitted, verify.ConflictUnverified:
-				w.Check(row, false, "every projection is drawn from a published declaration: source.member resolves in the card as served, or the proposal is one the card's terms entry commits to and it verifies",
+				w.Check(false, "every projection is drawn from a published declaration: source.member resolves in the card as served, or the proposal is one the card's terms entry commits to and it verifies",
 					c.String()+" (persisted after re-fetching the card and re-asking)", c.Exchange)
 			}
 		}
-		w.Check(row, n > 0, "the answers carry projections to diff", fmt.Sprintf("%d projections in five answers", n), s.cardEx)
+		w.Check(n > 0, "the answers carry projections to diff", fmt.Sprintf("%d projections in five answers", n), s.cardEx)
 	})
 
-	harness.Spec(e, []string{"IV-4.1a"}, "[IV-4.1a] the verifier does not treat a card altered after signing as the published declaration", func(w *harness.W) {
+	harness.Spec(e, "IV-4.1a", "the verifier does not treat a card altered after signing as the published declaration", func(w *harness.W) {
 		const row = "IV-4.1a"
 		s := open(w, row, roleMain)
 		if len(s.card.Signatures) == 0 {
@@ -80,17 +80,17 @@ func registerAgentSpecs(e *harness.Env) {
 		if err != nil {
 			s.blockOnKeys(err.Error())
 		}
-		w.Control(row, err == nil, "the card as served verifies under its JWS signature", errText(err), s.cardEx)
+		w.Control(err == nil, "the card as served verifies under its JWS signature", errText(err), s.cardEx)
 		altered, aerr := alterCard(s.raw)
 		if aerr != nil {
-			w.Failf(row, s.cardEx, "the card is a JSON object with a description", "%v", aerr)
+			w.Failf(s.cardEx, "the card is a JSON object with a description", "%v", aerr)
 		}
 		status, _, err = verify.InterviewCardSignature(w.Ctx(), e.Client, s.url, altered, keys, e.Sabotage)
-		w.Negative(row, err != nil, "the interview verifier refuses to diff against the card with its description changed after signing (§7 rule 1, §8 step 1)",
+		w.Negative(err != nil, "the interview verifier refuses to diff against the card with its description changed after signing (§7 rule 1, §8 step 1)",
 			"accepted: "+status, s.cardEx)
 	})
 
-	harness.Spec(e, []string{"IV-4.2a"}, "[IV-4.2a] repeating an interview call against the unchanged agent returns a JCS-identical result", func(w *harness.W) {
+	harness.Spec(e, "IV-4.2a", "repeating an interview call against the unchanged agent returns a JCS-identical result", func(w *harness.W) {
 		const row = "IV-4.2a"
 		s := open(w, row, roleMain)
 		calls := []struct {
@@ -132,11 +132,11 @@ func registerAgentSpecs(e *harness.Env) {
 				break
 			}
 		}
-		w.Check(row, len(diffs) == 0, "every repeat of each call (same method, params, activation), interleaved with the others, is JCS-identical to the first",
+		w.Check(len(diffs) == 0, "every repeat of each call (same method, params, activation), interleaved with the others, is JCS-identical to the first",
 			strings.Join(diffs, "; "), diffEx)
 	})
 
-	harness.Spec(e, []string{"IV-4.2b"}, "[IV-4.2b] interview calls leave the card and an existing task unchanged", func(w *harness.W) {
+	harness.Spec(e, "IV-4.2b", "interview calls leave the card and an existing task unchanged", func(w *harness.W) {
 		const row = "IV-4.2b"
 		s := open(w, row, roleMain)
 		taskID, _ := s.createTask()
@@ -160,7 +160,7 @@ func registerAgentSpecs(e *harness.Env) {
 		}
 		t0, c0, ex0 := snap("snapshot before")
 		t1, c1, ex1 := snap("control snapshot, no interview in between")
-		w.Control(row, t0 == t1 && c0 == c1, "with no interview call in between, GetTask and the card read the same twice",
+		w.Control(t0 == t1 && c0 == c1, "with no interview call in between, GetTask and the card read the same twice",
 			fmt.Sprintf("task %s → %s; card changed: %v", clip(t0, 150), clip(t1, 150), c0 != c1), ex1)
 		for i := 0; i < 2; i++ {
 			for _, m := range verify.InterviewMethods {
@@ -169,33 +169,33 @@ func registerAgentSpecs(e *harness.Env) {
 		}
 		t2, c2, ex2 := snap("snapshot after a burst of 10 interview calls")
 		if taskID != "" {
-			w.Negative(row, t2 == t0, "GetTask of the task created beforehand is JCS-identical (state and history) before and after 10 interview calls",
+			w.Negative(t2 == t0, "GetTask of the task created beforehand is JCS-identical (state and history) before and after 10 interview calls",
 				fmt.Sprintf("before %s; after %s", clip(t0, 300), clip(t2, 300)), ex2)
 		}
-		w.Negative(row, c2 == c0, "the served card is JCS-identical before and after 10 interview calls", "the card changed", ex0)
+		w.Negative(c2 == c0, "the served card is JCS-identical before and after 10 interview calls", "the card changed", ex0)
 	})
 
-	harness.Spec(e, []string{"IV-4.2c"}, "[IV-4.2c] an interview call creates no task", func(w *harness.W) {
+	harness.Spec(e, "IV-4.2c", "an interview call creates no task", func(w *harness.W) {
 		const row = "IV-4.2c"
 		s := open(w, row, roleMain)
 		taskID, sendEx := s.createTask()
 		ids, lex := s.listTasks("ListTasks after SendMessage")
 		if taskID != "" {
-			w.Control(row, slices.Contains(ids, taskID), "a task created with SendMessage is listed by ListTasks", fmt.Sprintf("task %s not in %v", taskID, ids), lex)
+			w.Control(slices.Contains(ids, taskID), "a task created with SendMessage is listed by ListTasks", fmt.Sprintf("task %s not in %v", taskID, ids), lex)
 		} else {
-			w.Control(row, lex != nil, "ListTasks answers", "no ListTasks exchange", sendEx)
+			w.Control(lex != nil, "ListTasks answers", "no ListTasks exchange", sendEx)
 		}
 		for _, m := range verify.InterviewMethods {
 			before, _ := s.listTasks("ListTasks right before " + m)
 			r := s.answer(m, nil, m)
 			after, aex := s.listTasks("ListTasks right after " + m)
-			w.Negative(row, !isTask(r.Result), m+"'s result is the answer object, never a Task", r.Observed(), r.Exchange)
-			w.Negative(row, sameIDs(before, after), "ListTasks lists the same task ids right before and right after "+m,
+			w.Negative(!isTask(r.Result), m+"'s result is the answer object, never a Task", r.Observed(), r.Exchange)
+			w.Negative(sameIDs(before, after), "ListTasks lists the same task ids right before and right after "+m,
 				fmt.Sprintf("before %v, after %v", before, after), aex)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-4.2d"}, "[IV-4.2d] an interview call enqueues nothing that later becomes a task", func(w *harness.W) {
+	harness.Spec(e, "IV-4.2d", "an interview call enqueues nothing that later becomes a task", func(w *harness.W) {
 		const row = "IV-4.2d"
 		s := open(w, row, roleMain)
 		start := time.Now()
@@ -211,7 +211,7 @@ func registerAgentSpecs(e *harness.Env) {
 			}
 		}
 		settle := settleInterval + 3*time.Since(start)
-		w.Control(row, listed, "a task created with SendMessage becomes visible in ListTasks", fmt.Sprintf("task %s not listed within 2s", taskID), lex)
+		w.Control(listed, "a task created with SendMessage becomes visible in ListTasks", fmt.Sprintf("task %s not listed within 2s", taskID), lex)
 		before := ids
 		for _, m := range append(append([]string(nil), verify.InterviewMethods...), "interview/x-settle-probe") {
 			s.ask(m, nil, true, "burst: "+m)
@@ -223,17 +223,17 @@ func registerAgentSpecs(e *harness.Env) {
 			ids, lex = s.listTasks("ListTasks during the settle interval")
 			fresh = newIDs(before, ids)
 		}
-		w.Negative(row, len(fresh) == 0, fmt.Sprintf("no task appears in ListTasks within %s after a burst of interview calls", settle.Round(time.Millisecond)),
+		w.Negative(len(fresh) == 0, fmt.Sprintf("no task appears in ListTasks within %s after a burst of interview calls", settle.Round(time.Millisecond)),
 			fmt.Sprintf("new tasks %v", fresh), lex)
 	})
 
-	harness.Spec(e, []string{"IV-4.4"}, "[IV-4.4] interview/terms projects only proposals the card's terms entry commits to", func(w *harness.W) {
+	harness.Spec(e, "IV-4.4", "interview/terms projects only proposals the card's terms entry commits to", func(w *harness.W) {
 		const row = "IV-4.4"
 		s := open(w, row, roleMain)
 		checkTerms(s)
 	})
 
-	harness.Spec(e, []string{"IV-4.4"}, "[IV-4.4] an agent without a terms extension answers interview/terms with no projection", func(w *harness.W) {
+	harness.Spec(e, "IV-4.4", "an agent without a terms extension answers interview/terms with no projection", func(w *harness.W) {
 		const row = "IV-4.4"
 		s := open(w, row, roleNoTerms)
 		if _, ok := s.card.Extension(termsURI); ok {
@@ -242,7 +242,7 @@ func registerAgentSpecs(e *harness.Env) {
 		checkTerms(s)
 	})
 
-	harness.Spec(e, []string{"IV-4.5"}, "[IV-4.5] interview/refusals includes only grounds declared in the card or a committed proposal", func(w *harness.W) {
+	harness.Spec(e, "IV-4.5", "interview/refusals includes only grounds declared in the card or a committed proposal", func(w *harness.W) {
 		const row = "IV-4.5"
 		s := open(w, row, roleMain)
 		replies, cs, _ := s.persistent(func(round int) []*verify.InterviewReply {
@@ -255,37 +255,37 @@ func registerAgentSpecs(e *harness.Env) {
 		r := replies[0]
 		for i, p := range r.Answer.Projections {
 			c, failed := bad[i]
-			w.Check(row, !failed, fmt.Sprintf("refusals projection %d (%s %s) is a ground declared in the card as served or in a committed proposal", i, p.Source.Document, p.Source.Member),
+			w.Check(!failed, fmt.Sprintf("refusals projection %d (%s %s) is a ground declared in the card as served or in a committed proposal", i, p.Source.Document, p.Source.Member),
 				c.Detail, r.Exchange)
 		}
 		if len(r.Answer.Projections) == 0 {
-			w.Check(row, true, "no ground beyond the declared skills is claimed", "", r.Exchange)
+			w.Check(true, "no ground beyond the declared skills is claimed", "", r.Exchange)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-5.1a"}, "[IV-5.1a] every proposal source carries url and digest", func(w *harness.W) {
+	harness.Spec(e, "IV-5.1a", "every proposal source carries url and digest", func(w *harness.W) {
 		const row = "IV-5.1a"
 		s := open(w, row, roleMain)
 		r, srcs := proposalSources(s)
 		for i, p := range srcs {
-			w.Check(row, p.Source.URL != "" && p.Source.Digest != "", "a proposal source carries both url and digest",
+			w.Check(p.Source.URL != "" && p.Source.Digest != "", "a proposal source carries both url and digest",
 				fmt.Sprintf("projection %d: url %q, digest %q", i, p.Source.URL, p.Source.Digest), r.Exchange)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-5.1b"}, "[IV-5.1b] a proposal source's url and digest are byte for byte those of one terms entry of the card", func(w *harness.W) {
+	harness.Spec(e, "IV-5.1b", "a proposal source's url and digest are byte for byte those of one terms entry of the card", func(w *harness.W) {
 		const row = "IV-5.1b"
 		s := open(w, row, roleMain)
 		r, srcs := proposalSources(s)
 		d := s.declared("the card's terms entries")
 		for i, p := range srcs {
 			_, ok := d.Entry(p.Source.URL, p.Source.Digest)
-			w.Check(row, ok, "some params.proposals[] entry of the card's terms extension has this url and digest byte for byte",
+			w.Check(ok, "some params.proposals[] entry of the card's terms extension has this url and digest byte for byte",
 				fmt.Sprintf("projection %d cites url %q digest %q; the card lists %s", i, p.Source.URL, p.Source.Digest, entriesText(d)), r.Exchange)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-5.2"}, "[IV-5.2] every projected value equals, under JCS, the value its pointer resolves to in the source document", func(w *harness.W) {
+	harness.Spec(e, "IV-5.2", "every projected value equals, under JCS, the value its pointer resolves to in the source document", func(w *harness.W) {
 		const row = "IV-5.2"
 		s := open(w, row, roleMain)
 		replies, cs, _ := s.persistent(func(round int) []*verify.InterviewReply {
@@ -298,13 +298,13 @@ func registerAgentSpecs(e *harness.Env) {
 		for _, r := range replies {
 			for i, p := range r.Answer.Projections {
 				c, failed := bad[fmt.Sprintf("%s#%d", r.Method, i)]
-				w.Check(row, !failed, fmt.Sprintf("%s projection %d: JCS(value) is byte-identical to JCS of %s %s", r.Method, i, p.Source.Document, p.Source.Member),
+				w.Check(!failed, fmt.Sprintf("%s projection %d: JCS(value) is byte-identical to JCS of %s %s", r.Method, i, p.Source.Document, p.Source.Member),
 					c.Detail+" (persisted after re-fetching the card and re-asking)", r.Exchange)
 			}
 		}
 	})
 
-	harness.Spec(e, []string{"IV-5.2"}, "[IV-5.2] a conflict that clears after re-fetching the card and re-asking is churn, not a failure", func(w *harness.W) {
+	harness.Spec(e, "IV-5.2", "a conflict that clears after re-fetching the card and re-asking is churn, not a failure", func(w *harness.W) {
 		const row = "IV-5.2"
 		s := open(w, row, roleChurn)
 		rep := s.procedure(runBy(e))
@@ -320,21 +320,21 @@ func registerAgentSpecs(e *harness.Env) {
 				obs = append(obs, c.String())
 			}
 		}
-		w.Check(row, len(obs) == 0,
+		w.Check(len(obs) == 0,
 			fmt.Sprintf("the %d first-round conflicts clear on the re-run (§7 rule 3): no persistent value conflict", len(rep.FirstDiff)),
 			"persistent: "+strings.Join(obs, "; "), rep.Declared.CardExchange)
 	})
 
-	harness.Spec(e, []string{"IV-5.3a"}, "[IV-5.3a] an answer carries no top-level member other than question, declared and projections", func(w *harness.W) {
+	harness.Spec(e, "IV-5.3a", "an answer carries no top-level member other than question, declared and projections", func(w *harness.W) {
 		const row = "IV-5.3a"
 		s := open(w, row, roleMain)
 		for _, r := range s.five("answer shape") {
 			extra := verify.Outside(r.Answer.Keys, verify.InterviewAnswerMembers)
-			w.Check(row, len(extra) == 0, r.Method+"'s answer has only question, declared and projections", fmt.Sprintf("extra members %q", extra), r.Exchange)
+			w.Check(len(extra) == 0, r.Method+"'s answer has only question, declared and projections", fmt.Sprintf("extra members %q", extra), r.Exchange)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-5.3b"}, "[IV-5.3b] a projection carries only source and value, a source only document, member, url and digest", func(w *harness.W) {
+	harness.Spec(e, "IV-5.3b", "a projection carries only source and value, a source only document, member, url and digest", func(w *harness.W) {
 		const row = "IV-5.3b"
 		s := open(w, row, roleMain)
 		n := 0
@@ -342,22 +342,22 @@ func registerAgentSpecs(e *harness.Env) {
 			for i, p := range r.Answer.Projections {
 				n++
 				ex1, ex2 := verify.Outside(p.Keys, verify.InterviewProjectionMembers), verify.Outside(p.SourceKeys, verify.InterviewSourceMembers)
-				w.Check(row, len(ex1)+len(ex2) == 0, fmt.Sprintf("%s projection %d has only source {document, member, url, digest} and value", r.Method, i),
+				w.Check(len(ex1)+len(ex2) == 0, fmt.Sprintf("%s projection %d has only source {document, member, url, digest} and value", r.Method, i),
 					fmt.Sprintf("extra projection members %q, extra source members %q", ex1, ex2), r.Exchange)
 			}
 		}
 		if n == 0 {
-			w.Check(row, false, "the five answers carry projections to inspect", "no projection in any answer", s.cardEx)
+			w.Check(false, "the five answers carry projections to inspect", "no projection in any answer", s.cardEx)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-6.1"}, "[IV-6.1] an undefined interview method under activation receives the standard refusal with reason out_of_scope", func(w *harness.W) {
+	harness.Spec(e, "IV-6.1", "an undefined interview method under activation receives the standard refusal with reason out_of_scope", func(w *harness.W) {
 		const row = "IV-6.1"
 		s := open(w, row, roleMain)
 		s.answer("interview/identity", nil, "control: a defined method with the same headers")
 		method := "interview/x-" + nonce()
 		r := s.ask(method, nil, true, "an undefined method under activation")
-		w.Negative(row, refusalShape(r) == "", "a JSON-RPC result {refused: true, reason: \"out_of_scope\", detail, declared_skills: [strings]}, not an error and not an answer",
+		w.Negative(refusalShape(r) == "", "a JSON-RPC result {refused: true, reason: \"out_of_scope\", detail, declared_skills: [strings]}, not an error and not an answer",
 			refusalShape(r)+"; "+r.Observed(), r.Exchange)
 		// §3 rule 2 is not keyworded: reported, never graded.
 		u := s.ask(method, nil, false, "informational: the same call without activation")
@@ -368,7 +368,7 @@ func registerAgentSpecs(e *harness.Env) {
 		AddReportEntry("informational (§3 rule 2, not graded)", info, ReportEntryVisibilityFailureOrVerbose)
 	})
 
-	harness.Spec(e, []string{"IV-6.3a"}, "[IV-6.3a] refusals are assembled from the declaration alone: identical across inputs, declared skills exactly, no input echoed", func(w *harness.W) {
+	harness.Spec(e, "IV-6.3a", "refusals are assembled from the declaration alone: identical across inputs, declared skills exactly, no input echoed", func(w *harness.W) {
 		const row = "IV-6.3a"
 		s := open(w, row, roleMain)
 		s.answer("interview/identity", nil, "control: a defined method answers")
@@ -391,24 +391,24 @@ func registerAgentSpecs(e *harness.Env) {
 			r := s.ask(in.m, in.p, true, "refusal drawn by "+in.input)
 			label := r.Label()
 			if r.Refusal == nil {
-				w.Check(row, false, "a refusal result", r.Observed(), r.Exchange)
+				w.Check(false, "a refusal result", r.Observed(), r.Exchange)
 				continue
 			}
 			why := verify.SameSkillSet(r.Refusal.DeclaredSkills, s.skills)
-			w.Check(row, why == "", "declared_skills holds exactly the card's skills[].id values, each once", "declared_skills "+why, r.Exchange)
+			w.Check(why == "", "declared_skills holds exactly the card's skills[].id values, each once", "declared_skills "+why, r.Exchange)
 			body := string(r.Result)
 			echoed := strings.Contains(body, n) || strings.Contains(body, in.input) || strings.Contains(body, "instructions")
-			w.Check(row, !echoed, "no part of the request appears in the refusal", fmt.Sprintf("%s drew %s", label, clip(body, 300)), r.Exchange)
+			w.Check(!echoed, "no part of the request appears in the refusal", fmt.Sprintf("%s drew %s", label, clip(body, 300)), r.Exchange)
 			if first == "" {
 				first, firstLabel = jcsOf(r), label
 				continue
 			}
-			w.Check(row, jcsOf(r) == first, "refusals drawn by different inputs are JCS-identical",
+			w.Check(jcsOf(r) == first, "refusals drawn by different inputs are JCS-identical",
 				fmt.Sprintf("%s drew %s; %s drew %s", label, clip(jcsOf(r), 200), firstLabel, clip(first, 200)), r.Exchange)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-10.1a"}, "[IV-10.1a] free text in an interview call neither shapes nor appears in the result", func(w *harness.W) {
+	harness.Spec(e, "IV-10.1a", "free text in an interview call neither shapes nor appears in the result", func(w *harness.W) {
 		const row = "IV-10.1a"
 		s := open(w, row, roleMain)
 		n := nonce()
@@ -426,13 +426,13 @@ func registerAgentSpecs(e *harness.Env) {
 			r := s.ask(c.m, c.p, true, "the same call carrying free text")
 			same := r.Result != nil && jcsOf(r) == jcsOf(control)
 			refused := r.Refusal != nil || (r.RPCError != nil && r.RPCError.Code == a2a.CodeInvalidParams)
-			w.Negative(row, same || refused, c.m+" with free text answers exactly as without it, or refuses (standard refusal or -32602)",
+			w.Negative(same || refused, c.m+" with free text answers exactly as without it, or refuses (standard refusal or -32602)",
 				fmt.Sprintf("%s; without free text: %s", clip(jcsOf(r), 250), clip(jcsOf(control), 250)), r.Exchange)
-			w.Negative(row, !strings.Contains(string(r.Result), n), "the free text does not appear in the result", clip(string(r.Result), 300), r.Exchange)
+			w.Negative(!strings.Contains(string(r.Result), n), "the free text does not appear in the result", clip(string(r.Result), 300), r.Exchange)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-10.1b"}, "[IV-10.1b] skill selectors match declared ids byte for byte: near variants are refused", func(w *harness.W) {
+	harness.Spec(e, "IV-10.1b", "skill selectors match declared ids byte for byte: near variants are refused", func(w *harness.W) {
 		const row = "IV-10.1b"
 		s := open(w, row, roleMain)
 		if len(s.skills) == 0 {
@@ -441,32 +441,32 @@ func registerAgentSpecs(e *harness.Env) {
 		for _, m := range []string{"interview/usage", "interview/terms"} {
 			for _, id := range s.skills {
 				r := s.answer(m, map[string]any{"skill": id}, "control: the exact declared id")
-				w.Control(row, r.Refusal == nil, m+" with the exact declared id "+id+" is answered, not refused", r.Observed(), r.Exchange)
+				w.Control(r.Refusal == nil, m+" with the exact declared id "+id+" is answered, not refused", r.Observed(), r.Exchange)
 				for _, v := range variants(id, s.skills) {
 					r := s.ask(m, map[string]any{"skill": v}, true, fmt.Sprintf("near variant %q of %q", v, id))
 					ok := r.Answer == nil && r.Refusal != nil && r.Refusal.Refused
-					w.Negative(row, ok, fmt.Sprintf("%s with selector %q (a variant of %q) draws the refusal, not an answer", m, v, id), r.Observed(), r.Exchange)
+					w.Negative(ok, fmt.Sprintf("%s with selector %q (a variant of %q) draws the refusal, not an answer", m, v, id), r.Observed(), r.Exchange)
 				}
 			}
 		}
 	})
 
-	harness.Spec(e, []string{"IV-10.1c"}, "[IV-10.1c] friendly methods outside the five are never answered", func(w *harness.W) {
+	harness.Spec(e, "IV-10.1c", "friendly methods outside the five are never answered", func(w *harness.W) {
 		const row = "IV-10.1c"
 		s := open(w, row, roleMain)
 		s.answer("interview/identity", nil, "control: a defined method answers")
 		for _, m := range []string{"interview/help", "interview/ask", "interview/explain", "interview/describe", "interview/negotiate"} {
 			r := s.ask(m, nil, true, "a friendly method under activation")
-			w.Negative(row, r.Answer == nil && !bytes.Contains(r.Result, []byte(`"projections"`)), m+" is not answered with an answer object", r.Observed(), r.Exchange)
+			w.Negative(r.Answer == nil && !bytes.Contains(r.Result, []byte(`"projections"`)), m+" is not answered with an answer object", r.Observed(), r.Exchange)
 		}
 	})
 
-	harness.Spec(e, []string{"IV-10.1d"}, "[IV-10.1d] refusals to near misses and friendly methods are exactly the standard refusal", func(w *harness.W) {
+	harness.Spec(e, "IV-10.1d", "refusals to near misses and friendly methods are exactly the standard refusal", func(w *harness.W) {
 		const row = "IV-10.1d"
 		s := open(w, row, roleMain)
 		control := s.ask("interview/usage", map[string]any{"skill": "zz-" + nonce()}, true, "control: a selector far from every id")
 		ok := control.Refusal != nil && len(verify.Outside(control.Refusal.Keys, verify.InterviewRefusalMembers)) == 0 && len(control.Refusal.Keys) == 4
-		w.Control(row, ok, "a selector matching nothing draws a refusal with exactly refused, reason, detail, declared_skills", control.Observed(), control.Exchange)
+		w.Control(ok, "a selector matching nothing draws a refusal with exactly refused, reason, detail, declared_skills", control.Observed(), control.Exchange)
 		probes := []struct {
 			m string
 			p map[string]any
@@ -483,7 +483,7 @@ func registerAgentSpecs(e *harness.Env) {
 			if r.Refusal != nil {
 				extra = verify.Outside(r.Refusal.Keys, verify.InterviewRefusalMembers)
 			}
-			w.Negative(row, r.Refusal != nil && len(extra) == 0 && jcsOf(r) == jcsOf(control),
+			w.Negative(r.Refusal != nil && len(extra) == 0 && jcsOf(r) == jcsOf(control),
 				r.Label()+" draws exactly the standard refusal: no suggestion, partial answer or extra member, JCS-identical to the control",
 				fmt.Sprintf("%s (extra members %q)", r.Observed(), extra), r.Exchange)
 		}
@@ -498,7 +498,7 @@ func checkTerms(s *session) {
 	r := s.answer("interview/terms", nil, "terms")
 	d := s.declared("the card's terms entries")
 	if _, ok := d.Card.Extension(termsURI); !ok {
-		w.Negative(row, len(r.Answer.Projections) == 0, "the card carries no terms extension entry: interview/terms answers with no projection",
+		w.Negative(len(r.Answer.Projections) == 0, "the card carries no terms extension entry: interview/terms answers with no projection",
 			fmt.Sprintf("%d projections: %s", len(r.Answer.Projections), clip(string(r.Result), 300)), r.Exchange)
 		declared := "absent"
 		if r.Answer.Declared != nil {
@@ -507,19 +507,19 @@ func checkTerms(s *session) {
 		AddReportEntry("informational (§4 rule 4, not graded)", "declared: "+declared+" (the document's example answers false)", ReportEntryVisibilityFailureOrVerbose)
 		return
 	}
-	w.Check(row, d.EntriesErr == nil, "the card's terms entry lists its proposals (params.proposals)", errText(d.EntriesErr), d.CardExchange)
+	w.Check(d.EntriesErr == nil, "the card's terms entry lists its proposals (params.proposals)", errText(d.EntriesErr), d.CardExchange)
 	for i, p := range r.Answer.Projections {
 		e, listed := d.EntryByURL(p.Source.URL)
-		w.Negative(row, p.Source.Document == "proposal" && listed,
+		w.Negative(p.Source.Document == "proposal" && listed,
 			fmt.Sprintf("terms projection %d has source.document \"proposal\" and a url listed in the card's terms entry", i),
 			fmt.Sprintf("document %q url %q; the card lists %s", p.Source.Document, p.Source.URL, entriesText(d)), r.Exchange)
 		if listed {
 			res, _ := d.Proposal(w.Ctx(), s.e.Client, e, s.e.Sabotage)
-			w.Check(row, res.Err == nil, "the committed proposal at "+e.URL+" verifies (terms §6)", fmt.Sprintf("step %q: %v", res.Step, res.Err), res.Exchange)
+			w.Check(res.Err == nil, "the committed proposal at "+e.URL+" verifies (terms §6)", fmt.Sprintf("step %q: %v", res.Step, res.Err), res.Exchange)
 		}
 	}
 	if len(r.Answer.Projections) == 0 {
-		w.Check(row, true, "no terms projected", "", r.Exchange)
+		w.Check(true, "no terms projected", "", r.Exchange)
 	}
 }
 
@@ -568,7 +568,7 @@ func (s *session) createTask() (string, *a2a.Exchange) {
 		} else {
 			obs = fmt.Sprintf("JSON-RPC error %d %s", resp.Error.Code, resp.Error.Message)
 		}
-		s.w.Control(s.row, false, "SendMessage with the skill's request text succeeds (ordinary traffic)", obs, ex)
+		s.w.Control(false, "SendMessage with the skill's request text succeeds (ordinary traffic)", obs, ex)
 	}
 	if res.Task == nil {
 		return "", ex

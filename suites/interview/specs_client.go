@@ -26,48 +26,48 @@ var (
 )
 
 func registerClientSpecs(e *harness.Env) {
-	harness.Spec(e, []string{"IV-8.1"}, "[IV-8.1] no harness surface presents a self-run result as evidence", func(w *harness.W) {
+	harness.Spec(e, "IV-8.1", "no harness surface presents a self-run result as evidence", func(w *harness.W) {
 		const row = "IV-8.1"
 		s := open(w, row, roleMain)
 		tp := bundle(w, row, thirdRunner, nil)
 		tp.Kind, tp.Signature = "evidence", &evidence.Signature{JWS: "synthetic", Thumbprint: "synthetic", Alg: "EdDSA"}
 		banner := evidence.StandingWith(tp, e.Sabotage)
-		w.Control(row, strings.HasPrefix(banner, "EVIDENCE"), "a signed third-party bundle's banner presents it as evidence", banner, nil)
+		w.Control(strings.HasPrefix(banner, "EVIDENCE"), "a signed third-party bundle's banner presents it as evidence", banner, nil)
 
 		self := bundle(w, row, selfRunner, nil)
 		banner = evidence.StandingWith(self, e.Sabotage)
-		w.Negative(row, strings.HasPrefix(banner, "CLAIM, NOT EVIDENCE") && !strings.HasPrefix(banner, "EVIDENCE"),
+		w.Negative(strings.HasPrefix(banner, "CLAIM, NOT EVIDENCE") && !strings.HasPrefix(banner, "EVIDENCE"),
 			"the banner of a self-run bundle says CLAIM, NOT EVIDENCE", banner, nil)
 		var sum bytes.Buffer
 		evidence.Summary(&sum, self)
-		w.Negative(row, strings.Contains(sum.String(), "CLAIM, NOT EVIDENCE") && !strings.Contains(sum.String(), "\nEVIDENCE"),
+		w.Negative(strings.Contains(sum.String(), "CLAIM, NOT EVIDENCE") && !strings.Contains(sum.String(), "\nEVIDENCE"),
 			"the terminal summary of a self-run bundle says CLAIM, NOT EVIDENCE and never EVIDENCE", clip(sum.String(), 400), nil)
 
 		var junit, html bytes.Buffer
 		jerr, herr := evidence.JUnit(&junit, self), evidence.HTML(&html, self, evidence.HTMLOptions{})
-		w.Negative(row, jerr == nil && strings.Contains(junit.String(), `value="CLAIM, NOT EVIDENCE`) && !strings.Contains(junit.String(), `name="extconf.kind" value="evidence"`),
+		w.Negative(jerr == nil && strings.Contains(junit.String(), `value="CLAIM, NOT EVIDENCE`) && !strings.Contains(junit.String(), `name="extconf.kind" value="evidence"`),
 			"the JUnit report of a self-run bundle carries standing CLAIM, NOT EVIDENCE and kind claim", fmt.Sprintf("%v %s", jerr, clip(junit.String(), 300)), nil)
-		w.Negative(row, herr == nil && strings.Contains(html.String(), `class="banner claim"`) && !strings.Contains(html.String(), `class="banner evidence"`),
+		w.Negative(herr == nil && strings.Contains(html.String(), `class="banner claim"`) && !strings.Contains(html.String(), `class="banner evidence"`),
 			"the HTML report of a self-run bundle shows the claim banner, never the evidence banner", fmt.Sprintf("%v %s", herr, clip(html.String(), 300)), nil)
 
 		rep := s.procedure(verify.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
 		var out bytes.Buffer
 		rep.Render(&out)
-		w.Negative(row, strings.Contains(out.String(), "CLAIM, NOT EVIDENCE") && !strings.Contains(out.String(), "RESULT: EVIDENCE"),
+		w.Negative(strings.Contains(out.String(), "CLAIM, NOT EVIDENCE") && !strings.Contains(out.String(), "RESULT: EVIDENCE"),
 			"the interview verifier's own rendering of a self-run result says CLAIM, NOT EVIDENCE", firstLine(out.String()), s.cardEx)
 	})
 
-	harness.Spec(e, []string{"IV-9.2a"}, "[IV-9.2a] a card without the interview extension is read as not implementing it, never as a defect", func(w *harness.W) {
+	harness.Spec(e, "IV-9.2a", "a card without the interview extension is read as not implementing it, never as a defect", func(w *harness.W) {
 		const row = "IV-9.2a"
 		s := open(w, row, roleMain)
 		a := verify.InterviewApplies(s.card, e.Sabotage)
-		w.Control(row, a.Declared, "the reference client reads the served card as declaring the interview", a.Reason, s.cardEx)
+		w.Control(a.Declared, "the reference client reads the served card as declaring the interview", a.Reason, s.cardEx)
 		absent, err := withoutInterview(s.card)
 		if err != nil {
-			w.Failf(row, s.cardEx, "the card re-encodes", "%v", err)
+			w.Failf(s.cardEx, "the card re-encodes", "%v", err)
 		}
 		b := verify.InterviewApplies(absent, e.Sabotage)
-		w.Negative(row, !b.Declared && b.Verdict == harness.Inapplicable,
+		w.Negative(!b.Declared && b.Verdict == harness.Inapplicable,
 			"the same card without the interview entry: the interview rows are inapplicable (never executed-fail or blocked)",
 			fmt.Sprintf("declared %v, verdict %q", b.Declared, b.Verdict), s.cardEx)
 		low := strings.ToLower(b.Reason)
@@ -77,16 +77,16 @@ func registerClientSpecs(e *harness.Env) {
 				loaded = word
 			}
 		}
-		w.Negative(row, loaded == "" && strings.Contains(b.Reason, "does not declare"),
+		w.Negative(loaded == "" && strings.Contains(b.Reason, "does not declare"),
 			"the reason says the card does not declare the extension, with no word of evasion or defect", fmt.Sprintf("%q (%q)", b.Reason, loaded), s.cardEx)
 	})
 
-	harness.Spec(e, []string{"IV-9.2b"}, "[IV-9.2b] absence of the interview extension changes no other verdict, total, exit status or listing", func(w *harness.W) {
+	harness.Spec(e, "IV-9.2b", "absence of the interview extension changes no other verdict, total, exit status or listing", func(w *harness.W) {
 		const row = "IV-9.2b"
 		s := open(w, row, roleMain)
 		absent, err := withoutInterview(s.card)
 		if err != nil {
-			w.Failf(row, s.cardEx, "the card re-encodes", "%v", err)
+			w.Failf(s.cardEx, "the card re-encodes", "%v", err)
 		}
 		a := verify.InterviewApplies(absent, e.Sabotage)
 		withRows := syntheticRows(e, "", "", "")
@@ -94,10 +94,10 @@ func registerClientSpecs(e *harness.Env) {
 		// Control: a failing row of another document moves both the same way, so the comparison can see a change.
 		other := firstOtherRow(e)
 		fw, fa := syntheticRows(e, "", "", other), syntheticRows(e, a.Verdict, a.Reason, other)
-		w.Control(row, !harness.Passed(fw) && !harness.Passed(fa), "a failing "+other+" fails both runs alike",
+		w.Control(!harness.Passed(fw) && !harness.Passed(fa), "a failing "+other+" fails both runs alike",
 			fmt.Sprintf("passed: declaring %v, absent %v", harness.Passed(fw), harness.Passed(fa)), nil)
 
-		w.Negative(row, harness.Passed(withRows) == harness.Passed(absentRows),
+		w.Negative(harness.Passed(withRows) == harness.Passed(absentRows),
 			"the exit status of the agent without the extension equals that of the otherwise identical agent with it",
 			fmt.Sprintf("passed: declaring %v, absent %v", harness.Passed(withRows), harness.Passed(absentRows)), nil)
 		tw, ta := perDocument(withRows), perDocument(absentRows)
@@ -110,22 +110,22 @@ func registerClientSpecs(e *harness.Env) {
 				diffs = append(diffs, fmt.Sprintf("%s: %v vs %v", doc, t, ta[doc]))
 			}
 		}
-		w.Negative(row, len(diffs) == 0, "every other document keeps the same verdict totals", strings.Join(diffs, "; "), nil)
+		w.Negative(len(diffs) == 0, "every other document keeps the same verdict totals", strings.Join(diffs, "; "), nil)
 		bw, ba := bundle(w, row, selfRunner, withRows), bundle(w, row, selfRunner, absentRows)
 		var sw, sa bytes.Buffer
 		evidence.Summary(&sw, bw)
 		evidence.Summary(&sa, ba)
 		listed := strings.Contains(sa.String(), "\ninterview ") && len(ba.Target.Cards) == len(bw.Target.Cards)
-		w.Negative(row, bw.Status == ba.Status && listed, "the bundle status is the same and the agent stays in the summary table and the target listing",
+		w.Negative(bw.Status == ba.Status && listed, "the bundle status is the same and the agent stays in the summary table and the target listing",
 			fmt.Sprintf("status %s vs %s; interview listed in the summary: %v", bw.Status, ba.Status, listed), nil)
 	})
 
-	harness.Spec(e, []string{"IV-9.3"}, "[IV-9.3] a closure probe that draws the standard refusal is counted as a correct response", func(w *harness.W) {
+	harness.Spec(e, "IV-9.3", "a closure probe that draws the standard refusal is counted as a correct response", func(w *harness.W) {
 		const row = "IV-9.3"
 		s := open(w, row, roleMain)
 		rep := s.procedure(runBy(e))
 		if len(rep.Probes) == 0 {
-			w.Failf(row, s.cardEx, "the procedure reaches the closure probes (§8 step 4)", "stopped: %s", rep.Outcome)
+			w.Failf(s.cardEx, "the procedure reaches the closure probes (§8 step 4)", "stopped: %s", rep.Outcome)
 		}
 		correct := 0
 		for _, p := range rep.Probes {
@@ -133,8 +133,8 @@ func registerClientSpecs(e *harness.Env) {
 				continue // the agent's fault, judged by IV-6.1 and IV-6.3a; there is no correct refusal to count here
 			}
 			correct++
-			w.Control(row, true, "the probe "+p.Name+" draws the standard refusal", "", p.Reply.Exchange)
-			w.Negative(row, p.CountedAs == "pass", "the verifier counts the standard refusal as a correct response (pass), never a failure", "counted as "+p.CountedAs, p.Reply.Exchange)
+			w.Control(true, "the probe "+p.Name+" draws the standard refusal", "", p.Reply.Exchange)
+			w.Negative(p.CountedAs == "pass", "the verifier counts the standard refusal as a correct response (pass), never a failure", "counted as "+p.CountedAs, p.Reply.Exchange)
 		}
 		if correct == 0 {
 			w.Blocked("no closure probe drew the standard refusal, so how the verifier counts one cannot be shown against this agent (IV-6.1 and IV-6.3a judge the agent)")
@@ -146,37 +146,37 @@ func registerClientSpecs(e *harness.Env) {
 			}
 		}
 		other := rep.Failed - probeFails
-		w.Negative(row, rep.Outcome == verify.InterviewConsistent || other > 0,
+		w.Negative(rep.Outcome == verify.InterviewConsistent || other > 0,
 			"correct refusals lower no total: with nothing else failed, the recorded outcome is consistent",
 			fmt.Sprintf("outcome %s (%d passed, %d failed, %d of them correct refusals)", rep.Outcome, rep.Passed, rep.Failed, probeFails), s.cardEx)
 	})
 
-	harness.Spec(e, []string{"IV-9.4a"}, "[IV-9.4a] every interview result the harness emits carries who ran it", func(w *harness.W) {
+	harness.Spec(e, "IV-9.4a", "every interview result the harness emits carries who ran it", func(w *harness.W) {
 		const row = "IV-9.4a"
 		s := open(w, row, roleMain)
 		rep := s.procedure(verify.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier})
 		ok := rep.RunBy != nil && rep.RunBy.Name == thirdRunner.Name && rep.RunBy.Tier == thirdRunner.Tier
-		w.Check(row, ok, "the verifier's record names its runner "+thirdRunner.Name+" and tier third-party", fmt.Sprintf("%+v", rep.RunBy), s.cardEx)
+		w.Check(ok, "the verifier's record names its runner "+thirdRunner.Name+" and tier third-party", fmt.Sprintf("%+v", rep.RunBy), s.cardEx)
 		var out bytes.Buffer
 		rep.Render(&out)
-		w.Check(row, strings.Contains(out.String(), thirdRunner.Name) && strings.Contains(out.String(), "third-party"),
+		w.Check(strings.Contains(out.String(), thirdRunner.Name) && strings.Contains(out.String(), "third-party"),
 			"the verifier's rendering shows the runner and the tier", clip(out.String(), 300), s.cardEx)
 		b := bundle(w, row, thirdRunner, nil)
-		w.Check(row, b.Runner.Name == thirdRunner.Name && b.Runner.Tier == thirdRunner.Tier, "the bundle records the runner and tier",
+		w.Check(b.Runner.Name == thirdRunner.Name && b.Runner.Tier == thirdRunner.Tier, "the bundle records the runner and tier",
 			fmt.Sprintf("%+v", b.Runner), nil)
 		var sum bytes.Buffer
 		evidence.Summary(&sum, b)
-		w.Check(row, strings.Contains(sum.String(), thirdRunner.Name) && strings.Contains(sum.String(), "third-party"),
+		w.Check(strings.Contains(sum.String(), thirdRunner.Name) && strings.Contains(sum.String(), "third-party"),
 			"the terminal summary shows the runner and the tier", clip(sum.String(), 300), nil)
 		var junit, html bytes.Buffer
 		jerr, herr := evidence.JUnit(&junit, b), evidence.HTML(&html, b, evidence.HTMLOptions{})
-		w.Check(row, jerr == nil && strings.Contains(junit.String(), `name="extconf.runner" value="`+thirdRunner.Name+`"`) && strings.Contains(junit.String(), `name="extconf.tier" value="third-party"`),
+		w.Check(jerr == nil && strings.Contains(junit.String(), `name="extconf.runner" value="`+thirdRunner.Name+`"`) && strings.Contains(junit.String(), `name="extconf.tier" value="third-party"`),
 			"the JUnit report's properties carry the runner and the tier", fmt.Sprintf("%v %s", jerr, clip(junit.String(), 300)), nil)
-		w.Check(row, herr == nil && strings.Contains(html.String(), thirdRunner.Name) && strings.Contains(html.String(), "tier third-party"),
+		w.Check(herr == nil && strings.Contains(html.String(), thirdRunner.Name) && strings.Contains(html.String(), "tier third-party"),
 			"the HTML report shows the runner and the tier", fmt.Sprintf("%v", herr), nil)
 	})
 
-	harness.Spec(e, []string{"IV-9.4b"}, "[IV-9.4b] a self-run interview result is never recorded or presented as evidence", func(w *harness.W) {
+	harness.Spec(e, "IV-9.4b", "a self-run interview result is never recorded or presented as evidence", func(w *harness.W) {
 		const row = "IV-9.4b"
 		s := open(w, row, roleMain)
 		provider := ""
@@ -184,17 +184,17 @@ func registerClientSpecs(e *harness.Env) {
 			provider = s.card.Provider.Organization
 		}
 		third := verify.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier}
-		w.Control(row, verify.InterviewStanding(third, provider, e.Sabotage) == "evidence", "a named third party's run is recorded as evidence", "", nil)
+		w.Control(verify.InterviewStanding(third, provider, e.Sabotage) == "evidence", "a named third party's run is recorded as evidence", "", nil)
 		rep := s.procedure(verify.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
-		w.Negative(row, rep.Standing == "claim", "the verifier records a self-run interview with standing claim", "standing "+rep.Standing, s.cardEx)
+		w.Negative(rep.Standing == "claim", "the verifier records a self-run interview with standing claim", "standing "+rep.Standing, s.cardEx)
 		st := verify.InterviewStanding(verify.RunBy{}, provider, e.Sabotage)
-		w.Negative(row, st == "claim", "a run with no runner and no stated tier is recorded as a claim, never upgraded", "standing "+st, nil)
+		w.Negative(st == "claim", "a run with no runner and no stated tier is recorded as a claim, never upgraded", "standing "+st, nil)
 		if provider != "" {
 			st = verify.InterviewStanding(verify.RunBy{Name: provider, Tier: "third-party"}, provider, e.Sabotage)
-			w.Negative(row, st == "claim", "a run by the card's own provider organization ("+provider+") is a claim even when it says third-party", "standing "+st, nil)
+			w.Negative(st == "claim", "a run by the card's own provider organization ("+provider+") is a claim even when it says third-party", "standing "+st, nil)
 		}
 		b := bundle(w, row, selfRunner, nil)
-		w.Negative(row, b.Kind == "claim" && b.Runner.Tier == "self", "the bundle of a self run is kind claim with tier self",
+		w.Negative(b.Kind == "claim" && b.Runner.Tier == "self", "the bundle of a self run is kind claim with tier self",
 			fmt.Sprintf("kind %s, tier %s", b.Kind, b.Runner.Tier), nil)
 	})
 }
@@ -212,7 +212,7 @@ func bundle(w *harness.W, row string, runner harness.Runner, rows []harness.RowV
 		Cards:     map[string]harness.CardSeen{roleMain: {URL: "https://127.0.0.1:1/.well-known/agent-card.json", SHA256: "sha256:" + strings.Repeat("0", 64)}}}
 	b, err := evidence.New(res, &target.Target{Kind: target.KindURL}, []byte{}, nil)
 	if err != nil {
-		w.Failf(row, nil, "the harness builds a bundle from a run", "%v", err)
+		w.Failf(nil, "the harness builds a bundle from a run", "%v", err)
 	}
 	return b
 }

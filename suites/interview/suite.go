@@ -75,7 +75,7 @@ func open(w *harness.W, row, role string) *session {
 		w.Inapplicable(fmt.Sprintf("the target provides no agent in role %q (set agents.%s in the target configuration to widen this check)", role, role))
 	}
 	s := &session{w: w, e: e, row: row, role: role, url: url}
-	s.card, s.raw, s.cardEx = w.Card(role, row)
+	s.card, s.raw, s.cardEx = w.Card(role)
 	if role != roleMain {
 		if _, ok := s.card.Extension(verify.InterviewURI); !ok {
 			w.Inapplicable(fmt.Sprintf("the agent in role %q does not declare the interview extension", role))
@@ -121,7 +121,7 @@ func (s *session) admitted(ex *a2a.Exchange) {
 func (s *session) answer(method string, params map[string]any, note string) *verify.InterviewReply {
 	r := s.ask(method, params, true, note)
 	ok := r.Answer != nil
-	s.w.Control(s.row, ok, method+" answers under activation with an answer object (question, projections)", r.Observed(), r.Exchange)
+	s.w.Control(ok, method+" answers under activation with an answer object (question, projections)", r.Observed(), r.Exchange)
 	return r
 }
 
@@ -138,11 +138,11 @@ func (s *session) five(note string) []*verify.InterviewReply {
 func (s *session) declared(note string) *verify.InterviewDeclared {
 	card, ex, err := s.e.Client.FetchCard(s.w.Ctx(), s.url, a2a.Call{Note: s.row + ": " + note})
 	if err != nil {
-		s.w.Failf(s.row, ex, "the card can be fetched afresh for the diff", "%v", err)
+		s.w.Failf(ex, "the card can be fetched afresh for the diff", "%v", err)
 	}
 	d, err := verify.NewInterviewDeclared(s.url, ex.ResponseBody, card, ex)
 	if err != nil {
-		s.w.Failf(s.row, ex, "the card decodes as JSON", "%v", err)
+		s.w.Failf(ex, "the card decodes as JSON", "%v", err)
 	}
 	return d
 }

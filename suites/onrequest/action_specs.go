@@ -56,18 +56,18 @@ func (s *suite) notCarriedOut(w *harness.W, row string, st *statement, e verify.
 		}
 		if taskID != "" || o.person != "" {
 			logged, ex := s.actionLog(w, row, st, taskID, o.person)
-			w.Negative(row, len(logged) == 0, fmt.Sprintf("the operator's action log holds nothing for this %s request (%s)", e.ID, o.mode),
+			w.Negative(len(logged) == 0, fmt.Sprintf("the operator's action log holds nothing for this %s request (%s)", e.ID, o.mode),
 				fmt.Sprintf("logged %+v", logged), ex)
 		}
 	}
-	w.Negative(row, ok, fmt.Sprintf("%s is not carried out (%s): referred or rejected, no result", e.ID, o.mode), obs, o.ex)
+	w.Negative(ok, fmt.Sprintf("%s is not carried out (%s): referred or rejected, no result", e.ID, o.mode), obs, o.ex)
 }
 
 // notCarriedOutAbout checks one answer to an action request that must not be carried out: first the control that
 // the reply is about e (aboutAction), then notCarriedOut.
 func (s *suite) notCarriedOutAbout(w *harness.W, row string, st *statement, e verify.OREntry, o outcome) {
 	ok, obs := aboutAction(o, e)
-	w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+	w.Control(ok, "the reply is about "+e.ID, obs, o.ex)
 	s.notCarriedOut(w, row, st, e, o)
 }
 
@@ -93,7 +93,7 @@ func (s *suite) actionControl(w *harness.W, row string, a *agentView, st *statem
 			continue
 		}
 		for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, principal: principal, first: true}) {
-			w.Control(row, carriedOut(o, e), "an assistant acting for a named person gets opted-in action "+e.ID+" carried out", o.String(), o.ex)
+			w.Control(carriedOut(o, e), "an assistant acting for a named person gets opted-in action "+e.ID+" carried out", o.String(), o.ex)
 		}
 		return
 	}
@@ -110,21 +110,21 @@ func (s *suite) actionSpecs() {
 		}
 		for _, e := range entries {
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
-				w.Control(row, carriedOut(o, e), "the assistant's request for "+e.ID+" is carried out (not referred)", o.String(), o.ex)
+				w.Control(carriedOut(o, e), "the assistant's request for "+e.ID+" is carried out (not referred)", o.String(), o.ex)
 				state := o.reply.State()
 				finished := o.reply.Task == nil || a2a.IsTerminal(state)
-				w.Check(row, finished, fmt.Sprintf("%s ends in a terminal state within the exchange", e.ID), o.String(), o.ex)
+				w.Check(finished, fmt.Sprintf("%s ends in a terminal state within the exchange", e.ID), o.String(), o.ex)
 				for _, s := range o.reply.States {
-					w.Check(row, s != a2a.StateInputRequired && s != a2a.StateAuthRequired,
+					w.Check(s != a2a.StateInputRequired && s != a2a.StateAuthRequired,
 						"no step waits on a person (no input-required or auth-required state)", o.String(), o.ex)
 				}
 				later := verify.MatchAny(verify.DefaultORPhrases.Later, o.reply.AllText())
-				w.Check(row, later == "", "the reply does not say someone completes it later (wording-checked)",
+				w.Check(later == "", "the reply does not say someone completes it later (wording-checked)",
 					fmt.Sprintf("%q in %q", later, o.reply.AllText()), o.ex)
 				if st.ActionLog != "" {
 					logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
 					for _, l := range logged {
-						w.Check(row, l.State != "pending" && l.State != "awaiting-confirmation",
+						w.Check(l.State != "pending" && l.State != "awaiting-confirmation",
 							"the operator's action log records it finished", fmt.Sprintf("%+v", l), ex)
 					}
 				}
@@ -160,7 +160,7 @@ func (s *suite) actionSpecs() {
 		for _, e := range entries {
 			if s.hasActingFor() {
 				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
-					w.Control(row, carriedOut(o, e), "the same request from an assistant acting for a named person is carried out or accepted", o.String(), o.ex)
+					w.Control(carriedOut(o, e), "the same request from an assistant acting for a named person is carried out or accepted", o.String(), o.ex)
 				}
 			}
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) { s.notCarriedOutAbout(w, row, st, e, o) })
@@ -196,7 +196,7 @@ func (s *suite) actionSpecs() {
 			for _, e := range entries {
 				if me, ok := main.decl.Entry(e.ID); ok && me.AssistantAccess {
 					for _, o := range s.send(w, row, main, probe{skill: e.ID, activated: true, person: true, first: true}) {
-						w.Control(row, carriedOut(o, me), "the same request to the level-2 operator's agent is carried out", o.String(), o.ex)
+						w.Control(carriedOut(o, me), "the same request to the level-2 operator's agent is carried out", o.String(), o.ex)
 					}
 				}
 			}
@@ -221,22 +221,22 @@ func (s *suite) actionSpecs() {
 			w.Inapplicable("no action has assistantAccess true")
 		}
 		o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true})[0]
-		w.Control(row, carriedOut(o, e), "an assistant acting for a named person gets "+e.ID+" carried out", o.String(), o.ex)
+		w.Control(carriedOut(o, e), "an assistant acting for a named person gets "+e.ID+" carried out", o.String(), o.ex)
 		logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
-		w.Check(row, len(logged) > 0, "the operator's action log records the action", fmt.Sprintf("no entry for task %q / person %q", taskID(o), o.person), ex)
+		w.Check(len(logged) > 0, "the operator's action log records the action", fmt.Sprintf("no entry for task %q / person %q", taskID(o), o.person), ex)
 		for _, l := range logged {
-			w.Check(row, l.StaffMember != "", "a named member of staff is told of the action", fmt.Sprintf("%+v", l), ex)
+			w.Check(l.StaffMember != "", "a named member of staff is told of the action", fmt.Sprintf("%+v", l), ex)
 		}
 		id := logged[0].TaskID
 		rex, err := s.opClient().HTTP(w.Ctx(), http.MethodPost, st.Reverse, []byte(fmt.Sprintf(`{"taskId":%q}`, id)),
 			a2a.Call{Note: row + ": staff reversal", OmitVersion: true})
-		w.Check(row, err == nil && rex.Status/100 == 2, "the operator's staff reverse the action", fmt.Sprintf("%v HTTP %d %s", err, rex.Status, clip(string(rex.ResponseBody), 120)), rex)
+		w.Check(err == nil && rex.Status/100 == 2, "the operator's staff reverse the action", fmt.Sprintf("%v HTTP %d %s", err, rex.Status, clip(string(rex.ResponseBody), 120)), rex)
 		after, ex2 := s.actionLog(w, row, st, id, "")
 		reversed := false
 		for _, l := range after {
 			reversed = reversed || l.State == "reversed"
 		}
-		w.Check(row, reversed, "the action log shows the action reversed", fmt.Sprintf("%+v", after), ex2)
+		w.Check(reversed, "the action log shows the action reversed", fmt.Sprintf("%+v", after), ex2)
 	})
 
 	s.spec("OR-5.7e", "repeated requests from one calling assistant are limited", func(w *harness.W) {
@@ -298,27 +298,27 @@ func (s *suite) actionSpecs() {
 						confirm = u
 					}
 				}
-				w.Control(row, o.err == "" && !isReferral(o, e) && confirm != "",
+				w.Control(o.err == "" && !isReferral(o, e) && confirm != "",
 					"the agent takes the request and sends the person to a confirmation page on the operator's origin", o.String(), o.ex)
 				pex, err := s.getPage(w, row, confirm)
-				w.Control(row, err == nil, "the confirmation page is a page the person can see", fmt.Sprint(err), pex)
-				w.Negative(row, o.reply.State() != a2a.StateCompleted && verify.SaysDone(o.reply.AllText()) == "",
+				w.Control(err == nil, "the confirmation page is a page the person can see", fmt.Sprint(err), pex)
+				w.Negative(o.reply.State() != a2a.StateCompleted && verify.SaysDone(o.reply.AllText()) == "",
 					fmt.Sprintf("%s (%s) is not completed on the assistant's word", st.Irreversible[e.ID], e.ID), o.String(), o.ex)
 				if st.ActionLog != "" {
 					logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
 					for _, l := range logged {
-						w.Negative(row, !l.IrreversibleDone, "the operator's log shows the irreversible step not done", fmt.Sprintf("%+v", l), ex)
+						w.Negative(!l.IrreversibleDone, "the operator's log shows the irreversible step not done", fmt.Sprintf("%+v", l), ex)
 					}
 					if i == 0 && st.PersonConfirmation == "post" {
 						// The person confirms, as the page asks: the step is then done, so the log can show it.
 						cex, err := s.opClient().HTTP(w.Ctx(), http.MethodPost, confirm, []byte{}, a2a.Call{Note: row + ": the person confirms", OmitVersion: true})
-						w.Check(row, err == nil && cex.Status/100 == 2, "the person's own confirmation is accepted", fmt.Sprint(err), cex)
+						w.Check(err == nil && cex.Status/100 == 2, "the person's own confirmation is accepted", fmt.Sprint(err), cex)
 						done, ex := s.actionLog(w, row, st, taskID(o), o.person)
 						ok := false
 						for _, l := range done {
 							ok = ok || l.IrreversibleDone
 						}
-						w.Check(row, ok, "after the person's own confirmation the log shows the step done", fmt.Sprintf("%+v", done), ex)
+						w.Check(ok, "after the person's own confirmation the log shows the step done", fmt.Sprintf("%+v", done), ex)
 					}
 				}
 			}
@@ -346,8 +346,8 @@ func (s *suite) actionSpecs() {
 		for _, x := range asks {
 			for _, o := range s.send(w, row, a, x.p) {
 				ok, obs := refusedAction(o)
-				w.Control(row, ok, "the agent answers that "+x.e.ID+" was not done", obs, o.ex)
-				w.Check(row, verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the reply text gives %s (%s)", x.e.PersonEntry, o.mode),
+				w.Control(ok, "the agent answers that "+x.e.ID+" was not done", obs, o.ex)
+				w.Check(verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the reply text gives %s (%s)", x.e.PersonEntry, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 			}
 		}
@@ -366,9 +366,9 @@ func (s *suite) actionSpecs() {
 		}
 		for _, e := range entries {
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
-				w.Control(row, carriedOut(o, e), "the assistant's request for "+e.ID+" is accepted (not referred)", o.String(), o.ex)
+				w.Control(carriedOut(o, e), "the assistant's request for "+e.ID+" is accepted (not referred)", o.String(), o.ex)
 				done := verify.SaysDone(o.reply.AllText())
-				w.Negative(row, done == "", fmt.Sprintf("nothing in the reply says %s is done (wording-checked; task state %s)", e.ID, o.reply.State()),
+				w.Negative(done == "", fmt.Sprintf("nothing in the reply says %s is done (wording-checked; task state %s)", e.ID, o.reply.State()),
 					fmt.Sprintf("%q in %q", done, o.reply.AllText()), o.ex)
 			}
 		}
@@ -382,7 +382,7 @@ func (s *suite) overLimit(w *harness.W, row string, a *agentView, st *statement,
 	for k := 0; k <= limit; k++ {
 		o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, personName: person, principal: who(k), first: true})[0]
 		if k < limit {
-			w.Control(row, carriedOut(o, e), what(k, who(k)), o.String(), o.ex)
+			w.Control(carriedOut(o, e), what(k, who(k)), o.String(), o.ex)
 			continue
 		}
 		s.notCarriedOut(w, row, st, e, withoutPerson(o))

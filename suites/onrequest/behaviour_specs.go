@@ -35,7 +35,7 @@ func (s *suite) publicControl(w *harness.W, row string, a *agentView, activated 
 		if obj := o.reply.Object(); obj != nil && (obj.Status == verify.ORStatusOnRequest || obj.Status == verify.ORStatusActionReferred) {
 			ok = false
 		}
-		w.Control(row, ok, fmt.Sprintf("public skill %s is answered (%s, %s)", id, o.variant, o.mode), o.String(), o.ex)
+		w.Control(ok, fmt.Sprintf("public skill %s is answered (%s, %s)", id, o.variant, o.mode), o.String(), o.ex)
 	}
 }
 
@@ -70,7 +70,7 @@ func (s *suite) askInModes(w *harness.W, row string, a *agentView, e verify.OREn
 // aboutSkill is the control before a referral is graded: the reply is about e (reachedSkill).
 func aboutSkill(w *harness.W, row string, e verify.OREntry, o outcome) {
 	ok, obs := reachedSkill(o, e)
-	w.Control(row, ok, "the reply is about "+e.ID, obs, o.ex)
+	w.Control(ok, "the reply is about "+e.ID, obs, o.ex)
 }
 
 func (s *suite) behaviourSpecs() {
@@ -92,13 +92,13 @@ func (s *suite) behaviourSpecs() {
 			personal := s.send(w, row, a, probe{skill: e.ID, activated: true, prefix: circumstance, person: s.hasActingFor()})
 			for _, o := range append(plain, personal...) {
 				ok, obs := reachedSkill(o, e)
-				w.Control(row, ok, "the reply is a referral about "+e.ID, obs, o.ex)
+				w.Control(ok, "the reply is a referral about "+e.ID, obs, o.ex)
 				if obj := o.reply.Object(); obj != nil && obj.HasPE { // a missing one is OR-6.1f's
-					w.Check(row, obj.PersonEntry == e.PersonEntry, fmt.Sprintf("the object's personEntry is the card's %s", e.PersonEntry),
+					w.Check(obj.PersonEntry == e.PersonEntry, fmt.Sprintf("the object's personEntry is the card's %s", e.PersonEntry),
 						fmt.Sprintf("%q (%s)", obj.PersonEntry, o.mode), o.ex)
 				}
 				variants := verify.AddressVariants(o.reply.Text(), e.PersonEntry)
-				w.Check(row, len(variants) == 0, "the reply text gives the card's address, not a copy altered for the caller",
+				w.Check(len(variants) == 0, "the reply text gives the card's address, not a copy altered for the caller",
 					fmt.Sprintf("%v in %q (%s)", variants, o.reply.Text(), o.mode), o.ex)
 			}
 		}
@@ -130,7 +130,7 @@ func (s *suite) behaviourSpecs() {
 			for i := range on {
 				act := isAction(e, st)
 				x, y := outcomeClass(on[i], e, values[e.ID], act), outcomeClass(off[i], e, values[e.ID], act)
-				w.Check(row, x == y, fmt.Sprintf("%s over %s: the same outcome with and without activation", e.ID, on[i].variant),
+				w.Check(x == y, fmt.Sprintf("%s over %s: the same outcome with and without activation", e.ID, on[i].variant),
 					fmt.Sprintf("activated: %s; not activated: %s", x, y), off[i].ex)
 			}
 		}
@@ -150,10 +150,10 @@ func (s *suite) behaviourSpecs() {
 			}
 			s.askInModes(w, row, a, e, modes, func(_ probe, o outcome) {
 				ok, obs := reachedSkill(o, e)
-				w.Control(row, ok, "the reply is about "+e.ID+" (its object names it, or its text gives the entry's address)", obs, o.ex)
+				w.Control(ok, "the reply is about "+e.ID+" (its object names it, or its text gives the entry's address)", obs, o.ex)
 				given := givenObjects(o)
 				found := valuesIn(o, values)
-				w.Negative(row, len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
+				w.Negative(len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
 					fmt.Sprintf("%s is not given (%s): no Artifact, no given-on-opt-in object, none of the operator's values %v", e.ID, o.mode, values),
 					fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
 			})
@@ -167,7 +167,7 @@ func (s *suite) behaviourSpecs() {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				aboutSkill(w, row, e, o)
 				hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
-				w.Check(row, hit != "", fmt.Sprintf("the reply text says the operator gives %s to the person who asks (%s; wording-checked)", e.ID, o.mode),
+				w.Check(hit != "", fmt.Sprintf("the reply text says the operator gives %s to the person who asks (%s; wording-checked)", e.ID, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 			})
 		}
@@ -178,8 +178,8 @@ func (s *suite) behaviourSpecs() {
 		a, _, entries := s.informationalSpec(w, row, false)
 		for _, e := range entries {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
-				w.Control(row, o.err == "" && strings.TrimSpace(o.reply.Text()) != "", "the agent answers "+e.ID+" with a reply text", o.String(), o.ex)
-				w.Check(row, verify.TextGivesAddress(o.reply.Text(), e.PersonEntry),
+				w.Control(o.err == "" && strings.TrimSpace(o.reply.Text()) != "", "the agent answers "+e.ID+" with a reply text", o.String(), o.ex)
+				w.Check(verify.TextGivesAddress(o.reply.Text(), e.PersonEntry),
 					fmt.Sprintf("the reply text gives %s (%s)", e.PersonEntry, o.mode),
 					fmt.Sprintf("addresses in the text: %v; text %q", verify.TextAddresses(o.reply.Text()), o.reply.Text()), o.ex)
 			})
@@ -194,7 +194,7 @@ func (s *suite) behaviourSpecs() {
 				aboutSkill(w, row, e, o)
 				state := o.reply.State()
 				denial := verify.MatchAny(verify.DefaultORPhrases.Denial, o.reply.AllText())
-				w.Negative(row, state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
+				w.Negative(state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
 					fmt.Sprintf("no failed or rejected task and no denial in words (%s; wording-checked)", o.mode),
 					fmt.Sprintf("state %q, denial %q; %s", state, denial, o), o.ex)
 			})
@@ -212,7 +212,7 @@ func (s *suite) behaviourSpecs() {
 			strong := s.hasActingFor()
 			if strong {
 				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
-					w.Control(row, isGiven(o), "an assistant acting for a named person is given "+e.ID+" (the same request, made valid)", o.String(), o.ex)
+					w.Control(isGiven(o), "an assistant acting for a named person is given "+e.ID+" (the same request, made valid)", o.String(), o.ex)
 				}
 			}
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
@@ -220,9 +220,9 @@ func (s *suite) behaviourSpecs() {
 				if strong { // the skill is shown served; any answer that is not an error will do
 					ok, obs = o.err == "", o.String()
 				}
-				w.Control(row, ok, "the agent answers the request for "+e.ID, obs, o.ex)
+				w.Control(ok, "the agent answers the request for "+e.ID, obs, o.ex)
 				given, found := givenObjects(o), valuesIn(o, values)
-				w.Negative(row, len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
+				w.Negative(len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
 					fmt.Sprintf("%s is not given to a client acting for nobody (%s)", e.ID, o.mode),
 					fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
 			})
@@ -236,19 +236,19 @@ func (s *suite) behaviourSpecs() {
 		for _, e := range entries {
 			if s.hasActingFor() {
 				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
-					w.Control(row, isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
+					w.Control(isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
 				}
 			}
 			s.askInModes(w, row, a, e, anonymousModes, func(m probe, o outcome) {
-				w.Check(row, o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
+				w.Check(o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
 				hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
-				w.Check(row, hit != "", fmt.Sprintf("the text says the operator gives it to the person who asks (%s; wording-checked)", o.mode),
+				w.Check(hit != "", fmt.Sprintf("the text says the operator gives it to the person who asks (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
-				w.Check(row, verify.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
+				w.Check(verify.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				if m.activated {
 					obj := o.reply.Object()
-					w.Check(row, obj != nil && obj.Status == verify.ORStatusOnRequest, "the object's status is on-request, as in OR-5.3",
+					w.Check(obj != nil && obj.Status == verify.ORStatusOnRequest, "the object's status is on-request, as in OR-5.3",
 						o.String(), o.ex)
 				}
 			})
@@ -280,12 +280,12 @@ func (s *suite) behaviourSpecs() {
 		for _, m := range anonymousModes {
 			m.text, m.skill = text, "(staff)"
 			for _, o := range s.send(w, row, a, m) {
-				w.Check(row, o.err == "", "the agent answers a request for staff", o.String(), o.ex)
+				w.Check(o.err == "", "the agent answers a request for staff", o.String(), o.ex)
 				said := verify.MatchAny(verify.DefaultORPhrases.NobodyReachable, o.reply.AllText())
-				w.Check(row, said != "", fmt.Sprintf("the reply says nobody can be reached (%s; wording-checked)", o.mode),
+				w.Check(said != "", fmt.Sprintf("the reply says nobody can be reached (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.AllText()), o.ex)
 				route := verify.MatchAny(verify.DefaultORPhrases.Route, o.reply.AllText())
-				w.Negative(row, route == "", "the reply offers no transfer or callback that does not exist",
+				w.Negative(route == "", "the reply offers no transfer or callback that does not exist",
 					fmt.Sprintf("offers %q in %q", route, o.reply.AllText()), o.ex)
 			}
 		}
@@ -294,7 +294,7 @@ func (s *suite) behaviourSpecs() {
 
 // loadAny fetches the card of role whether or not it declares the extension (OR-5.10 is about any agent).
 func (s *suite) loadAny(w *harness.W, role, row string) *agentView {
-	card, raw, ex := w.Card(role, row)
+	card, raw, ex := w.Card(role)
 	decl, _ := verify.FindOnRequest(raw)
 	if decl == nil {
 		decl = &verify.ORDeclaration{}

@@ -15,7 +15,7 @@ import (
 func (s *suite) cardSpecs() {
 	s.spec("OR-3.1a", "the card declares the extension under its exact URI", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.1a")
-		w.Check("OR-3.1a", a.decl.Exact, "capabilities.extensions[] holds uri "+verify.OnRequestURI+" byte for byte",
+		w.Check(a.decl.Exact, "capabilities.extensions[] holds uri "+verify.OnRequestURI+" byte for byte",
 			fmt.Sprintf("the declaration's uri is %q", a.decl.URI), a.ex)
 	})
 
@@ -27,12 +27,12 @@ func (s *suite) cardSpecs() {
 		if len(req) > 0 {
 			obs = "required is " + string(req)
 		}
-		w.Check("OR-3.1b", ok, "required: false, or absent (A2A's default)", obs, a.ex)
+		w.Check(ok, "required: false, or absent (A2A's default)", obs, a.ex)
 	})
 
 	s.spec("OR-3.2a", "params.skills is an array of entry objects", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.2a")
-		w.Check("OR-3.2a", a.decl.EntriesProblem == "", "params is an object whose skills member is an array of objects",
+		w.Check(a.decl.EntriesProblem == "", "params is an object whose skills member is an array of objects",
 			a.decl.EntriesProblem, a.ex)
 	})
 
@@ -49,13 +49,13 @@ func (s *suite) cardSpecs() {
 				dup = append(dup, e.ID)
 			}
 		}
-		w.Check("OR-3.2b", len(dup) == 0, "no skill id appears in two entries", fmt.Sprintf("listed more than once: %v", dup), a.ex)
+		w.Check(len(dup) == 0, "no skill id appears in two entries", fmt.Sprintf("listed more than once: %v", dup), a.ex)
 	})
 
 	s.spec("OR-3.3a", "every params.skills entry has an id", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.3a")
 		for _, e := range a.entries(w) {
-			w.Check("OR-3.3a", e.ID != "", "params.skills entry has id, a non-empty string",
+			w.Check(e.ID != "", "params.skills entry has id, a non-empty string",
 				fmt.Sprintf("params.skills[%d] is %s", e.Index, memberJSON(e.Members)), a.ex)
 		}
 	})
@@ -71,7 +71,7 @@ func (s *suite) cardSpecs() {
 				continue // OR-3.3a
 			}
 			_, ok := a.card.Skill(e.ID)
-			w.Check("OR-3.3b", ok, fmt.Sprintf("entry id %q is the id of a skill in the card", e.ID),
+			w.Check(ok, fmt.Sprintf("entry id %q is the id of a skill in the card", e.ID),
 				fmt.Sprintf("the card's skills are %v", ids), a.ex)
 		}
 	})
@@ -84,7 +84,7 @@ func (s *suite) cardSpecs() {
 			if err != nil {
 				obs = fmt.Sprintf("params.skills[%d] (%s): %v", e.Index, e.ID, err)
 			}
-			w.Check("OR-3.4a", err == nil, "personEntry is an absolute https: URL or a global tel: number", obs, a.ex)
+			w.Check(err == nil, "personEntry is an absolute https: URL or a global tel: number", obs, a.ex)
 		}
 	})
 
@@ -92,7 +92,7 @@ func (s *suite) cardSpecs() {
 		a := s.loadAgent(w, roleMain, "OR-3.4b")
 		st := s.loadStatement(w, "OR-3.4b")
 		ex, err := s.getPage(w, "OR-3.4b", a.ex.URL)
-		w.Control("OR-3.4b", err == nil, "the card URL answers 2xx over the client that fetches personEntry pages", fmt.Sprint(err), ex)
+		w.Control(err == nil, "the card URL answers 2xx over the client that fetches personEntry pages", fmt.Sprint(err), ex)
 		n, skipped := 0, []string{}
 		for _, e := range a.entries(w) {
 			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err != nil || kind != verify.PersonEntryHTTPS {
@@ -104,7 +104,7 @@ func (s *suite) cardSpecs() {
 			}
 			n++
 			ex, err := s.getPage(w, "OR-3.4b", e.PersonEntry)
-			w.Check("OR-3.4b", err == nil, fmt.Sprintf("GET %s (entry %s) answers 2xx", e.PersonEntry, e.ID), fmt.Sprint(err), ex)
+			w.Check(err == nil, fmt.Sprintf("GET %s (entry %s) answers 2xx", e.PersonEntry, e.ID), fmt.Sprint(err), ex)
 		}
 		if n == 0 && len(skipped) > 0 {
 			w.Blocked(fmt.Sprintf("the https personEntry addresses %v are on origins not known to be the operator's; list them in the operator statement's operatorOrigins to have them fetched", skipped))
@@ -136,7 +136,7 @@ func (s *suite) cardSpecs() {
 			if st != nil {
 				listed = st.OperatorOrigins
 			}
-			w.Check("OR-3.4c", operatorOrigin(e.PersonEntry, a.ex.URL, st),
+			w.Check(operatorOrigin(e.PersonEntry, a.ex.URL, st),
 				fmt.Sprintf("personEntry %s (entry %s) is on the card's origin %s or an origin the operator states it controls",
 					e.PersonEntry, e.ID, verify.Origin(a.ex.URL)),
 				fmt.Sprintf("origin %s; the operator states %v", verify.Origin(e.PersonEntry), listed), a.ex)
@@ -163,7 +163,7 @@ func (s *suite) cardSpecs() {
 			for _, p := range st.OperatorPhones {
 				ok = ok || verify.Digits(p) == verify.Digits(e.PersonEntry)
 			}
-			w.Check("OR-3.4d", ok, fmt.Sprintf("%s (entry %s) is a number the operator states is answered by or for it", e.PersonEntry, e.ID),
+			w.Check(ok, fmt.Sprintf("%s (entry %s) is a number the operator states is answered by or for it", e.PersonEntry, e.ID),
 				fmt.Sprintf("the operator states %v", st.OperatorPhones), a.ex)
 		}
 	})
@@ -177,7 +177,7 @@ func (s *suite) cardSpecs() {
 		}
 		for _, e := range actions {
 			kind, _ := verify.CheckPersonEntry(e.PersonEntry)
-			w.Check("OR-3.4e", kind == verify.PersonEntryHTTPS, fmt.Sprintf("action %s has an https personEntry", e.ID),
+			w.Check(kind == verify.PersonEntryHTTPS, fmt.Sprintf("action %s has an https personEntry", e.ID),
 				fmt.Sprintf("personEntry %q", e.PersonEntry), a.ex)
 		}
 	})
@@ -187,7 +187,7 @@ func (s *suite) cardSpecs() {
 		for _, e := range a.skillEntries(w, func(verify.OREntry) bool { return true }) {
 			sk, _ := a.card.Skill(e.ID)
 			b, _ := json.Marshal(sk.SecurityRequirements)
-			w.Check("OR-3.7", len(sk.SecurityRequirements) == 0, fmt.Sprintf("skill %s, listed as on request, has no securityRequirements", e.ID),
+			w.Check(len(sk.SecurityRequirements) == 0, fmt.Sprintf("skill %s, listed as on request, has no securityRequirements", e.ID),
 				"securityRequirements "+string(b), a.ex)
 		}
 	})
@@ -201,7 +201,7 @@ func (s *suite) cardSpecs() {
 			}
 			n++
 			u, _ := url.Parse(e.PersonEntry)
-			w.Check("OR-3.8a", u.RawQuery == "" && !u.ForceQuery, fmt.Sprintf("personEntry of %s has no query component", e.ID),
+			w.Check(u.RawQuery == "" && !u.ForceQuery, fmt.Sprintf("personEntry of %s has no query component", e.ID),
 				fmt.Sprintf("%s (query %q)", e.PersonEntry, u.RawQuery), a.ex)
 		}
 		if n == 0 {
@@ -223,7 +223,7 @@ func (s *suite) cardSpecs() {
 			}
 			n++
 			found := verify.PathCircumstances(e.PersonEntry, extra)
-			w.Check("OR-3.8b", len(found) == 0, fmt.Sprintf("the path of %s (entry %s) holds no circumstance term (a word-list screen)", e.PersonEntry, e.ID),
+			w.Check(len(found) == 0, fmt.Sprintf("the path of %s (entry %s) holds no circumstance term (a word-list screen)", e.PersonEntry, e.ID),
 				fmt.Sprintf("circumstance terms in the path: %v", found), a.ex)
 		}
 		if n == 0 {
@@ -243,7 +243,7 @@ func (s *suite) cardSpecs() {
 		if s.hasActingFor() {
 			for _, e := range s.informational(w, a, st, true) {
 				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
-					w.Control(row, isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
+					w.Control(isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
 					for _, v := range verify.MoneyAmounts(o.reply.ArtifactText()) {
 						if !contains(values, v) {
 							values = append(values, v)
@@ -265,7 +265,7 @@ func (s *suite) cardSpecs() {
 						hits = append(hits, v)
 					}
 				}
-				w.Check(row, len(hits) == 0, fmt.Sprintf("skill %s's %s contains no value given on request (of %v)", sk.ID, f, values),
+				w.Check(len(hits) == 0, fmt.Sprintf("skill %s's %s contains no value given on request (of %v)", sk.ID, f, values),
 					fmt.Sprintf("%q contains %v", fields[f], hits), a.ex)
 			}
 		}

@@ -13,15 +13,15 @@ import (
 func relayInput(w *harness.W, row, name string) verify.ORRelayInput {
 	f, err := orfix.LoadReply(name)
 	if err != nil {
-		w.Failf(row, nil, "the reference relay's fixtures load", "%v", err)
+		w.Failf(nil, "the reference relay's fixtures load", "%v", err)
 	}
 	entry, err := verify.ParseOREntry(f.Entry)
 	if err != nil {
-		w.Failf(row, nil, "the fixture's card entry reads", "%v", err)
+		w.Failf(nil, "the fixture's card entry reads", "%v", err)
 	}
 	var res a2a.SendResult
 	if err := a2a.DecodeStrict(f.Result, &res); err != nil {
-		w.Failf(row, nil, "the fixture's result decodes", "%v", err)
+		w.Failf(nil, "the fixture's result decodes", "%v", err)
 	}
 	return verify.ORRelayInput{Operator: f.Operator, SkillID: f.SkillID, Entry: entry, Reply: verify.ORReplyFromResult(&res)}
 }
@@ -33,12 +33,12 @@ func (s *suite) clientSpecs() {
 		const row = "OR-5.8b"
 		done := relayInput(w, row, "in-conversation-done")
 		out, err := verify.OnRequestRelay(done, nil, s.e.Sabotage)
-		w.Control(row, err == nil && verify.SaysDone(out) != "", "relaying an in-conversation action carried out, the relay says it is done",
+		w.Control(err == nil && verify.SaysDone(out) != "", "relaying an in-conversation action carried out, the relay says it is done",
 			fmt.Sprintf("%q %v", out, err), nil)
 		deferred := relayInput(w, row, "deferred-accepted")
 		out, err = verify.OnRequestRelay(deferred, nil, s.e.Sabotage)
 		claim := verify.SaysDone(out)
-		w.Negative(row, err == nil && claim == "", "relaying an accepted deferred action, the relay does not say it is done (wording-checked)",
+		w.Negative(err == nil && claim == "", "relaying an accepted deferred action, the relay does not say it is done (wording-checked)",
 			fmt.Sprintf("%q in %q %v", claim, out, err), nil)
 	})
 
@@ -48,7 +48,7 @@ func (s *suite) clientSpecs() {
 		value := "GBP 2,400"
 		out, err := verify.OnRequestRelay(given, nil, s.e.Sabotage)
 		_, attributed := verify.AttributedToOperator(out, value, nil)
-		w.Control(row, err == nil && attributed, "relaying information given on opt-in, the relay presents the operator's value as the operator's",
+		w.Control(err == nil && attributed, "relaying information given on opt-in, the relay presents the operator's value as the operator's",
 			fmt.Sprintf("%q %v", out, err), nil)
 		cases := []struct {
 			fixture string
@@ -61,7 +61,7 @@ func (s *suite) clientSpecs() {
 			in := relayInput(w, row, c.fixture)
 			out, err := verify.OnRequestRelay(in, []verify.OROtherSource{c.other}, s.e.Sabotage)
 			sentences, attributed := verify.AttributedToOperator(out, c.other.Value, []string{c.other.Source})
-			w.Negative(row, err == nil && !attributed,
+			w.Negative(err == nil && !attributed,
 				fmt.Sprintf("relaying %s, the relay does not present %s's %q as %s's", c.fixture, c.other.Source, c.other.Value, in.Operator),
 				fmt.Sprintf("sentences carrying it: %q; output %q %v", sentences, out, err), nil)
 		}

@@ -103,7 +103,7 @@ func (s *suite) eachAnswer(w *harness.W, row string, a *agentView, asks []ask, c
 	for _, x := range asks {
 		for _, o := range s.send(w, row, a, x.p) {
 			ok, obs := answeredInWords(o, x)
-			w.Control(row, ok, control(x), obs, o.ex)
+			w.Control(ok, control(x), obs, o.ex)
 			check(x, o)
 		}
 	}
@@ -119,10 +119,10 @@ func (s *suite) metadataSpecs() {
 			if o.reply.Task != nil {
 				where = "the final TaskStatus.message.metadata"
 			}
-			w.Check(row, obj != nil && obj.Problem == "", fmt.Sprintf("the object is a JSON object at %s[%s]", where, verify.OnRequestURI),
+			w.Check(obj != nil && obj.Problem == "", fmt.Sprintf("the object is a JSON object at %s[%s]", where, verify.OnRequestURI),
 				fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
 			if o.reply.Task != nil {
-				w.Check(row, o.reply.State() == a2a.StateCompleted, "the task made for the referral ends TASK_STATE_COMPLETED", o.String(), o.ex)
+				w.Check(o.reply.State() == a2a.StateCompleted, "the task made for the referral ends TASK_STATE_COMPLETED", o.String(), o.ex)
 			}
 		})
 	})
@@ -140,10 +140,10 @@ func (s *suite) metadataSpecs() {
 		}
 		s.eachAnswer(w, row, a, asks, notDoneInWords, func(x ask, o outcome) {
 			obj := o.reply.Object()
-			w.Check(row, obj != nil && obj.Problem == "", "the object is at Message.metadata or the final TaskStatus.message.metadata",
+			w.Check(obj != nil && obj.Problem == "", "the object is at Message.metadata or the final TaskStatus.message.metadata",
 				fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
 			if o.reply.Task != nil {
-				w.Check(row, o.reply.State() == a2a.StateRejected, "the task made for the action referral ends TASK_STATE_REJECTED", o.String(), o.ex)
+				w.Check(o.reply.State() == a2a.StateRejected, "the task made for the action referral ends TASK_STATE_REJECTED", o.String(), o.ex)
 			}
 		})
 	})
@@ -154,14 +154,14 @@ func (s *suite) metadataSpecs() {
 		s.actingFor(w) // blocks when the target has not said how an assistant asserts a person
 		for _, e := range entries {
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, first: true}) {
-				w.Control(row, isReferral(o, e), "a client acting for nobody is referred for "+e.ID+", so the opt-in is what differs", o.String(), o.ex)
+				w.Control(isReferral(o, e), "a client acting for nobody is referred for "+e.ID+", so the opt-in is what differs", o.String(), o.ex)
 			}
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
-				w.Check(row, o.err == "" && o.reply.Task != nil && o.reply.State() == a2a.StateCompleted,
+				w.Check(o.err == "" && o.reply.Task != nil && o.reply.State() == a2a.StateCompleted,
 					"the information comes in a task ending TASK_STATE_COMPLETED", o.String(), o.ex)
-				w.Check(row, isGiven(o), "an Artifact carries the information", o.String(), o.ex)
+				w.Check(isGiven(o), "an Artifact carries the information", o.String(), o.ex)
 				obj := objectOf(o, verify.ORStatusGivenOnOptIn)
-				w.Check(row, obj != nil && obj.Status == verify.ORStatusGivenOnOptIn,
+				w.Check(obj != nil && obj.Status == verify.ORStatusGivenOnOptIn,
 					fmt.Sprintf("Artifact.metadata[%s] holds the object with status given-on-opt-in", verify.OnRequestURI),
 					fmt.Sprintf("reply-message object %v, found elsewhere %v; %s", o.reply.Object() != nil, o.reply.ObjectsElsewhere(), o), o.ex)
 			}
@@ -178,7 +178,7 @@ func (s *suite) metadataSpecs() {
 			if obj != nil {
 				got = fmt.Sprintf("status %q (present %v)", obj.Status, obj.HasStatus)
 			}
-			w.Check(row, obj != nil && obj.Status == x.want, fmt.Sprintf("status %s for %s", x.want, x.e.ID), got, o.ex)
+			w.Check(obj != nil && obj.Status == x.want, fmt.Sprintf("status %s for %s", x.want, x.e.ID), got, o.ex)
 		})
 	})
 
@@ -192,7 +192,7 @@ func (s *suite) metadataSpecs() {
 			if obj != nil {
 				got = fmt.Sprintf("skillId %q", obj.SkillID)
 			}
-			w.Check(row, obj != nil && obj.SkillID == x.e.ID, "skillId "+x.e.ID+", the id listed in params.skills", got, o.ex)
+			w.Check(obj != nil && obj.SkillID == x.e.ID, "skillId "+x.e.ID+", the id listed in params.skills", got, o.ex)
 		})
 	})
 
@@ -205,7 +205,7 @@ func (s *suite) metadataSpecs() {
 			if obj != nil {
 				got = fmt.Sprintf("personEntry %q (present %v)", obj.PersonEntry, obj.HasPE)
 			}
-			w.Check(row, obj != nil && obj.HasPE && obj.PersonEntry == x.e.PersonEntry,
+			w.Check(obj != nil && obj.HasPE && obj.PersonEntry == x.e.PersonEntry,
 				fmt.Sprintf("personEntry %s, as the card's entry for %s", x.e.PersonEntry, x.e.ID), got, o.ex)
 		})
 	})
@@ -220,7 +220,7 @@ func (s *suite) metadataSpecs() {
 		}
 		for _, x := range asks {
 			for _, o := range s.send(w, row, a, x.p) {
-				w.Control(row, o.err == "", "the agent answers "+x.e.ID, o.String(), o.ex)
+				w.Control(o.err == "", "the agent answers "+x.e.ID, o.String(), o.ex)
 				switch x.want {
 				case verify.ORStatusGivenOnOptIn:
 					var values []string
@@ -232,13 +232,13 @@ func (s *suite) metadataSpecs() {
 					for _, v := range values {
 						ok = ok && verify.ContainsValue(text, v)
 					}
-					w.Check(row, ok, fmt.Sprintf("the Artifact's text holds the information (the operator's values %v)", values), fmt.Sprintf("%q", text), o.ex)
+					w.Check(ok, fmt.Sprintf("the Artifact's text holds the information (the operator's values %v)", values), fmt.Sprintf("%q", text), o.ex)
 				case verify.ORStatusActionReferred:
 					nd := verify.MatchAny(verify.DefaultORPhrases.NotDone, o.reply.Text())
-					w.Check(row, nd != "", fmt.Sprintf("the text says %s was not done (%s; wording-checked)", x.e.ID, o.mode), fmt.Sprintf("%q", o.reply.Text()), o.ex)
-					w.Check(row, verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), "the text says where to ask: "+x.e.PersonEntry, fmt.Sprintf("%q", o.reply.Text()), o.ex)
+					w.Check(nd != "", fmt.Sprintf("the text says %s was not done (%s; wording-checked)", x.e.ID, o.mode), fmt.Sprintf("%q", o.reply.Text()), o.ex)
+					w.Check(verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), "the text says where to ask: "+x.e.PersonEntry, fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				default:
-					w.Check(row, verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the text says where to ask: %s (%s)", x.e.PersonEntry, o.mode),
+					w.Check(verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the text says where to ask: %s (%s)", x.e.PersonEntry, o.mode),
 						fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				}
 			}

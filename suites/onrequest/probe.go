@@ -41,10 +41,10 @@ type agentView struct {
 // loadAgent fetches the card of role and reads the declaration. A card that declares neither the URI nor a near
 // miss of it makes the spec inapplicable.
 func (s *suite) loadAgent(w *harness.W, role, row string) *agentView {
-	card, raw, ex := w.Card(role, row)
+	card, raw, ex := w.Card(role)
 	decl, err := verify.FindOnRequest(raw)
 	if err != nil {
-		w.Failf(row, ex, "the agent card is a JSON object", "%v", err)
+		w.Failf(ex, "the agent card is a JSON object", "%v", err)
 	}
 	if decl == nil {
 		w.Inapplicable(fmt.Sprintf("the card of role %s (%s) does not declare %s", role, ex.Summary(), verify.OnRequestURI))

@@ -30,5 +30,5 @@ func Suite() harness.Suite {
 
 // spec declares a one-row spec; the row id leads the text, as Kubernetes conformance names do.
 func (s *suite) spec(row, text string, body func(w *harness.W)) {
-	harness.Spec(s.e, []string{row}, "["+row+"] "+text, body)
+	harness.Spec(s.e, row, text, body)
 }

@@ -28,7 +28,7 @@ func (s *sess) hook(row string, h Hook, note string) {
 		body = []byte("{}")
 	}
 	ex, err := s.e.Client.HTTP(s.w.Ctx(), "POST", h.URL, body, a2a.Call{Note: note})
-	s.w.Control(row, err == nil && ex.Status >= 200 && ex.Status < 300, "the operator hook "+note+" succeeds", fmt.Sprintf("%v HTTP %d", err, ex.Status), ex)
+	s.w.Control(err == nil && ex.Status >= 200 && ex.Status < 300, "the operator hook "+note+" succeeds", fmt.Sprintf("%v HTTP %d", err, ex.Status), ex)
 }
 
 // refusal reports whether an answer refuses: a rejected/failed Task or a binding error, nothing completed.
@@ -57,14 +57,14 @@ func registerAuthz(e *harness.Env) {
 	}
 	refusedUnauth := func(row string) func(w *harness.W, an *answer, what string) {
 		return func(w *harness.W, an *answer, what string) {
-			w.Negative(row, an.state() != a2a.StateCompleted && (an.bindErr != nil || an.code() == skiface.AuthorizationFailed) && an.msg == nil,
+			w.Negative(an.state() != a2a.StateCompleted && (an.bindErr != nil || an.code() == skiface.AuthorizationFailed) && an.msg == nil,
 				"an invocation "+what+" is refused before processing (binding error or authorization_failed), nothing completes", an.describe(), an.ex)
 		}
 	}
 	authn("SI-8.7a", "an invocation without valid credentials is refused before processing", refusedUnauth("SI-8.7a"))
 	authn("SI-12.5a", "the caller is authenticated at invocation time", refusedUnauth("SI-12.5a"))
 	authn("SI-12.8a", "a denied authentication is reported with authorization_failed", func(w *harness.W, an *answer, what string) {
-		w.Negative("SI-12.8a", an.state() != a2a.StateCompleted && an.code() == skiface.AuthorizationFailed,
+		w.Negative(an.state() != a2a.StateCompleted && an.code() == skiface.AuthorizationFailed,
 			"the refusal "+what+" carries authorization_failed (error Data Part or inside the binding error)", an.describe(), an.ex)
 	})
 
@@ -97,7 +97,7 @@ func registerAuthz(e *harness.Env) {
 				ok = ok && an.state() == state
 				want += " in " + state
 			}
-			w.Negative(row, ok, want, an.describe(), an.ex)
+			w.Negative(ok, want, an.describe(), an.ex)
 		}
 	}
 	pair("SI-8.7b", "the authorization decision covers the requested skill", skillCase, refusedAs("SI-8.7b", "", ""))
@@ -106,7 +106,7 @@ func registerAuthz(e *harness.Env) {
 	pair("SI-12.7b", "schema-valid arguments do not substitute for authorization", skillCase, refusedAs("SI-12.7b", "", ""))
 	pair("SI-12.8b", "a denied authorization is reported with authorization_failed", skillCase, refusedAs("SI-12.8b", skiface.AuthorizationFailed, ""))
 	pair("SI-9.50d", "an authorization_failed refusal ends the Task in TASK_STATE_REJECTED", skillCase, func(w *harness.W, an *answer) {
-		w.Negative("SI-9.50d", an.task != nil && an.state() == a2a.StateRejected && an.code() == skiface.AuthorizationFailed,
+		w.Negative(an.task != nil && an.state() == a2a.StateRejected && an.code() == skiface.AuthorizationFailed,
 			"authorization_failed in TASK_STATE_REJECTED", an.describe(), an.ex)
 	})
 	observeOnly := func(s *sess) (string, json.RawMessage) {
@@ -136,10 +136,10 @@ func registerAuthz(e *harness.Env) {
 			c := modes[mode]
 			d := s.doc("SI-8.3", c.Skill)
 			au, _ := d.tree["authority"].(map[string]any)
-			w.Check("SI-8.3", au["default_mode"] == mode, c.Skill+" advertises default_mode "+mode, fmt.Sprintf("%#v", au["default_mode"]), d.ans.ex)
+			w.Check(au["default_mode"] == mode, c.Skill+" advertises default_mode "+mode, fmt.Sprintf("%#v", au["default_mode"]), d.ans.ex)
 			s.control("SI-8.3", s.client("A"), c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal A")
 			an := s.invoke(s.client("B"), false, modeSync, c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal B")
-			w.Negative("SI-8.3", refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
+			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
 		}
 	})
 	pairCase := func(row, text, which string, get func(a *AuthzProfile) *PairCase, extra func(w *harness.W, s *sess, pc *PairCase, an *answer)) {
@@ -154,14 +154,14 @@ func registerAuthz(e *harness.Env) {
 				before = s.invoke(s.client("A"), false, modeSync, pc.Skill, pc.Check, "state before principal B's refused request")
 			}
 			ctl := s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Allowed, "principal B's permitted request")
-			w.Control(row, ctl.state() == a2a.StateCompleted, "principal B's permitted request completes", ctl.describe(), ctl.ex)
+			w.Control(ctl.state() == a2a.StateCompleted, "principal B's permitted request completes", ctl.describe(), ctl.ex)
 			an := s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Denied, "principal B's request beyond its "+which+" grant")
-			w.Negative(row, refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused with authorization_failed", an.describe(), an.ex)
+			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused with authorization_failed", an.describe(), an.ex)
 			if before != nil {
 				after := s.invoke(s.client("A"), false, modeSync, pc.Skill, pc.Check, "state after principal B's refused request")
 				b1, _ := resultOf(before.task, pc.Skill)
 				b2, _ := resultOf(after.task, pc.Skill)
-				w.Negative(row, string(mustJSON(b1)) == string(mustJSON(b2)), "the refused request had no side effect", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
+				w.Negative(string(mustJSON(b1)) == string(mustJSON(b2)), "the refused request had no side effect", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
 			}
 			if extra != nil {
 				extra(w, s, pc, an)
@@ -183,7 +183,7 @@ func registerAuthz(e *harness.Env) {
 			w.Blocked("the profile's authorization.resource.canaries is empty (strings of the denied resource principal B must never see)")
 		}
 		for _, c := range pc.Canaries {
-			w.Negative("SI-9.57d", !containsBytes(an.ex, c), "the refusal does not contain "+fmt.Sprintf("%q", c), clip(string(an.ex.ResponseBody), 300), an.ex)
+			w.Negative(!containsBytes(an.ex, c), "the refusal does not contain "+fmt.Sprintf("%q", c), clip(string(an.ex.ResponseBody), 300), an.ex)
 		}
 	})
 
@@ -202,25 +202,25 @@ func registerAuthz(e *harness.Env) {
 			}
 			s.hook(row, c.Grant, "grant one approval")
 			ok := s.invoke(cl, false, modeSync, ap.Skill, c.Approved, "the approved request")
-			w.Control(row, ok.state() == a2a.StateCompleted, "the approved request completes", ok.describe(), ok.ex)
+			w.Control(ok.state() == a2a.StateCompleted, "the approved request completes", ok.describe(), ok.ex)
 			an := s.invoke(cl, false, modeSync, ap.Skill, c.Unapproved, "a request needing approval, none granted")
 			check(w, an)
 			if before != nil {
 				after := s.invoke(cl, false, modeSync, ap.Skill, c.Check, "state after the unapproved request")
 				b1, _ := resultOf(before.task, ap.Skill)
 				b2, _ := resultOf(after.task, ap.Skill)
-				w.Negative(row, string(mustJSON(b1)) == string(mustJSON(b2)), "no side effect without approval", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
+				w.Negative(string(mustJSON(b1)) == string(mustJSON(b2)), "no side effect without approval", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
 			}
 		})
 	}
 	approval("SI-8.8", "an operation under approval is refused without one, with no side effect", 0, func(w *harness.W, an *answer) {
-		w.Negative("SI-8.8", refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
+		w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
 	})
 	approval("SI-8.6b", "the approval policy is enforced on every request, even right after an approved one", 1, func(w *harness.W, an *answer) {
-		w.Negative("SI-8.6b", refusal(an), "the unapproved request is refused", an.describe(), an.ex)
+		w.Negative(refusal(an), "the unapproved request is refused", an.describe(), an.ex)
 	})
 	approval("SI-12.8c", "a denied required approval is reported with authorization_failed", 2, func(w *harness.W, an *answer) {
-		w.Negative("SI-12.8c", refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
+		w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
 	})
 	revocation := func(row, text string, idx int) {
 		spec(e, row, text, func(w *harness.W) {
@@ -232,10 +232,10 @@ func registerAuthz(e *harness.Env) {
 			c := rv.Cases[idx]
 			cl := s.client("A")
 			first := s.invoke(cl, false, modeSync, rv.Skill, c.First, "a permitted side-effecting request")
-			w.Control(row, first.state() == a2a.StateCompleted, "the permitted request completes", first.describe(), first.ex)
+			w.Control(first.state() == a2a.StateCompleted, "the permitted request completes", first.describe(), first.ex)
 			s.hook(row, c.Revoke, "revoke the grant")
 			an := s.invoke(cl, false, modeSync, rv.Skill, c.Second, "a request the revoked grant covered")
-			w.Negative(row, refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed under the current policy", an.describe(), an.ex)
+			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed under the current policy", an.describe(), an.ex)
 		})
 	}
 	revocation("SI-12.6", "after a grant is revoked the next side-effecting request is refused", 0)

@@ -23,7 +23,7 @@ func (s *sess) describeSkillID(row string) string {
 			return e.SkillID
 		}
 	}
-	s.w.Failf(row, s.cardEx, "the extension advertises a domain skill", "params.skills names none")
+	s.w.Failf(s.cardEx, "the extension advertises a domain skill", "params.skills names none")
 	return ""
 }
 
@@ -38,7 +38,7 @@ func (s *sess) three(row, skill string) []*docSeen {
 		readDescribe(g)
 		out = append(out, g)
 	} else {
-		s.w.Failf(row, syn.ans.ex, "describe_skill answers with a Task whose id GetTask can retrieve", "%s", syn.ans.describe())
+		s.w.Failf(syn.ans.ex, "describe_skill answers with a Task whose id GetTask can retrieve", "%s", syn.ans.describe())
 	}
 	return out
 }
@@ -50,7 +50,7 @@ func registerDescribe(e *harness.Env) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			sv := s.survey()
-			w.Check(row, len(sv.docs) > 0, "at least one advertised skill to describe", "none", s.cardEx)
+			w.Check(len(sv.docs) > 0, "at least one advertised skill to describe", "none", s.cardEx)
 			for _, d := range sv.docs {
 				en, _ := s.entry(d.skill)
 				check(w, s, d, en)
@@ -58,44 +58,44 @@ func registerDescribe(e *harness.Env) {
 		})
 	}
 	needDoc := func(w *harness.W, row string, d *docSeen) {
-		w.Check(row, d.problem == "", "describe_skill("+d.skill+") returns a Skill Interface Document", d.problem, d.ans.ex)
+		w.Check(d.problem == "", "describe_skill("+d.skill+") returns a Skill Interface Document", d.problem, d.ans.ex)
 	}
 	perDoc("SI-9.12a", "describe_skill accepts the structured request object and completes for every advertised skill", func(w *harness.W, s *sess, d *docSeen, en entry) {
-		w.Check("SI-9.12a", d.ans.state() == a2a.StateCompleted, "describe_skill("+d.skill+") reaches TASK_STATE_COMPLETED", d.ans.describe(), d.ans.ex)
+		w.Check(d.ans.state() == a2a.StateCompleted, "describe_skill("+d.skill+") reaches TASK_STATE_COMPLETED", d.ans.describe(), d.ans.ex)
 	})
 	perDoc("SI-9.12b", "describe_skill produces the requested skill's document and its interface_digest", func(w *harness.W, s *sess, d *docSeen, en entry) {
 		needDoc(w, "SI-9.12b", d)
-		w.Check("SI-9.12b", d.tree["skill_id"] == d.skill, "result.interface is the document of "+d.skill, fmt.Sprintf("skill_id %#v", d.tree["skill_id"]), d.ans.ex)
-		w.Check("SI-9.12b", d.hasDig, "result.interface_digest is present", fmt.Sprintf("result members %v", resultKeys(d)), d.ans.ex)
+		w.Check(d.tree["skill_id"] == d.skill, "result.interface is the document of "+d.skill, fmt.Sprintf("skill_id %#v", d.tree["skill_id"]), d.ans.ex)
+		w.Check(d.hasDig, "result.interface_digest is present", fmt.Sprintf("result members %v", resultKeys(d)), d.ans.ex)
 	})
 	perDoc("SI-2.1b", "the describe_skill response carries the advertised Skill Interface Document Digest", func(w *harness.W, s *sess, d *docSeen, en entry) {
-		w.Check("SI-2.1b", d.hasDig && d.carried == en.Digest, "result.interface_digest of "+d.skill+" equals the card's "+en.Digest,
+		w.Check(d.hasDig && d.carried == en.Digest, "result.interface_digest of "+d.skill+" equals the card's "+en.Digest,
 			fmt.Sprintf("%q (present %v)", d.carried, d.hasDig), d.ans.ex)
 	})
 	perDoc("SI-2.2a", "card, describe_skill and the calculated digest of the document are the same string", func(w *harness.W, s *sess, d *docSeen, en entry) {
 		needDoc(w, "SI-2.2a", d)
 		calc, err := skiface.InterfaceDigest(d.raw)
-		w.Check("SI-2.2a", err == nil && calc == en.Digest && calc == d.carried, "card = carried = calculated digest for "+d.skill,
+		w.Check(err == nil && calc == en.Digest && calc == d.carried, "card = carried = calculated digest for "+d.skill,
 			fmt.Sprintf("card %s, carried %s, calculated %s %v", en.Digest, d.carried, calc, errOrEmpty(err)), d.ans.ex)
 	})
 	perDoc("SI-9.8", "each advertised interface_digest is the digest of the document describe_skill returns", func(w *harness.W, s *sess, d *docSeen, en entry) {
 		needDoc(w, "SI-9.8", d)
 		calc, err := skiface.InterfaceDigest(d.raw)
-		w.Check("SI-9.8", err == nil && calc == en.Digest, "JCS SHA-256 of the returned document of "+d.skill+" equals the advertised "+en.Digest,
+		w.Check(err == nil && calc == en.Digest, "JCS SHA-256 of the returned document of "+d.skill+" equals the advertised "+en.Digest,
 			fmt.Sprintf("calculated %s %v", calc, errOrEmpty(err)), d.ans.ex)
 	})
 	perDoc("SI-9.20", "the returned document's skill_version is the advertised one", func(w *harness.W, s *sess, d *docSeen, en entry) {
 		needDoc(w, "SI-9.20", d)
-		w.Check("SI-9.20", d.tree["skill_version"] == en.SkillVersion, "result.interface.skill_version of "+d.skill+" is "+en.SkillVersion,
+		w.Check(d.tree["skill_version"] == en.SkillVersion, "result.interface.skill_version of "+d.skill+" is "+en.SkillVersion,
 			fmt.Sprintf("%#v", d.tree["skill_version"]), d.ans.ex)
 	})
 	perDoc("SI-9.21", "result.interface_digest equals the advertised interface_digest", func(w *harness.W, s *sess, d *docSeen, en entry) {
-		w.Check("SI-9.21", d.carried == en.Digest, "result.interface_digest of "+d.skill+" is "+en.Digest, fmt.Sprintf("%q", d.carried), d.ans.ex)
+		w.Check(d.carried == en.Digest, "result.interface_digest of "+d.skill+" is "+en.Digest, fmt.Sprintf("%q", d.carried), d.ans.ex)
 	})
 	perDoc("SI-9.26", "the selected document and its calculated digest correspond to the advertised version and digest", func(w *harness.W, s *sess, d *docSeen, en entry) {
 		needDoc(w, "SI-9.26", d)
 		calc, _ := skiface.InterfaceDigest(d.raw)
-		w.Check("SI-9.26", d.tree["skill_version"] == en.SkillVersion && calc == en.Digest,
+		w.Check(d.tree["skill_version"] == en.SkillVersion && calc == en.Digest,
 			fmt.Sprintf("%s: skill_version %s and calculated digest %s", d.skill, en.SkillVersion, en.Digest),
 			fmt.Sprintf("skill_version %#v, calculated %s", d.tree["skill_version"], calc), d.ans.ex)
 	})
@@ -103,43 +103,43 @@ func registerDescribe(e *harness.Env) {
 	spec(e, "SI-9.17a", "a successful describe_skill Task reaches TASK_STATE_COMPLETED (sync, streamed, GetTask)", func(w *harness.W) {
 		s := open(w, "SI-9.17a")
 		for i, d := range s.three("SI-9.17a", s.describeSkillID("SI-9.17a")) {
-			w.Check("SI-9.17a", d.ans.state() == a2a.StateCompleted, "describe_skill via "+deliveries[i]+" yields a Task in TASK_STATE_COMPLETED", d.ans.describe(), d.ans.ex)
+			w.Check(d.ans.state() == a2a.StateCompleted, "describe_skill via "+deliveries[i]+" yields a Task in TASK_STATE_COMPLETED", d.ans.describe(), d.ans.ex)
 		}
 	})
 	shape := func(row, text string, check func(w *harness.W, d *docSeen, how string)) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			for i, d := range s.three(row, s.describeSkillID(row)) {
-				w.Check(row, d.ans.task != nil, "describe_skill via "+deliveries[i]+" answers with a Task", d.ans.describe(), d.ans.ex)
+				w.Check(d.ans.task != nil, "describe_skill via "+deliveries[i]+" answers with a Task", d.ans.describe(), d.ans.ex)
 				check(w, d, deliveries[i])
 			}
 		})
 	}
 	shape("SI-9.17b", "the completed describe_skill Task contains exactly one Artifact", func(w *harness.W, d *docSeen, how string) {
-		w.Check("SI-9.17b", len(d.ans.task.Artifacts) == 1, "one Artifact ("+how+")", fmt.Sprintf("%d Artifacts %v", len(d.ans.task.Artifacts), artifactNames(d.ans.task)), d.ans.ex)
+		w.Check(len(d.ans.task.Artifacts) == 1, "one Artifact ("+how+")", fmt.Sprintf("%d Artifacts %v", len(d.ans.task.Artifacts), artifactNames(d.ans.task)), d.ans.ex)
 	})
 	shape("SI-9.18a", "the describe_skill Artifact is named describe_skill", func(w *harness.W, d *docSeen, how string) {
 		ok := len(d.ans.task.Artifacts) > 0 && d.ans.task.Artifacts[0].Name == skiface.DescribeSkill
-		w.Check("SI-9.18a", ok, "the Artifact's name is describe_skill ("+how+")", fmt.Sprintf("names %v", artifactNames(d.ans.task)), d.ans.ex)
+		w.Check(ok, "the Artifact's name is describe_skill ("+how+")", fmt.Sprintf("names %v", artifactNames(d.ans.task)), d.ans.ex)
 	})
 	shape("SI-9.18b", "the describe_skill Artifact holds exactly one part, a Data Part", func(w *harness.W, d *docSeen, how string) {
 		arts := artifactsNamed(d.ans.task, skiface.DescribeSkill)
 		if len(arts) == 0 && len(d.ans.task.Artifacts) > 0 {
 			arts = d.ans.task.Artifacts[:1]
 		}
-		w.Check("SI-9.18b", len(arts) > 0 && len(arts[0].Parts) == 1 && len(arts[0].Parts[0].Data) > 0,
+		w.Check(len(arts) > 0 && len(arts[0].Parts) == 1 && len(arts[0].Parts[0].Data) > 0,
 			"one Data Part ("+how+")", partsSummary(arts), d.ans.ex)
 	})
 	shape("SI-9.19a", "the describe_skill data has skill describe_skill and a result object", func(w *harness.W, d *docSeen, how string) {
 		_, res := d.data["result"].(map[string]any)
-		w.Check("SI-9.19a", d.data != nil && d.data["skill"] == skiface.DescribeSkill && res,
+		w.Check(d.data != nil && d.data["skill"] == skiface.DescribeSkill && res,
 			`data is {"skill":"describe_skill","result":{…}} (`+how+")", clip(string(mustJSON(d.data)), 200), d.ans.ex)
 	})
 	shape("SI-9.19b", "result.interface is the Skill Interface Document as a JSON object", func(w *harness.W, d *docSeen, how string) {
-		w.Check("SI-9.19b", d.tree != nil, "result.interface is a JSON object ("+how+")", d.problem, d.ans.ex)
+		w.Check(d.tree != nil, "result.interface is a JSON object ("+how+")", d.problem, d.ans.ex)
 	})
 	shape("SI-9.19c", "result.interface_digest is present", func(w *harness.W, d *docSeen, how string) {
-		w.Check("SI-9.19c", d.hasDig, "result.interface_digest is a string ("+how+")", fmt.Sprintf("result members %v", resultKeys(d)), d.ans.ex)
+		w.Check(d.hasDig, "result.interface_digest is a string ("+how+")", fmt.Sprintf("result members %v", resultKeys(d)), d.ans.ex)
 	})
 
 	spec(e, "SI-9.24", "repeated describe_skill calls return the same pre-assembled document with the advertised digest", func(w *harness.W) {
@@ -156,15 +156,15 @@ func registerDescribe(e *harness.Env) {
 		}
 		var first []byte
 		for i, d := range ds {
-			w.Check("SI-9.24", d.problem == "", "describe_skill returns the document", d.problem, d.ans.ex)
+			w.Check(d.problem == "", "describe_skill returns the document", d.problem, d.ans.ex)
 			c, _ := skiface.JCS(d.raw)
 			calc := skiface.DigestBytes(c)
-			w.Check("SI-9.24", calc == en.Digest, fmt.Sprintf("call %d: the document's digest is the advertised %s", i+1, en.Digest), calc, d.ans.ex)
+			w.Check(calc == en.Digest, fmt.Sprintf("call %d: the document's digest is the advertised %s", i+1, en.Digest), calc, d.ans.ex)
 			if i == 0 {
 				first = c
 				continue
 			}
-			w.Check("SI-9.24", bytes.Equal(first, c), fmt.Sprintf("call %d returns the JCS-identical document", i+1), "the documents differ", d.ans.ex)
+			w.Check(bytes.Equal(first, c), fmt.Sprintf("call %d returns the JCS-identical document", i+1), "the documents differ", d.ans.ex)
 		}
 	})
 	spec(e, "SI-9.25b", "describe_skill does not build the document per request (context, metadata, caller)", func(w *harness.W) {
@@ -172,7 +172,7 @@ func registerDescribe(e *harness.Env) {
 		skill := s.describeSkillID("SI-9.25b")
 		cl := s.client("A")
 		base := s.describeSkill(cl, false, modeSync, skill, "describe_skill("+skill+")")
-		w.Check("SI-9.25b", base.problem == "", "describe_skill returns the document", base.problem, base.ans.ex)
+		w.Check(base.problem == "", "describe_skill returns the document", base.problem, base.ans.ex)
 		ref, _ := skiface.JCS(base.raw)
 		m := message(describeReq(skill))
 		m.ContextID = newID()
@@ -186,7 +186,7 @@ func registerDescribe(e *harness.Env) {
 				readDescribe(d)
 			}
 			c, _ := skiface.JCS(d.raw)
-			w.Check("SI-9.25b", d.problem == "" && bytes.Equal(ref, c), "the same JCS document whatever the request context ("+d.ans.ex.Note+")",
+			w.Check(d.problem == "" && bytes.Equal(ref, c), "the same JCS document whatever the request context ("+d.ans.ex.Note+")",
 				firstNonEmpty(d.problem, "the documents differ"), d.ans.ex)
 		}
 	})
@@ -199,19 +199,19 @@ func registerDescribe(e *harness.Env) {
 				ds = append(ds, s.describeSkill(cl, false, modeSync, id, "describe_skill("+id+") of a faulty skill"))
 			}
 		}
-		w.Check("SI-9.29a", len(ds) > 0, "describe_skill answers to examine", "none", s.cardEx)
+		w.Check(len(ds) > 0, "describe_skill answers to examine", "none", s.cardEx)
 		for _, d := range ds {
 			if d.ans.state() == a2a.StateCompleted {
 				err := fmt.Errorf("%s", d.problem)
 				if d.problem == "" {
 					err = skiface.ValidateDocument(d.raw)
 				}
-				w.Check("SI-9.29a", d.problem == "" && err == nil && onlyDataParts(d.ans.task),
+				w.Check(d.problem == "" && err == nil && onlyDataParts(d.ans.task),
 					"describe_skill("+d.skill+") completes only with a validated Skill Interface Document in a Data Part",
 					fmt.Sprintf("%v; parts %s", err, partsSummary(d.ans.task.Artifacts)), d.ans.ex)
 				continue
 			}
-			w.Check("SI-9.29a", skiface.IsCode(d.ans.code()), "describe_skill("+d.skill+") either returns the document or an error condition",
+			w.Check(skiface.IsCode(d.ans.code()), "describe_skill("+d.skill+") either returns the document or an error condition",
 				d.ans.describe(), d.ans.ex)
 		}
 	})
@@ -220,9 +220,9 @@ func registerDescribe(e *harness.Env) {
 		skill := s.describeSkillID("SI-9.52a")
 		cl := s.client("A")
 		ok := s.describeSkill(cl, false, modeSync, skill, "describe_skill("+skill+") control")
-		w.Control("SI-9.52a", ok.ans.state() == a2a.StateCompleted, "describe_skill("+skill+") completes", ok.ans.describe(), ok.ans.ex)
+		w.Control(ok.ans.state() == a2a.StateCompleted, "describe_skill("+skill+") completes", ok.ans.describe(), ok.ans.ex)
 		bad := s.describeSkill(cl, false, modeSync, "extconf_no_such_skill", "describe_skill of an unadvertised skill_id")
-		w.Negative("SI-9.52a", bad.ans.code() == skiface.SkillNotAdvertised && bad.ans.state() != a2a.StateCompleted,
+		w.Negative(bad.ans.code() == skiface.SkillNotAdvertised && bad.ans.state() != a2a.StateCompleted,
 			"refused with condition skill_not_advertised", bad.ans.describe(), bad.ans.ex)
 	})
 	spec(e, "SI-9.11", "a freshly retrieved card advertises only bindings the agent serves", func(w *harness.W) {
@@ -230,23 +230,23 @@ func registerDescribe(e *harness.Env) {
 		u, _ := s.e.Target.CardURL(Role)
 		card, ex, err := s.e.Client.FetchCard(w.Ctx(), u, a2a.Call{Note: "fresh agent card"})
 		if err != nil {
-			w.Failf("SI-9.11", ex, "a fresh card can be fetched", "%v", err)
+			w.Failf(ex, "a fresh card can be fetched", "%v", err)
 		}
 		x, _ := card.Extension(URI)
 		params, _ := decodeTree(x.Params).(map[string]any)
 		fresh := entriesOf(params)
-		w.Check("SI-9.11", len(fresh) > 0, "the fresh card advertises bindings", "none", ex)
+		w.Check(len(fresh) > 0, "the fresh card advertises bindings", "none", ex)
 		cl := s.client("A")
 		for _, en := range fresh {
 			if s.faulty(en.SkillID) {
 				continue
 			}
 			d := s.describeSkill(cl, false, modeSync, en.SkillID, "describe_skill("+en.SkillID+") after a fresh card")
-			w.Check("SI-9.11", d.problem == "" && d.tree["skill_version"] == en.SkillVersion,
+			w.Check(d.problem == "" && d.tree["skill_version"] == en.SkillVersion,
 				"describe_skill("+en.SkillID+") serves the advertised skill_version "+en.SkillVersion,
 				firstNonEmpty(d.problem, fmt.Sprintf("skill_version %#v", d.tree["skill_version"])), d.ans.ex)
 			an := s.send(cl, false, modeSync, message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, nil)), "invocation with the freshly advertised binding of "+en.SkillID)
-			w.Check("SI-9.11", an.code() != skiface.InterfaceMismatch && (an.task != nil || an.bindErr != nil),
+			w.Check(an.code() != skiface.InterfaceMismatch && (an.task != nil || an.bindErr != nil),
 				"an invocation carrying the advertised binding of "+en.SkillID+" is not refused with interface_mismatch", an.describe(), an.ex)
 		}
 	})

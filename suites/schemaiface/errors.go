@@ -24,7 +24,7 @@ func mismatchVersion(v string) string {
 // valid sends the primary skill's valid request as a positive control for row.
 func (s *sess) control(row string, cl *a2a.Client, skill string, args json.RawMessage, what string) *answer {
 	an := s.invoke(cl, false, modeSync, skill, args, what)
-	s.w.Control(row, an.state() == a2a.StateCompleted, what+" completes", an.describe(), an.ex)
+	s.w.Control(an.state() == a2a.StateCompleted, what+" completes", an.describe(), an.ex)
 	return an
 }
 
@@ -40,12 +40,12 @@ func (s *sess) primaryControl(row, with string) (entry, json.RawMessage, *a2a.Cl
 // describeControl asks describe_skill of a healthy skill, the positive control of the describe_skill fault rows.
 func (s *sess) describeControl(row string, cl *a2a.Client) {
 	ok := s.describeSkill(cl, false, modeSync, s.describeSkillID(row), "describe_skill control")
-	s.w.Control(row, ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
+	s.w.Control(ok.ans.state() == a2a.StateCompleted, "describe_skill of a healthy skill completes", ok.ans.describe(), ok.ans.ex)
 }
 
 // refused is a negative assertion: the answer is a refusal (not COMPLETED) carrying code.
 func (s *sess) refused(row string, an *answer, code, what string) {
-	s.w.Negative(row, an.state() != a2a.StateCompleted && an.code() == code, what+": refused with condition "+code, an.describe(), an.ex)
+	s.w.Negative(an.state() != a2a.StateCompleted && an.code() == code, what+": refused with condition "+code, an.describe(), an.ex)
 }
 
 func registerErrors(e *harness.Env) {
@@ -80,7 +80,7 @@ func registerErrors(e *harness.Env) {
 		p, args, cl := s.primaryControl("SI-9.50a", "the advertised binding")
 		for _, req := range []map[string]any{invokeReq(p.SkillID, mismatchVersion(p.SkillVersion), p.Digest, args), invokeReq(p.SkillID, p.SkillVersion, wrongDigest(p.Digest), args)} {
 			an := s.send(cl, false, modeSync, message(req), "invocation with a stale binding")
-			w.Negative("SI-9.50a", an.code() == skiface.InterfaceMismatch && an.state() == a2a.StateRejected, "interface_mismatch in TASK_STATE_REJECTED", an.describe(), an.ex)
+			w.Negative(an.code() == skiface.InterfaceMismatch && an.state() == a2a.StateRejected, "interface_mismatch in TASK_STATE_REJECTED", an.describe(), an.ex)
 		}
 	})
 	invalids := func(s *sess, row string, p entry, args json.RawMessage) map[string]json.RawMessage {
@@ -115,14 +115,14 @@ func registerErrors(e *harness.Env) {
 		s.refused("SI-9.37a", an, skiface.InputInvalid, "arguments with "+what)
 	})
 	invalidSpec("SI-9.50b", "an input_invalid refusal ends the Task in TASK_STATE_REJECTED", func(s *sess, what string, an *answer) {
-		s.w.Negative("SI-9.50b", an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected, "input_invalid in TASK_STATE_REJECTED", an.describe(), an.ex)
+		s.w.Negative(an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected, "input_invalid in TASK_STATE_REJECTED", an.describe(), an.ex)
 	})
 	invalidSpec("SI-9.65b", "the receiving agent validates the received instance before processing it", func(s *sess, what string, an *answer) {
-		s.w.Negative("SI-9.65b", an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected && len(taskArtifacts(an.task)) == 0,
+		s.w.Negative(an.code() == skiface.InputInvalid && an.state() == a2a.StateRejected && len(taskArtifacts(an.task)) == 0,
 			"the invalid instance ("+what+") is refused with input_invalid and nothing is produced", an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
 	})
 	invalidSpec("SI-9.49a", "an invalid data instance is reported as input_invalid, never interface_invalid", func(s *sess, what string, an *answer) {
-		s.w.Negative("SI-9.49a", an.code() != skiface.InterfaceInvalid && an.code() == skiface.InputInvalid, "condition input_invalid, not interface_invalid ("+what+")", an.describe(), an.ex)
+		s.w.Negative(an.code() != skiface.InterfaceInvalid && an.code() == skiface.InputInvalid, "condition input_invalid, not interface_invalid ("+what+")", an.describe(), an.ex)
 	})
 	spec(e, "SI-9.37b", "an input_invalid refusal produces no Artifact, record or side effect", func(w *harness.W) {
 		s := open(w, "SI-9.37b")
@@ -135,16 +135,16 @@ func registerErrors(e *harness.Env) {
 			w.Inapplicable("no invalid instance can be derived from input_schema of " + p.SkillID)
 		}
 		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with invalid arguments")
-		w.Negative("SI-9.37b", an.state() != a2a.StateCompleted && len(taskArtifacts(an.task)) == 0, "no Artifact or supporting record for the rejected request",
+		w.Negative(an.state() != a2a.StateCompleted && len(taskArtifacts(an.task)) == 0, "no Artifact or supporting record for the rejected request",
 			an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
 		if se := s.prof.InputSideEffect; se != nil {
 			before := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state before the invalid request")
 			after0 := s.invoke(cl, false, modeSync, se.Skill, se.Invalid, "invalid request with a side effect")
-			w.Negative("SI-9.37b", after0.state() != a2a.StateCompleted && len(taskArtifacts(after0.task)) == 0, "the invalid side-effecting request is refused before domain logic", after0.describe(), after0.ex)
+			w.Negative(after0.state() != a2a.StateCompleted && len(taskArtifacts(after0.task)) == 0, "the invalid side-effecting request is refused before domain logic", after0.describe(), after0.ex)
 			after := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state after the invalid request")
 			b1, _ := resultOf(before.task, se.Skill)
 			b2, _ := resultOf(after.task, se.Skill)
-			w.Negative("SI-9.37b", before.state() == a2a.StateCompleted && string(mustJSON(b1)) == string(mustJSON(b2)),
+			w.Negative(before.state() == a2a.StateCompleted && string(mustJSON(b1)) == string(mustJSON(b2)),
 				"the follow-up read shows no side effect", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
 		}
 	})
@@ -173,7 +173,7 @@ func registerErrors(e *harness.Env) {
 			w.Inapplicable("no invalid instance can be derived from input_schema of " + skill)
 		}
 		an := s.invoke(cl, false, modeSync, skill, bad, skill+" with a structurally invalid representation")
-		w.Negative("SI-6.5a", an.state() == a2a.StateRejected && an.code() == skiface.InputInvalid, "TASK_STATE_REJECTED with input_invalid", an.describe(), an.ex)
+		w.Negative(an.state() == a2a.StateRejected && an.code() == skiface.InputInvalid, "TASK_STATE_REJECTED with input_invalid", an.describe(), an.ex)
 	})
 	format := func(row, only, what string, bad func(f string) string) {
 		spec(e, row, what, func(w *harness.W) {
@@ -196,7 +196,7 @@ func registerErrors(e *harness.Env) {
 			cl := s.client("A")
 			s.control(row, cl, skill, withMember(args, member, formatSamples[f][0]), fmt.Sprintf("%s with %s %q", skill, member, formatSamples[f][0]))
 			an := s.invoke(cl, false, modeSync, skill, withMember(args, member, bad(f)), fmt.Sprintf("%s with %s %q", skill, member, bad(f)))
-			w.Negative(row, an.state() == a2a.StateRejected && an.code() == skiface.InputInvalid,
+			w.Negative(an.state() == a2a.StateRejected && an.code() == skiface.InputInvalid,
 				fmt.Sprintf("%s %q violates format %s: rejected with input_invalid", member, bad(f), f), an.describe(), an.ex)
 		})
 	}
@@ -222,10 +222,10 @@ func registerErrors(e *harness.Env) {
 			}
 			n++
 			m := an.task.Status.Message
-			w.Negative("SI-9.46a", m != nil && len(m.Parts) == 1 && len(m.Parts[0].Data) > 0, "the final status Message holds one Data Part ("+an.ex.Note+")",
+			w.Negative(m != nil && len(m.Parts) == 1 && len(m.Parts[0].Data) > 0, "the final status Message holds one Data Part ("+an.ex.Note+")",
 				statusSummary(an.task), an.ex)
 		}
-		w.Check("SI-9.46a", n > 0, "refusals made through a Task", "none", s.cardEx)
+		w.Check(n > 0, "refusals made through a Task", "none", s.cardEx)
 	})
 	spec(e, "SI-9.46b", `the error Data Part is {"error":{"code":…,"message"?:…}}`, func(w *harness.W) {
 		s := open(w, "SI-9.46b")
@@ -244,17 +244,17 @@ func registerErrors(e *harness.Env) {
 				_, codeOK := e["code"].(string)
 				msg, hasMsg := e["message"]
 				_, msgOK := msg.(string)
-				w.Negative("SI-9.46b", e != nil && codeOK && (!hasMsg || msgOK), `data is {"error":{"code":<string>,"message"?:<string>}} (`+an.ex.Note+")",
+				w.Negative(e != nil && codeOK && (!hasMsg || msgOK), `data is {"error":{"code":<string>,"message"?:<string>}} (`+an.ex.Note+")",
 					clip(string(p.Data), 300), an.ex)
 			}
 		}
-		w.Check("SI-9.46b", n > 0, "error Data Parts to examine", "none", s.cardEx)
+		w.Check(n > 0, "error Data Parts to examine", "none", s.cardEx)
 	})
 	spec(e, "SI-9.47", "every condition code is one of the ten names, spelt exactly", func(w *harness.W) {
 		s := open(w, "SI-9.47")
 		for _, an := range mistakes(s, "SI-9.47") {
 			c := strictCode(an)
-			w.Negative("SI-9.47", skiface.IsCode(c), "the condition is one of "+strings.Join(skiface.Codes, ", ")+" ("+an.ex.Note+")", fmt.Sprintf("%q; %s", c, an.describe()), an.ex)
+			w.Negative(skiface.IsCode(c), "the condition is one of "+strings.Join(skiface.Codes, ", ")+" ("+an.ex.Note+")", fmt.Sprintf("%q; %s", c, an.describe()), an.ex)
 		}
 	})
 	spec(e, "SI-9.52b", "mismatch, invalid input and an unadvertised skill get their own condition names", func(w *harness.W) {
@@ -265,7 +265,7 @@ func registerErrors(e *harness.Env) {
 			want = []string{skiface.InterfaceMismatch, skiface.SkillNotAdvertised}
 		}
 		for i, an := range ans {
-			w.Negative("SI-9.52b", an.code() == want[i], "condition "+want[i]+" ("+an.ex.Note+")", an.describe(), an.ex)
+			w.Negative(an.code() == want[i], "condition "+want[i]+" ("+an.ex.Note+")", an.describe(), an.ex)
 		}
 	})
 	spec(e, "SI-9.48", "errors raised before a Task exists come back as the binding's error, never as a successful result", func(w *harness.W) {
@@ -278,7 +278,7 @@ func registerErrors(e *harness.Env) {
 		}
 		for _, an := range negs {
 			ok := (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || an.bindErr != nil
-			w.Negative("SI-9.48", ok && an.msg == nil, "a refusal is a rejected/failed Task or the binding's error, not a successful result ("+an.ex.Note+")", an.describe(), an.ex)
+			w.Negative(ok && an.msg == nil, "a refusal is a rejected/failed Task or the binding's error, not a successful result ("+an.ex.Note+")", an.describe(), an.ex)
 		}
 	})
 	spec(e, "SI-9.54a", "an invocation carrying a stale binding is reported as interface_mismatch", func(w *harness.W) {
@@ -287,7 +287,7 @@ func registerErrors(e *harness.Env) {
 	})
 	spec(e, "SI-9.54b", "a stale binding is refused with TASK_STATE_REJECTED", func(w *harness.W) {
 		_, an := staleBinding(w, "SI-9.54b")
-		w.Negative("SI-9.54b", an.state() == a2a.StateRejected && an.code() == skiface.InterfaceMismatch, "interface_mismatch in TASK_STATE_REJECTED", an.describe(), an.ex)
+		w.Negative(an.state() == a2a.StateRejected && an.code() == skiface.InterfaceMismatch, "interface_mismatch in TASK_STATE_REJECTED", an.describe(), an.ex)
 	})
 	spec(e, "SI-9.56a", "input_invalid details name the invalid field by an RFC 6901 JSON Pointer", func(w *harness.W) {
 		s := open(w, "SI-9.56a")
@@ -297,7 +297,7 @@ func registerErrors(e *harness.Env) {
 			w.Inapplicable("input_schema of " + p.SkillID + " has no typed leaf the arguments carry")
 		}
 		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with "+ptr+" of the wrong type")
-		w.Negative("SI-9.56a", an.code() == skiface.InputInvalid, "refused with input_invalid", an.describe(), an.ex)
+		w.Negative(an.code() == skiface.InputInvalid, "refused with input_invalid", an.describe(), an.ex)
 		details := errorDetails(an)
 		if details == nil {
 			w.Inapplicable("the input_invalid refusal carries no details array (details are optional)")
@@ -308,10 +308,10 @@ func registerErrors(e *harness.Env) {
 			m, _ := d.(map[string]any)
 			ip, isStr := m["instance_path"].(string)
 			_, resolves := skiface.Resolve(inst, ip)
-			w.Negative("SI-9.56a", isStr && skiface.ParsePointer(ip) == nil && resolves, "details[].instance_path is a JSON Pointer into arguments", fmt.Sprintf("%#v", m["instance_path"]), an.ex)
+			w.Negative(isStr && skiface.ParsePointer(ip) == nil && resolves, "details[].instance_path is a JSON Pointer into arguments", fmt.Sprintf("%#v", m["instance_path"]), an.ex)
 			found = found || ip == ptr
 		}
-		w.Negative("SI-9.56a", found, "one details entry points at "+ptr, clip(string(mustJSON(details)), 300), an.ex)
+		w.Negative(found, "one details entry points at "+ptr, clip(string(mustJSON(details)), 300), an.ex)
 	})
 	spec(e, "SI-9.57a", "error answers never contain the caller's credential", func(w *harness.W) {
 		s := open(w, "SI-9.57a")
@@ -330,7 +330,7 @@ func registerErrors(e *harness.Env) {
 		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with invalid arguments, credential attached")
 		secret := strings.TrimSpace(strings.TrimPrefix(cred, "Bearer"))
 		leak := strings.Contains(string(an.ex.ResponseBody), secret) || headerHas(an.ex.ResponseHeader, secret)
-		w.Negative("SI-9.57a", an.state() != a2a.StateCompleted && !leak, "the refusal does not contain the credential", fmt.Sprintf("leaked %v; %s", leak, an.describe()), an.ex)
+		w.Negative(an.state() != a2a.StateCompleted && !leak, "the refusal does not contain the credential", fmt.Sprintf("leaked %v; %s", leak, an.describe()), an.ex)
 	})
 }
 

@@ -27,12 +27,12 @@ func registerGated(e *harness.Env) {
 		before := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state before the semantically invalid request")
 		s.control("SI-6.5b", cl, se.Skill, se.Valid, "a semantically valid request")
 		an := s.invoke(cl, false, modeSync, se.Skill, se.Invalid, "a semantically invalid request")
-		w.Negative("SI-6.5b", an.state() != a2a.StateCompleted, "the semantically invalid representation is not applied (no completed task)", an.describe(), an.ex)
+		w.Negative(an.state() != a2a.StateCompleted, "the semantically invalid representation is not applied (no completed task)", an.describe(), an.ex)
 		if se.Check != nil {
 			after := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state after the semantically invalid request")
 			b1, _ := resultOf(before.task, se.Skill)
 			b2, _ := resultOf(after.task, se.Skill)
-			w.Negative("SI-6.5b", string(mustJSON(b1)) == string(mustJSON(b2)), "the follow-up read shows no change", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
+			w.Negative(string(mustJSON(b1)) == string(mustJSON(b2)), "the follow-up read shows no change", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
 		}
 	})
 
@@ -49,7 +49,7 @@ func registerGated(e *harness.Env) {
 	multi("SI-8.4a", "a multi-operation skill requires its operation selector", func(w *harness.W, s *sess, sch map[string]any) {
 		mo := s.prof.MultiOperation
 		req, _ := sch["required"].([]any)
-		w.Check("SI-8.4a", containsAny(req, mo.Selector), "input_schema of "+mo.Skill+" lists "+mo.Selector+" in required", fmt.Sprint(req), s.doc("SI-8.4a", mo.Skill).ans.ex)
+		w.Check(containsAny(req, mo.Selector), "input_schema of "+mo.Skill+" lists "+mo.Selector+" in required", fmt.Sprint(req), s.doc("SI-8.4a", mo.Skill).ans.ex)
 		op := mo.Operations[0]
 		s.control("SI-8.4a", s.client("A"), mo.Skill, mo.Arguments[op], mo.Skill+" "+op)
 		an := s.invoke(s.client("A"), false, modeSync, mo.Skill, withoutMember(mo.Arguments[op], mo.Selector), mo.Skill+" without "+mo.Selector)
@@ -62,7 +62,7 @@ func registerGated(e *harness.Env) {
 		got := enumerated(sel)
 		want := append([]string(nil), mo.Operations...)
 		sort.Strings(want)
-		w.Check("SI-8.4b", strings.Join(got, ",") == strings.Join(want, ","), "the selector schema enumerates exactly "+fmt.Sprint(want), fmt.Sprintf("%v from %s", got, clip(string(mustJSON(sel)), 200)), s.doc("SI-8.4b", mo.Skill).ans.ex)
+		w.Check(strings.Join(got, ",") == strings.Join(want, ","), "the selector schema enumerates exactly "+fmt.Sprint(want), fmt.Sprintf("%v from %s", got, clip(string(mustJSON(sel)), 200)), s.doc("SI-8.4b", mo.Skill).ans.ex)
 		op := mo.Operations[0]
 		s.control("SI-8.4b", s.client("A"), mo.Skill, mo.Arguments[op], mo.Skill+" "+op)
 		an := s.invoke(s.client("A"), false, modeSync, mo.Skill, withMember(mo.Arguments[op], mo.Selector, "extconf-undeclared-operation"), mo.Skill+" with an undeclared operation")
@@ -88,7 +88,7 @@ func registerGated(e *harness.Env) {
 		for _, id := range s.prof.ApprovalSkills {
 			d := s.doc("SI-8.5", id)
 			au, _ := d.tree["authority"].(map[string]any)
-			w.Check("SI-8.5", au["approval_may_be_required"] == true, id+" advertises authority.approval_may_be_required true", fmt.Sprintf("%#v", au["approval_may_be_required"]), d.ans.ex)
+			w.Check(au["approval_may_be_required"] == true, id+" advertises authority.approval_may_be_required true", fmt.Sprintf("%#v", au["approval_may_be_required"]), d.ans.ex)
 		}
 	})
 
@@ -123,7 +123,7 @@ func registerGated(e *harness.Env) {
 		sch := inputSchema(d.tree)
 		for _, m := range c.Members {
 			_, ok := resolve(sch, "/properties"+m)
-			w.Check("SI-8.10a", ok, "constraint "+m+" is defined in input_schema of "+c.Skill, "no such property", d.ans.ex)
+			w.Check(ok, "constraint "+m+" is defined in input_schema of "+c.Skill, "no such property", d.ans.ex)
 		}
 	})
 	spec(e, "SI-8.10b", "a structurally invalid constraint value fails input validation", func(w *harness.W) {
@@ -152,10 +152,10 @@ func registerGated(e *harness.Env) {
 		for _, p := range c.Reflects {
 			want, _ := resolve(in, p)
 			got, _ := resolve(res, p)
-			w.Check("SI-8.11b", fmt.Sprint(want) == fmt.Sprint(got), "the output reflects the honoured constraint "+p, fmt.Sprintf("requested %v, output %v", want, got), ok.ex)
+			w.Check(fmt.Sprint(want) == fmt.Sprint(got), "the output reflects the honoured constraint "+p, fmt.Sprintf("requested %v, output %v", want, got), ok.ex)
 		}
 		unsatisfied(s, func(k string, an *answer) {
-			w.Negative("SI-8.11b", an.state() != a2a.StateCompleted, "a request whose "+k+" constraint cannot be honoured does not complete", an.describe(), an.ex)
+			w.Negative(an.state() != a2a.StateCompleted, "a request whose "+k+" constraint cannot be honoured does not complete", an.describe(), an.ex)
 		})
 	})
 	for _, cs := range []struct{ row, kind string }{{"SI-9.67a", "window"}, {"SI-9.67b", "scope"}, {"SI-9.67c", "unit"}, {"SI-9.67d", "freshness"}} {
@@ -174,25 +174,25 @@ func registerGated(e *harness.Env) {
 				p := constraintPointer[cs.kind]
 				want, _ := resolve(decodeTree(args), p)
 				got, has := resolve(res, p)
-				w.Negative(cs.row, has && contains(c.Reflects, p) && fmt.Sprint(want) == fmt.Sprint(got), "a completed task honours the "+cs.kind+" constraint "+p,
+				w.Negative(has && contains(c.Reflects, p) && fmt.Sprint(want) == fmt.Sprint(got), "a completed task honours the "+cs.kind+" constraint "+p,
 					fmt.Sprintf("requested %v, output %v", want, got), an.ex)
 				return
 			}
-			w.Negative(cs.row, an.code() == skiface.ConstraintRejected, "the unhonoured "+cs.kind+" constraint is rejected with constraint_rejected", an.describe(), an.ex)
+			w.Negative(an.code() == skiface.ConstraintRejected, "the unhonoured "+cs.kind+" constraint is rejected with constraint_rejected", an.describe(), an.ex)
 		})
 	}
 	spec(e, "SI-9.68a", "the agent that detects a constraint failure rejects with constraint_rejected", func(w *harness.W) {
 		s := cons(w, "SI-9.68a")
 		satisfied(s, "SI-9.68a")
 		unsatisfied(s, func(k string, an *answer) {
-			w.Negative("SI-9.68a", an.state() == a2a.StateCompleted || an.code() == skiface.ConstraintRejected, "a detected "+k+" constraint failure carries constraint_rejected", an.describe(), an.ex)
+			w.Negative(an.state() == a2a.StateCompleted || an.code() == skiface.ConstraintRejected, "a detected "+k+" constraint failure carries constraint_rejected", an.describe(), an.ex)
 		})
 	})
 	spec(e, "SI-9.50c", "a constraint_rejected refusal ends the Task in TASK_STATE_REJECTED", func(w *harness.W) {
 		s := cons(w, "SI-9.50c")
 		satisfied(s, "SI-9.50c")
 		unsatisfied(s, func(k string, an *answer) {
-			w.Negative("SI-9.50c", an.code() == skiface.ConstraintRejected && an.state() == a2a.StateRejected, "constraint_rejected in TASK_STATE_REJECTED", an.describe(), an.ex)
+			w.Negative(an.code() == skiface.ConstraintRejected && an.state() == a2a.StateRejected, "constraint_rejected in TASK_STATE_REJECTED", an.describe(), an.ex)
 		})
 	})
 
@@ -210,10 +210,10 @@ func registerGated(e *harness.Env) {
 	}
 	unavailable := func(p *Profile) string { return p.UnavailableSkill }
 	describeFault("SI-9.27", "an advertised interface that cannot be returned is reported as interface_unavailable", unavailable, func(w *harness.W, s *sess, d *docSeen) {
-		w.Negative("SI-9.27", d.ans.state() != a2a.StateCompleted && d.ans.code() == skiface.InterfaceUnavailable, "describe_skill("+d.skill+") ends with interface_unavailable", d.ans.describe(), d.ans.ex)
+		w.Negative(d.ans.state() != a2a.StateCompleted && d.ans.code() == skiface.InterfaceUnavailable, "describe_skill("+d.skill+") ends with interface_unavailable", d.ans.describe(), d.ans.ex)
 	})
 	describeFault("SI-9.28", "a stored document that fails validation is reported as interface_invalid", corruptID, func(w *harness.W, s *sess, d *docSeen) {
-		w.Negative("SI-9.28", d.ans.state() != a2a.StateCompleted && d.ans.code() == skiface.InterfaceInvalid, "describe_skill("+d.skill+") ends with interface_invalid", d.ans.describe(), d.ans.ex)
+		w.Negative(d.ans.state() != a2a.StateCompleted && d.ans.code() == skiface.InterfaceInvalid, "describe_skill("+d.skill+") ends with interface_invalid", d.ans.describe(), d.ans.ex)
 	})
 	spec(e, "SI-9.51a", "a describe_skill that cannot produce a valid advertised interface ends in TASK_STATE_FAILED", func(w *harness.W) {
 		s := open(w, "SI-9.51a")
@@ -230,7 +230,7 @@ func registerGated(e *harness.Env) {
 		s.describeControl("SI-9.51a", cl)
 		for _, id := range ids {
 			d := s.describeSkill(cl, false, modeSync, id, "describe_skill("+id+")")
-			w.Negative("SI-9.51a", d.ans.state() == a2a.StateFailed, "describe_skill("+id+") ends in TASK_STATE_FAILED", d.ans.describe(), d.ans.ex)
+			w.Negative(d.ans.state() == a2a.StateFailed, "describe_skill("+id+") ends in TASK_STATE_FAILED", d.ans.describe(), d.ans.ex)
 		}
 	})
 	spec(e, "SI-9.29b", "invocations under an invalid document are not executed", func(w *harness.W) {
@@ -241,7 +241,7 @@ func registerGated(e *harness.Env) {
 		}
 		s.primaryControl("SI-9.29b", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Arguments, c.Skill+" with its advertised binding")
-		w.Negative("SI-9.29b", an.state() != a2a.StateCompleted, "the skill with a corrupt document is not executed", an.describe(), an.ex)
+		w.Negative(an.state() != a2a.StateCompleted, "the skill with a corrupt document is not executed", an.describe(), an.ex)
 	})
 	fault := func(row, text string, check func(w *harness.W, an *answer, skill string)) {
 		spec(e, row, text, func(w *harness.W) {
@@ -255,10 +255,10 @@ func registerGated(e *harness.Env) {
 		})
 	}
 	fault("SI-9.51b", "processing that cannot produce valid output ends in TASK_STATE_FAILED", func(w *harness.W, an *answer, _ string) {
-		w.Negative("SI-9.51b", an.state() == a2a.StateFailed, "TASK_STATE_FAILED", an.describe(), an.ex)
+		w.Negative(an.state() == a2a.StateFailed, "TASK_STATE_FAILED", an.describe(), an.ex)
 	})
 	fault("SI-9.58b", "invalid domain output ends FAILED with output_invalid and no primary result", func(w *harness.W, an *answer, skill string) {
-		w.Negative("SI-9.58b", an.state() == a2a.StateFailed && an.code() == skiface.OutputInvalid && len(artifactsNamed(an.task, skill)) == 0,
+		w.Negative(an.state() == a2a.StateFailed && an.code() == skiface.OutputInvalid && len(artifactsNamed(an.task, skill)) == 0,
 			"TASK_STATE_FAILED, output_invalid, no primary result Artifact", an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
 	})
 	spec(e, "SI-9.57b", "error answers do not disclose sensitive policy state", func(w *harness.W) {
@@ -283,7 +283,7 @@ func registerGated(e *harness.Env) {
 		}
 		for _, an := range ans {
 			for _, ps := range s.prof.Sensitive.PolicyStrings {
-				w.Negative("SI-9.57b", an.state() != a2a.StateCompleted && !containsBytes(an.ex, ps), fmt.Sprintf("the refusal (%s) does not show %q", an.ex.Note, ps), an.describe(), an.ex)
+				w.Negative(an.state() != a2a.StateCompleted && !containsBytes(an.ex, ps), fmt.Sprintf("the refusal (%s) does not show %q", an.ex.Note, ps), an.describe(), an.ex)
 			}
 		}
 	})
@@ -295,7 +295,7 @@ func registerGated(e *harness.Env) {
 		pr := s.prof.Sensitive.Prohibited
 		s.primaryControl("SI-9.57c", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, pr.Skill, pr.Arguments, pr.Skill+" with a prohibited value and a schema error")
-		w.Negative("SI-9.57c", an.state() != a2a.StateCompleted && !containsBytes(an.ex, pr.Canary), fmt.Sprintf("the refusal does not echo %q", pr.Canary), clip(string(an.ex.ResponseBody), 300), an.ex)
+		w.Negative(an.state() != a2a.StateCompleted && !containsBytes(an.ex, pr.Canary), fmt.Sprintf("the refusal does not echo %q", pr.Canary), clip(string(an.ex.ResponseBody), 300), an.ex)
 	})
 	spec(e, "SI-10.1", "a skill whose interface failed at start-up is neither advertised nor served unconstrained", func(w *harness.W) {
 		s := open(w, "SI-10.1")
@@ -306,11 +306,11 @@ func registerGated(e *harness.Env) {
 		cl := s.client("A")
 		s.describeControl("SI-10.1", cl)
 		_, listed := s.entry(f.Skill)
-		w.Negative("SI-10.1", !listed, f.Skill+" is not advertised in params.skills", fmt.Sprint(listed), s.cardEx)
+		w.Negative(!listed, f.Skill+" is not advertised in params.skills", fmt.Sprint(listed), s.cardEx)
 		d := s.describeSkill(cl, false, modeSync, f.Skill, "describe_skill("+f.Skill+")")
-		w.Negative("SI-10.1", d.ans.state() != a2a.StateCompleted, "describe_skill("+f.Skill+") returns no document", d.ans.describe(), d.ans.ex)
+		w.Negative(d.ans.state() != a2a.StateCompleted, "describe_skill("+f.Skill+") returns no document", d.ans.describe(), d.ans.ex)
 		an := s.send(cl, false, modeSync, message(invokeReq(f.Skill, "1.0", wrongDigest(""), f.Arguments)), f.Skill+" as a schema-interface request")
-		w.Negative("SI-10.1", an.state() != a2a.StateCompleted, f.Skill+" is not executed as an unconstrained schema-interface skill", an.describe(), an.ex)
+		w.Negative(an.state() != a2a.StateCompleted, f.Skill+" is not executed as an unconstrained schema-interface skill", an.describe(), an.ex)
 	})
 	limits := func(row, text string, check func(w *harness.W, an *answer, what string)) {
 		spec(e, row, text, func(w *harness.W) {
@@ -323,24 +323,24 @@ func registerGated(e *harness.Env) {
 			cl := s.client("A")
 			if l.PayloadBytes > 0 && row != "SI-12.2i" {
 				under := s.send(cl, false, modeSync, padded(en, l.Arguments, l.Pad, l.PayloadBytes-4096), fmt.Sprintf("a request of about %d bytes", l.PayloadBytes-4096))
-				w.Control(row, under.state() == a2a.StateCompleted, "a request under the payload limit is processed", under.describe(), under.ex)
+				w.Control(under.state() == a2a.StateCompleted, "a request under the payload limit is processed", under.describe(), under.ex)
 				check(w, s.send(cl, false, modeSync, padded(en, l.Arguments, l.Pad, l.PayloadBytes+4096), fmt.Sprintf("a request of about %d bytes", l.PayloadBytes+4096)), "over the payload limit")
 			}
 			if l.NestingDepth > 0 && row != "SI-12.2h" {
 				under := s.send(cl, false, modeSync, nested(en, l.Arguments, l.NestingDepth-8), fmt.Sprintf("metadata nested %d deep", l.NestingDepth-8))
-				w.Control(row, under.state() == a2a.StateCompleted, "a request under the nesting limit is processed", under.describe(), under.ex)
+				w.Control(under.state() == a2a.StateCompleted, "a request under the nesting limit is processed", under.describe(), under.ex)
 				check(w, s.send(cl, false, modeSync, nested(en, l.Arguments, l.NestingDepth+8), fmt.Sprintf("metadata nested %d deep", l.NestingDepth+8)), "over the nesting limit")
 			}
 		})
 	}
 	limits("SI-12.2h", "the agent enforces a payload size limit", func(w *harness.W, an *answer, what string) {
-		w.Negative("SI-12.2h", refusal(an) || (an.task == nil && an.bindErr != nil), "a request "+what+" is refused", an.describe(), an.ex)
+		w.Negative(refusal(an) || (an.task == nil && an.bindErr != nil), "a request "+what+" is refused", an.describe(), an.ex)
 	})
 	limits("SI-12.2i", "the agent enforces a nesting limit", func(w *harness.W, an *answer, what string) {
-		w.Negative("SI-12.2i", refusal(an), "a request "+what+" is refused", an.describe(), an.ex)
+		w.Negative(refusal(an), "a request "+what+" is refused", an.describe(), an.ex)
 	})
 	limits("SI-12.3a", "a limit refusal reports resource_limit_exceeded", func(w *harness.W, an *answer, what string) {
-		w.Negative("SI-12.3a", an.state() != a2a.StateCompleted && an.code() == skiface.ResourceLimitExceeded, "the refusal of a request "+what+" carries resource_limit_exceeded", an.describe(), an.ex)
+		w.Negative(an.state() != a2a.StateCompleted && an.code() == skiface.ResourceLimitExceeded, "the refusal of a request "+what+" carries resource_limit_exceeded", an.describe(), an.ex)
 	})
 }
 

@@ -68,9 +68,9 @@ func (s *sess) runs() []run {
 // completedRuns returns the runs, failing row on any that did not complete.
 func (s *sess) completedRuns(row string) []run {
 	rs := s.runs()
-	s.w.Check(row, len(rs) > 0, "valid invocations to examine", "none", s.cardEx)
+	s.w.Check(len(rs) > 0, "valid invocations to examine", "none", s.cardEx)
 	for _, r := range rs {
-		s.w.Check(row, r.ans.state() == a2a.StateCompleted, r.skill+" with valid arguments ("+r.how+") completes", r.ans.describe(), r.ans.ex)
+		s.w.Check(r.ans.state() == a2a.StateCompleted, r.skill+" with valid arguments ("+r.how+") completes", r.ans.describe(), r.ans.ex)
 	}
 	return rs
 }
@@ -102,16 +102,16 @@ func registerInvoke(e *harness.Env) {
 			d := s.describeSkill(cl, rest, modeSync, p.SkillID, "describe_skill over "+b)
 			ok := d.ans.state() == a2a.StateCompleted && len(d.ans.task.Artifacts) == 1 && d.ans.task.Artifacts[0].Name == skiface.DescribeSkill &&
 				len(d.ans.task.Artifacts[0].Parts) == 1 && len(d.ans.task.Artifacts[0].Parts[0].Data) > 0 && d.tree != nil
-			w.Check("SI-4.1a", ok, "describe_skill over "+b+": a completed Task, one Artifact describe_skill, one Data Part holding the result object",
+			w.Check(ok, "describe_skill over "+b+": a completed Task, one Artifact describe_skill, one Data Part holding the result object",
 				d.ans.describe()+" "+partsSummary(taskArtifacts(d.ans.task))+" "+d.problem, d.ans.ex)
 			an := s.invoke(cl, rest, modeSync, p.SkillID, args, p.SkillID+" over "+b)
 			prim := artifactsNamed(an.task, p.SkillID)
 			res, hasRes := resultOf(an.task, p.SkillID)
-			w.Check("SI-4.1a", an.state() == a2a.StateCompleted && len(prim) == 1 && len(prim[0].Parts) == 1 && len(prim[0].Parts[0].Data) > 0 && hasRes && res != nil,
+			w.Check(an.state() == a2a.StateCompleted && len(prim) == 1 && len(prim[0].Parts) == 1 && len(prim[0].Parts[0].Data) > 0 && hasRes && res != nil,
 				p.SkillID+" over "+b+": a completed Task with one primary result Artifact holding the skill result object in one Data Part",
 				an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
 			bad := s.send(cl, rest, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, wrongDigest(p.Digest), args)), p.SkillID+" with a wrong digest over "+b)
-			w.Check("SI-4.1a", bad.task != nil && bad.task.Status.Message != nil && len(bad.task.Status.Message.Parts) == 1 && codeIn(decodeTree(bad.task.Status.Message.Parts[0].Data)) != "",
+			w.Check(bad.task != nil && bad.task.Status.Message != nil && len(bad.task.Status.Message.Parts) == 1 && codeIn(decodeTree(bad.task.Status.Message.Parts[0].Data)) != "",
 				"a refusal over "+b+" carries its condition in the final status Message's single error Data Part", bad.describe(), bad.ex)
 		}
 	})
@@ -121,11 +121,11 @@ func registerInvoke(e *harness.Env) {
 		cl := s.client("A")
 		syn := s.invoke(cl, false, modeSync, p.SkillID, args, p.SkillID)
 		str := s.invoke(cl, false, modeStream, p.SkillID, args, p.SkillID+" streamed")
-		w.Check("SI-9.38a", syn.state() == a2a.StateCompleted, "SendMessage yields a Task in TASK_STATE_COMPLETED", syn.describe(), syn.ex)
-		w.Check("SI-9.38a", str.state() == a2a.StateCompleted, "the stream ends with the Task in TASK_STATE_COMPLETED", str.describe(), str.ex)
+		w.Check(syn.state() == a2a.StateCompleted, "SendMessage yields a Task in TASK_STATE_COMPLETED", syn.describe(), syn.ex)
+		w.Check(str.state() == a2a.StateCompleted, "the stream ends with the Task in TASK_STATE_COMPLETED", str.describe(), str.ex)
 		if syn.task != nil {
 			g := s.getTask(cl, false, syn.task.ID, "GetTask after "+p.SkillID)
-			w.Check("SI-9.38a", g.state() == a2a.StateCompleted, "GetTask shows TASK_STATE_COMPLETED", g.describe(), g.ex)
+			w.Check(g.state() == a2a.StateCompleted, "GetTask shows TASK_STATE_COMPLETED", g.describe(), g.ex)
 		}
 	})
 	primaryShape := func(row, text string, check func(w *harness.W, skill string, an *answer, how string)) {
@@ -135,14 +135,14 @@ func registerInvoke(e *harness.Env) {
 			cl := s.client("A")
 			for _, mode := range []string{modeSync, modeStream} {
 				an := s.invoke(cl, false, mode, p.SkillID, args, p.SkillID+" ("+mode+")")
-				w.Check(row, an.state() == a2a.StateCompleted, p.SkillID+" completes ("+mode+")", an.describe(), an.ex)
+				w.Check(an.state() == a2a.StateCompleted, p.SkillID+" completes ("+mode+")", an.describe(), an.ex)
 				check(w, p.SkillID, an, mode)
 			}
 		})
 	}
 	primaryShape("SI-9.38b", "the completed Task holds exactly one primary result Artifact with a single Data Part", func(w *harness.W, skill string, an *answer, how string) {
 		prim := artifactsNamed(an.task, skill)
-		w.Check("SI-9.38b", len(prim) == 1 && len(prim[0].Parts) == 1 && len(prim[0].Parts[0].Data) > 0,
+		w.Check(len(prim) == 1 && len(prim[0].Parts) == 1 && len(prim[0].Parts[0].Data) > 0,
 			"one Artifact named "+skill+" with one Data Part ("+how+")", partsSummary(taskArtifacts(an.task)), an.ex)
 	})
 	primaryShape("SI-9.38c", "the primary result Artifact holds the skill result object", func(w *harness.W, skill string, an *answer, how string) {
@@ -151,7 +151,7 @@ func registerInvoke(e *harness.Env) {
 			data, _ = decodeTree(prim[0].Parts[0].Data).(map[string]any)
 		}
 		_, hasRes := data["result"]
-		w.Check("SI-9.38c", data["skill"] == skill && hasRes, `data is {"skill":"`+skill+`","result":…} (`+how+")", clip(string(mustJSON(data)), 200), an.ex)
+		w.Check(data["skill"] == skill && hasRes, `data is {"skill":"`+skill+`","result":…} (`+how+")", clip(string(mustJSON(data)), 200), an.ex)
 	})
 	outputValid := func(row, text string, all bool) {
 		spec(e, row, text, func(w *harness.W) {
@@ -164,7 +164,7 @@ func registerInvoke(e *harness.Env) {
 				out := s.compiled(row, s.doc(row, r.skill), "output")
 				res, ok := resultOf(r.ans.task, r.skill)
 				vs := out.Validate(res)
-				w.Check(row, ok && len(vs) == 0, r.skill+" ("+r.how+"): data.result validates against output_schema (format asserted)",
+				w.Check(ok && len(vs) == 0, r.skill+" ("+r.how+"): data.result validates against output_schema (format asserted)",
 					fmt.Sprintf("present %v, violations %v", ok, vs), r.ans.ex)
 			}
 		})
@@ -189,29 +189,29 @@ func registerInvoke(e *harness.Env) {
 		})
 	}
 	recordSpec("SI-8.13", "each supporting record validates against the schema of its kind", func(w *harness.W, s *sess, r run, d *docSeen, rec a2a.Artifact) {
-		w.Check("SI-8.13", contains(kinds(d.tree), rec.Name), r.skill+": record Artifact "+rec.ArtifactID+" names a declared kind", rec.Name, r.ans.ex)
+		w.Check(contains(kinds(d.tree), rec.Name), r.skill+": record Artifact "+rec.ArtifactID+" names a declared kind", rec.Name, r.ans.ex)
 		c := s.compiled("SI-8.13", d, rec.Name)
 		for _, part := range rec.Parts {
 			vs := c.ValidateJSON(part.Data)
-			w.Check("SI-8.13", len(part.Data) > 0 && len(vs) == 0, r.skill+" ("+r.how+"): record "+rec.ArtifactID+" validates against kind "+rec.Name, fmt.Sprint(vs), r.ans.ex)
+			w.Check(len(part.Data) > 0 && len(vs) == 0, r.skill+" ("+r.how+"): record "+rec.ArtifactID+" validates against kind "+rec.Name, fmt.Sprint(vs), r.ans.ex)
 		}
 	})
 	recordSpec("SI-9.41a", "each supporting-record Artifact is named after a declared kind", func(w *harness.W, s *sess, r run, d *docSeen, rec a2a.Artifact) {
-		w.Check("SI-9.41a", contains(kinds(d.tree), rec.Name), r.skill+" ("+r.how+"): Artifact "+rec.ArtifactID+" is named after a kind in "+fmt.Sprint(kinds(d.tree)), fmt.Sprintf("%q", rec.Name), r.ans.ex)
+		w.Check(contains(kinds(d.tree), rec.Name), r.skill+" ("+r.how+"): Artifact "+rec.ArtifactID+" is named after a kind in "+fmt.Sprint(kinds(d.tree)), fmt.Sprintf("%q", rec.Name), r.ans.ex)
 	})
 	recordSpec("SI-9.41b", "each supporting-record Artifact has a single Data Part", func(w *harness.W, s *sess, r run, d *docSeen, rec a2a.Artifact) {
-		w.Check("SI-9.41b", len(rec.Parts) == 1 && len(rec.Parts[0].Data) > 0, r.skill+" ("+r.how+"): record Artifact "+rec.ArtifactID+" has one Data Part", partsSummary([]a2a.Artifact{rec}), r.ans.ex)
+		w.Check(len(rec.Parts) == 1 && len(rec.Parts[0].Data) > 0, r.skill+" ("+r.how+"): record Artifact "+rec.ArtifactID+" has one Data Part", partsSummary([]a2a.Artifact{rec}), r.ans.ex)
 	})
 	recordSpec("SI-9.41c", "the record Data Part holds the complete record valid against its kind's Schema Reference", func(w *harness.W, s *sess, r run, d *docSeen, rec a2a.Artifact) {
 		if !contains(kinds(d.tree), rec.Name) {
-			w.Failf("SI-9.41c", r.ans.ex, "the record's kind is declared", "%q", rec.Name)
+			w.Failf(r.ans.ex, "the record's kind is declared", "%q", rec.Name)
 		}
 		c := s.compiled("SI-9.41c", d, rec.Name)
 		var vs []skiface.Violation
 		if len(rec.Parts) > 0 {
 			vs = c.ValidateJSON(rec.Parts[0].Data)
 		}
-		w.Check("SI-9.41c", len(rec.Parts) > 0 && len(vs) == 0, r.skill+" ("+r.how+"): record "+rec.ArtifactID+" validates against kind "+rec.Name, fmt.Sprint(vs), r.ans.ex)
+		w.Check(len(rec.Parts) > 0 && len(vs) == 0, r.skill+" ("+r.how+"): record "+rec.ArtifactID+" validates against kind "+rec.Name, fmt.Sprint(vs), r.ans.ex)
 	})
 	separate := func(row, text string) {
 		spec(e, row, text, func(w *harness.W) {
@@ -220,16 +220,16 @@ func registerInvoke(e *harness.Env) {
 			for _, r := range s.completedRuns(row) {
 				d := s.doc(row, r.skill)
 				prim := artifactsNamed(r.ans.task, r.skill)
-				w.Check(row, len(prim) == 1 && len(prim[0].Parts) == 1, r.skill+" ("+r.how+"): the primary result Artifact holds only the result (one part)",
+				w.Check(len(prim) == 1 && len(prim[0].Parts) == 1, r.skill+" ("+r.how+"): the primary result Artifact holds only the result (one part)",
 					partsSummary(taskArtifacts(r.ans.task)), r.ans.ex)
 				seen := map[string]bool{}
 				for _, rec := range records(r.ans.task, r.skill) {
 					n++
-					w.Check(row, !seen[rec.ArtifactID] && len(rec.Parts) >= 1, r.skill+": record Artifact "+rec.ArtifactID+" is its own Artifact", partsSummary([]a2a.Artifact{rec}), r.ans.ex)
+					w.Check(!seen[rec.ArtifactID] && len(rec.Parts) >= 1, r.skill+": record Artifact "+rec.ArtifactID+" is its own Artifact", partsSummary([]a2a.Artifact{rec}), r.ans.ex)
 					seen[rec.ArtifactID] = true
 				}
 				if len(kinds(d.tree)) > 0 && r.how == "SendMessage" {
-					w.Check(row, len(records(r.ans.task, r.skill)) > 0 || !refsRecords(r.ans.task, r.skill),
+					w.Check(len(records(r.ans.task, r.skill)) > 0 || !refsRecords(r.ans.task, r.skill),
 						r.skill+": records the result refers to are published in their own Artifacts", partsSummary(taskArtifacts(r.ans.task)), r.ans.ex)
 				}
 			}
@@ -248,9 +248,9 @@ func registerInvoke(e *harness.Env) {
 					data, _ = decodeTree(a.Parts[0].Data).(map[string]any)
 				}
 				_, hasRes := data["result"]
-				w.Check("SI-9.42", hasRes, r.skill+" ("+r.how+"): the Artifact "+a.ArtifactID+" named after the skill is the skill result object, not a record", clip(string(mustJSON(data)), 200), r.ans.ex)
+				w.Check(hasRes, r.skill+" ("+r.how+"): the Artifact "+a.ArtifactID+" named after the skill is the skill result object, not a record", clip(string(mustJSON(data)), 200), r.ans.ex)
 			}
-			w.Check("SI-9.42", len(named) == 1, r.skill+" ("+r.how+"): only the primary result Artifact carries the skill's name", fmt.Sprintf("%d Artifacts named %s", len(named), r.skill), r.ans.ex)
+			w.Check(len(named) == 1, r.skill+" ("+r.how+"): only the primary result Artifact carries the skill's name", fmt.Sprintf("%d Artifacts named %s", len(named), r.skill), r.ans.ex)
 		}
 	})
 	spec(e, "SI-9.43a", "the primary result assembled from streamed Artifact updates validates against output_schema", func(w *harness.W) {
@@ -260,12 +260,12 @@ func registerInvoke(e *harness.Env) {
 		out := s.compiled("SI-9.43a", s.doc("SI-9.43a", p.SkillID), "output")
 		syn := s.invoke(cl, false, modeSync, p.SkillID, args, p.SkillID)
 		res, _ := resultOf(syn.task, p.SkillID)
-		w.Control("SI-9.43a", syn.state() == a2a.StateCompleted && len(out.Validate(res)) == 0, "the synchronous result validates", syn.describe(), syn.ex)
+		w.Control(syn.state() == a2a.StateCompleted && len(out.Validate(res)) == 0, "the synchronous result validates", syn.describe(), syn.ex)
 		str := s.invoke(cl, false, modeStream, p.SkillID, args, p.SkillID+" streamed")
 		prim := artifactsNamed(str.task, p.SkillID)
 		res, ok := resultOf(str.task, p.SkillID)
 		vs := out.Validate(res)
-		w.Check("SI-9.43a", str.state() == a2a.StateCompleted && ok && len(prim) == 1 && len(prim[0].Parts) == 1 && len(vs) == 0,
+		w.Check(str.state() == a2a.StateCompleted && ok && len(prim) == 1 && len(prim[0].Parts) == 1 && len(vs) == 0,
 			"the assembled primary result (A2A append/replace semantics) is one Data Part whose result validates",
 			fmt.Sprintf("%s; %s; violations %v", str.describe(), partsSummary(prim), vs), str.ex)
 	})
@@ -277,12 +277,12 @@ func registerInvoke(e *harness.Env) {
 		for _, mode := range []string{modeSync, modeStream} {
 			an := s.invoke(cl, false, mode, p.SkillID, args, p.SkillID+" ("+mode+")")
 			if an.task == nil || an.task.ID == "" {
-				w.Failf("SI-9.43b", an.ex, "the invocation answers with a Task", "%s", an.describe())
+				w.Failf(an.ex, "the invocation answers with a Task", "%s", an.describe())
 			}
 			g := s.getTask(cl, false, an.task.ID, "GetTask after "+p.SkillID+" ("+mode+")")
 			res, ok := resultOf(g.task, p.SkillID)
 			vs := out.Validate(res)
-			w.Check("SI-9.43b", g.state() == a2a.StateCompleted && ok && len(vs) == 0, "GetTask's primary result validates (task created by "+mode+")",
+			w.Check(g.state() == a2a.StateCompleted && ok && len(vs) == 0, "GetTask's primary result validates (task created by "+mode+")",
 				fmt.Sprintf("%s; violations %v", g.describe(), vs), g.ex)
 		}
 	})

@@ -44,10 +44,10 @@ type entry struct {
 
 // open fetches (once per run) the card of the schema-interface role; a failed fetch fails row.
 func open(w *harness.W, row string) *sess {
-	card, raw, ex := w.Card(Role, row)
+	card, raw, ex := w.Card(Role)
 	s := &sess{w: w, e: w.Env(), card: card, cardRaw: raw, cardEx: ex}
 	if card == nil {
-		w.Failf(row, ex, "the agent card can be fetched", "no card")
+		w.Failf(ex, "the agent card can be fetched", "no card")
 	}
 	if i, ok := card.Interface(a2a.BindingJSONRPC); ok {
 		s.rpc = &i

@@ -15,14 +15,14 @@ func registerCard(e *harness.Env) {
 	spec(e, "SI-9.1a", "the Agent Card advertises the describe_skill AgentSkill", func(w *harness.W) {
 		s := open(w, "SI-9.1a")
 		_, ok := s.card.Skill(skiface.DescribeSkill)
-		w.Check("SI-9.1a", ok, "skills[] holds an AgentSkill with id describe_skill", fmt.Sprintf("skill ids %v", skillIDs(s)), s.cardEx)
+		w.Check(ok, "skills[] holds an AgentSkill with id describe_skill", fmt.Sprintf("skill ids %v", skillIDs(s)), s.cardEx)
 	})
 	spec(e, "SI-9.1b", "every schema-governed domain skill of the extension is an AgentSkill of the card", func(w *harness.W) {
 		s := open(w, "SI-9.1b")
-		w.Check("SI-9.1b", len(s.entries) > 0, "params.skills advertises at least one domain skill", "none", s.cardEx)
+		w.Check(len(s.entries) > 0, "params.skills advertises at least one domain skill", "none", s.cardEx)
 		for _, en := range s.entries {
 			_, ok := s.card.Skill(en.SkillID)
-			w.Check("SI-9.1b", ok, "skills[] holds the AgentSkill "+en.SkillID, fmt.Sprintf("skill ids %v", skillIDs(s)), s.cardEx)
+			w.Check(ok, "skills[] holds the AgentSkill "+en.SkillID, fmt.Sprintf("skill ids %v", skillIDs(s)), s.cardEx)
 		}
 	})
 	spec(e, "SI-9.2", "capabilities.extensions declares the schema-interface extension URI exactly", func(w *harness.W) {
@@ -32,44 +32,44 @@ func registerCard(e *harness.Env) {
 			uris = append(uris, x.URI)
 		}
 		_, ok := s.card.Extension(URI)
-		w.Check("SI-9.2", ok, "an extension entry whose uri is "+URI, fmt.Sprintf("extension uris %q", uris), s.cardEx)
+		w.Check(ok, "an extension entry whose uri is "+URI, fmt.Sprintf("extension uris %q", uris), s.cardEx)
 	})
 	spec(e, "SI-9.5a", "the extension params carry interface_version \"1.0\"", func(w *harness.W) {
 		s := open(w, "SI-9.5a")
 		v, ok := s.params["interface_version"].(string)
-		w.Check("SI-9.5a", ok && v == "1.0", `params.interface_version is the string "1.0"`, fmt.Sprintf("%#v", s.params["interface_version"]), s.cardEx)
+		w.Check(ok && v == "1.0", `params.interface_version is the string "1.0"`, fmt.Sprintf("%#v", s.params["interface_version"]), s.cardEx)
 	})
 	spec(e, "SI-9.5b", "the extension params carry a skills array", func(w *harness.W) {
 		s := open(w, "SI-9.5b")
 		_, ok := s.params["skills"].([]any)
-		w.Check("SI-9.5b", ok, "params.skills is a JSON array", fmt.Sprintf("%s", clip(string(mustJSON(s.params["skills"])), 200)), s.cardEx)
+		w.Check(ok, "params.skills is a JSON array", fmt.Sprintf("%s", clip(string(mustJSON(s.params["skills"])), 200)), s.cardEx)
 	})
 	for _, c := range []struct{ row, member string }{{"SI-9.6a", "skill_id"}, {"SI-9.6b", "skill_version"}, {"SI-9.6c", "interface_digest"}} {
 		c := c
 		spec(e, c.row, "every params.skills entry contains "+c.member, func(w *harness.W) {
 			s := open(w, c.row)
-			w.Check(c.row, len(s.entries) > 0, "params.skills has entries", "none", s.cardEx)
+			w.Check(len(s.entries) > 0, "params.skills has entries", "none", s.cardEx)
 			for i, en := range s.entries {
-				w.Check(c.row, en.has[c.member], fmt.Sprintf("params.skills[%d] contains %s", i, c.member),
+				w.Check(en.has[c.member], fmt.Sprintf("params.skills[%d] contains %s", i, c.member),
 					fmt.Sprintf("members %v", keys(en.has)), s.cardEx)
 			}
 		})
 	}
 	spec(e, "SI-2.1a", "the card's extension entry carries each skill's Skill Interface Document Digest", func(w *harness.W) {
 		s := open(w, "SI-2.1a")
-		w.Check("SI-2.1a", len(s.entries) > 0, "params.skills has entries", "none", s.cardEx)
+		w.Check(len(s.entries) > 0, "params.skills has entries", "none", s.cardEx)
 		for i, en := range s.entries {
-			w.Check("SI-2.1a", en.has["interface_digest"] && isDigest(en.Digest),
+			w.Check(en.has["interface_digest"] && isDigest(en.Digest),
 				fmt.Sprintf("params.skills[%d] (%s) carries interface_digest as sha256:<64 lowercase hex>", i, en.SkillID),
 				fmt.Sprintf("interface_digest %q", en.Digest), s.cardEx)
 		}
 	})
 	spec(e, "SI-9.7", "every params.skills skill_id names an AgentSkill of the same card", func(w *harness.W) {
 		s := open(w, "SI-9.7")
-		w.Check("SI-9.7", len(s.entries) > 0, "params.skills has entries", "none", s.cardEx)
+		w.Check(len(s.entries) > 0, "params.skills has entries", "none", s.cardEx)
 		for _, en := range s.entries {
 			_, ok := s.card.Skill(en.SkillID)
-			w.Check("SI-9.7", ok && en.SkillID != "", fmt.Sprintf("skill_id %q is the id of an AgentSkill in skills[]", en.SkillID),
+			w.Check(ok && en.SkillID != "", fmt.Sprintf("skill_id %q is the id of an AgentSkill in skills[]", en.SkillID),
 				fmt.Sprintf("skill ids %v", skillIDs(s)), s.cardEx)
 		}
 	})
@@ -79,9 +79,9 @@ func registerCard(e *harness.Env) {
 		for _, en := range s.entries {
 			seen[en.SkillID]++
 		}
-		w.Check("SI-9.9", len(s.entries) > 0, "params.skills has entries", "none", s.cardEx)
+		w.Check(len(s.entries) > 0, "params.skills has entries", "none", s.cardEx)
 		for id, n := range seen {
-			w.Check("SI-9.9", n == 1, "skill_id "+id+" appears in one params.skills entry", fmt.Sprintf("%d entries", n), s.cardEx)
+			w.Check(n == 1, "skill_id "+id+" appears in one params.skills entry", fmt.Sprintf("%d entries", n), s.cardEx)
 		}
 	})
 }
@@ -109,7 +109,7 @@ func registerDocuments(e *harness.Env) {
 			s := open(w, row)
 			for _, d := range s.docs(row) {
 				rs := refs(d.tree)
-				w.Check(row, len(rs) >= 2, "the document of "+d.skill+" carries input_schema and output_schema references",
+				w.Check(len(rs) >= 2, "the document of "+d.skill+" carries input_schema and output_schema references",
 					fmt.Sprintf("%d Schema References", len(rs)), d.ans.ex)
 				for _, r := range rs {
 					check(w, s, d, r)
@@ -120,7 +120,7 @@ func registerDocuments(e *harness.Env) {
 	inlineSchema := func(row string) func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 		return func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 			_, ok := r.schema()
-			w.Check(row, ok, d.skill+r.path+" carries its schema inline in resolution.schema (an object or boolean)",
+			w.Check(ok, d.skill+r.path+" carries its schema inline in resolution.schema (an object or boolean)",
 				clip(string(mustJSON(r.m["resolution"])), 200), d.ans.ex)
 		}
 	}
@@ -130,7 +130,7 @@ func registerDocuments(e *harness.Env) {
 	inlineType := func(row string) func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 		return func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 			res, _ := r.m["resolution"].(map[string]any)
-			w.Check(row, res["type"] == "inline", d.skill+r.path+`/resolution/type is "inline"`, fmt.Sprintf("%#v", res["type"]), d.ans.ex)
+			w.Check(res["type"] == "inline", d.skill+r.path+`/resolution/type is "inline"`, fmt.Sprintf("%#v", res["type"]), d.ans.ex)
 		}
 	}
 	eachRef("SI-7.4a", "every Schema Reference has resolution.type inline", inlineType("SI-7.4a"))
@@ -145,7 +145,7 @@ func registerDocuments(e *harness.Env) {
 				}
 			}
 			_, inline := r.schema()
-			w.Check(row, len(extra) == 0 && inline, d.skill+r.path+"/resolution holds only type and the embedded schema, no external locator",
+			w.Check(len(extra) == 0 && inline, d.skill+r.path+"/resolution holds only type and the embedded schema, no external locator",
 				clip(string(mustJSON(res)), 200), d.ans.ex)
 		}
 	}
@@ -161,7 +161,7 @@ func registerDocuments(e *harness.Env) {
 			ref := map[string]any{"schema_uri": r.str("schema_uri"), "version": "1.0", "dialect": r.str("dialect"),
 				"digest": dg, "resolution": map[string]any{"type": "inline", "schema": json.RawMessage(sch)}}
 			_, err := skiface.CompileSchema(mustJSON(ref), s.e.SchemaInterfaceLimits())
-			w.Check(row, err == nil, d.skill+r.path+": every $ref and $dynamicRef resolves inside resolution.schema (compiled with retrieval disabled)",
+			w.Check(err == nil, d.skill+r.path+": every $ref and $dynamicRef resolves inside resolution.schema (compiled with retrieval disabled)",
 				fmt.Sprint(err), d.ans.ex)
 		}
 	}
@@ -208,10 +208,10 @@ func registerDocuments(e *harness.Env) {
 			}
 			targets++
 			u, err := url.Parse(id)
-			w.Check("SI-6.8", err == nil && u.Scheme != "" && u.Fragment == "" && !strings.Contains(id, "#"),
+			w.Check(err == nil && u.Scheme != "" && u.Fragment == "" && !strings.Contains(id, "#"),
 				d.skill+r.path+": the embedded resource targeted by a reference has an absolute $id", fmt.Sprintf("$id %q", id), d.ans.ex)
 		}
-		w.Check("SI-6.8", true, d.skill+r.path+": reference targets examined", fmt.Sprintf("%d embedded resources, %d reference targets", len(ids), targets), d.ans.ex)
+		w.Check(true, d.skill+r.path+": reference targets examined", fmt.Sprintf("%d embedded resources, %d reference targets", len(ids), targets), d.ans.ex)
 	})
 	eachRef("SI-6.10", "embedded schema resources use the Schema Reference's dialect", func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 		sch, ok := r.schema()
@@ -227,11 +227,11 @@ func registerDocuments(e *harness.Env) {
 			}
 			n++
 			if v, ok := m["$schema"]; ok {
-				w.Check("SI-6.10", v == dialect, d.skill+r.path+": the resource's $schema equals the dialect "+dialect,
+				w.Check(v == dialect, d.skill+r.path+": the resource's $schema equals the dialect "+dialect,
 					fmt.Sprintf("$schema %#v", v), d.ans.ex)
 			}
 		})
-		w.Check("SI-6.10", true, d.skill+r.path+": schema resources examined", fmt.Sprintf("%d", n), d.ans.ex)
+		w.Check(true, d.skill+r.path+": schema resources examined", fmt.Sprintf("%d", n), d.ans.ex)
 	})
 	eachRef("SI-7.1a", "each Schema Reference digest is the SHA-256 of the JCS form of resolution.schema", func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 		sch, ok := r.schema()
@@ -239,22 +239,22 @@ func registerDocuments(e *harness.Env) {
 			return
 		}
 		dg, err := skiface.SchemaDigest(sch)
-		w.Check("SI-7.1a", err == nil && strings.EqualFold(dg, r.str("digest")), d.skill+r.path+"/digest equals sha256 over JCS(resolution.schema) = "+dg,
+		w.Check(err == nil && strings.EqualFold(dg, r.str("digest")), d.skill+r.path+"/digest equals sha256 over JCS(resolution.schema) = "+dg,
 			fmt.Sprintf("digest %q (%v)", r.str("digest"), err), d.ans.ex)
 	})
 	eachRef("SI-7.2", "every Schema Reference digest is sha256: followed by 64 lowercase hex digits", func(w *harness.W, s *sess, d *docSeen, r refSeen) {
-		w.Check("SI-7.2", isDigest(r.str("digest")), d.skill+r.path+"/digest matches ^sha256:[0-9a-f]{64}$", fmt.Sprintf("%q", r.str("digest")), d.ans.ex)
+		w.Check(isDigest(r.str("digest")), d.skill+r.path+"/digest matches ^sha256:[0-9a-f]{64}$", fmt.Sprintf("%q", r.str("digest")), d.ans.ex)
 	})
 	spec(e, "SI-7.3", "every resolution.schema satisfies the JCS input requirements as received", func(w *harness.W) {
 		s := open(w, "SI-7.3")
 		for _, d := range s.docs("SI-7.3") {
 			problems := ijsonProblems(d.ans.ex.ResponseBody, d.ans.ex.Events)
-			w.Check("SI-7.3", len(problems) == 0, "describe_skill("+d.skill+"): no duplicate member, unrepresentable number or lone surrogate inside resolution.schema",
+			w.Check(len(problems) == 0, "describe_skill("+d.skill+"): no duplicate member, unrepresentable number or lone surrogate inside resolution.schema",
 				strings.Join(problems, "; "), d.ans.ex)
 			for _, r := range refs(d.tree) {
 				if sch, ok := r.schema(); ok {
 					_, err := skiface.JCS(sch)
-					w.Check("SI-7.3", err == nil, d.skill+r.path+": resolution.schema canonicalizes under RFC 8785", fmt.Sprint(err), d.ans.ex)
+					w.Check(err == nil, d.skill+r.path+": resolution.schema canonicalizes under RFC 8785", fmt.Sprint(err), d.ans.ex)
 				}
 			}
 		}
@@ -264,7 +264,7 @@ func registerDocuments(e *harness.Env) {
 			s := open(w, row)
 			for _, d := range s.docs(row) {
 				err := skiface.ValidateDocument(d.raw)
-				w.Check(row, err == nil, "the document of "+d.skill+" is valid against the trusted Skill Interface Schema (derived from the draft's prose)",
+				w.Check(err == nil, "the document of "+d.skill+" is valid against the trusted Skill Interface Schema (derived from the draft's prose)",
 					fmt.Sprint(err), d.ans.ex)
 			}
 		})
@@ -276,11 +276,11 @@ func registerDocuments(e *harness.Env) {
 		s := open(w, "SI-6.14")
 		for _, d := range s.docs("SI-6.14") {
 			err := skiface.ValidateDocument(d.raw)
-			w.Check("SI-6.14", err == nil, "the document of "+d.skill+" validates against the trusted Skill Interface Schema", fmt.Sprint(err), d.ans.ex)
+			w.Check(err == nil, "the document of "+d.skill+" validates against the trusted Skill Interface Schema", fmt.Sprint(err), d.ans.ex)
 			for _, r := range refs(d.tree) {
 				sch, ok := r.schema()
 				dg, _ := skiface.SchemaDigest(sch)
-				w.Check("SI-6.14", ok && dg == r.str("digest"), d.skill+r.path+": the inline schema's digest is correct", fmt.Sprintf("declared %q, calculated %q", r.str("digest"), dg), d.ans.ex)
+				w.Check(ok && dg == r.str("digest"), d.skill+r.path+": the inline schema's digest is correct", fmt.Sprintf("declared %q, calculated %q", r.str("digest"), dg), d.ans.ex)
 			}
 		}
 	})
@@ -289,10 +289,10 @@ func registerDocuments(e *harness.Env) {
 		for _, d := range s.docs("SI-8.14a") {
 			seen := map[string]bool{}
 			for _, k := range kinds(d.tree) {
-				w.Check("SI-8.14a", !seen[k], d.skill+": supporting-record kind "+k+" is declared once", "declared again", d.ans.ex)
+				w.Check(!seen[k], d.skill+": supporting-record kind "+k+" is declared once", "declared again", d.ans.ex)
 				seen[k] = true
 			}
-			w.Check("SI-8.14a", true, d.skill+": kinds examined", fmt.Sprint(kinds(d.tree)), d.ans.ex)
+			w.Check(true, d.skill+": kinds examined", fmt.Sprint(kinds(d.tree)), d.ans.ex)
 		}
 	})
 	spec(e, "SI-8.14b", "no supporting-record kind equals the document's skill_id", func(w *harness.W) {
@@ -300,9 +300,9 @@ func registerDocuments(e *harness.Env) {
 		for _, d := range s.docs("SI-8.14b") {
 			id, _ := d.tree["skill_id"].(string)
 			for _, k := range kinds(d.tree) {
-				w.Check("SI-8.14b", k != id, d.skill+": supporting-record kind "+k+" differs from skill_id", "kind equals skill_id "+id, d.ans.ex)
+				w.Check(k != id, d.skill+": supporting-record kind "+k+" differs from skill_id", "kind equals skill_id "+id, d.ans.ex)
 			}
-			w.Check("SI-8.14b", true, d.skill+": kinds examined", fmt.Sprint(kinds(d.tree)), d.ans.ex)
+			w.Check(true, d.skill+": kinds examined", fmt.Sprint(kinds(d.tree)), d.ans.ex)
 		}
 	})
 	spec(e, "SI-11.1", "a schema_uri and version always come with the same digest", func(w *harness.W) {
@@ -313,30 +313,30 @@ func registerDocuments(e *harness.Env) {
 			for _, r := range refs(d.tree) {
 				k := r.str("schema_uri") + " @ " + r.str("version")
 				if p, ok := seen[k]; ok {
-					w.Check("SI-11.1", p.digest == r.str("digest"), "("+k+") maps to one digest",
+					w.Check(p.digest == r.str("digest"), "("+k+") maps to one digest",
 						fmt.Sprintf("%s at %s, %s at %s%s", p.digest, p.where, r.str("digest"), d.skill, r.path), d.ans.ex)
 					continue
 				}
 				seen[k] = seenAt{r.str("digest"), d.skill + r.path}
-				w.Check("SI-11.1", true, "("+k+") recorded", r.str("digest"), d.ans.ex)
+				w.Check(true, "("+k+") recorded", r.str("digest"), d.ans.ex)
 			}
 		}
 	})
 	eachRef("SI-11.2", "every Schema Reference version is an exact MAJOR.MINOR Version String", func(w *harness.W, s *sess, d *docSeen, r refSeen) {
-		w.Check("SI-11.2", versionString.MatchString(r.str("version")), d.skill+r.path+"/version is MAJOR.MINOR without leading zeros", fmt.Sprintf("%q", r.str("version")), d.ans.ex)
+		w.Check(versionString.MatchString(r.str("version")), d.skill+r.path+"/version is MAJOR.MINOR without leading zeros", fmt.Sprintf("%q", r.str("version")), d.ans.ex)
 	})
 	eachRef("SI-11.3a", "the document names an exact schema version and the digest of the exact content", func(w *harness.W, s *sess, d *docSeen, r refSeen) {
-		w.Check("SI-11.3a", versionString.MatchString(r.str("version")), d.skill+r.path+"/version is an exact Version String", fmt.Sprintf("%q", r.str("version")), d.ans.ex)
+		w.Check(versionString.MatchString(r.str("version")), d.skill+r.path+"/version is an exact Version String", fmt.Sprintf("%q", r.str("version")), d.ans.ex)
 		sch, ok := r.schema()
 		dg, _ := skiface.SchemaDigest(sch)
-		w.Check("SI-11.3a", ok && dg == r.str("digest"), d.skill+r.path+"/digest is the digest of the embedded content", fmt.Sprintf("declared %q, calculated %q", r.str("digest"), dg), d.ans.ex)
+		w.Check(ok && dg == r.str("digest"), d.skill+r.path+"/digest is the digest of the embedded content", fmt.Sprintf("declared %q, calculated %q", r.str("digest"), dg), d.ans.ex)
 	})
 	eachRef("SI-11.3b", "no Schema Reference carries a mutable latest-style version or URI", func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 		v := strings.ToLower(r.str("version"))
 		u := strings.ToLower(r.str("schema_uri"))
 		seg := u[strings.LastIndexAny(u, ":/")+1:]
 		bad := func(x string) bool { return x == "latest" || x == "current" || x == "stable" }
-		w.Check("SI-11.3b", !bad(v) && !bad(seg), d.skill+r.path+": version and schema_uri name no mutable tag (latest, current, stable)",
+		w.Check(!bad(v) && !bad(seg), d.skill+r.path+": version and schema_uri name no mutable tag (latest, current, stable)",
 			fmt.Sprintf("version %q, schema_uri %q", r.str("version"), r.str("schema_uri")), d.ans.ex)
 	})
 }

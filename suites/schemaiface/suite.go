@@ -41,7 +41,7 @@ func applicable(ctx context.Context, e *harness.Env) (bool, string) {
 
 // spec declares a one-row spec; its text starts with the row id, as Kubernetes conformance names do.
 func spec(e *harness.Env, row, text string, body func(w *harness.W)) {
-	harness.Spec(e, []string{row}, "["+row+"] "+text, body)
+	harness.Spec(e, row, text, body)
 }
 
 func register(e *harness.Env) {

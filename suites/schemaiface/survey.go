@@ -110,10 +110,10 @@ func readDescribe(d *docSeen) {
 // or when no skill is advertised at all.
 func (s *sess) docs(row string) []*docSeen {
 	sv := s.survey()
-	s.w.Check(row, len(sv.docs) > 0, "the extension advertises at least one skill whose document describe_skill returns",
+	s.w.Check(len(sv.docs) > 0, "the extension advertises at least one skill whose document describe_skill returns",
 		fmt.Sprintf("%d advertised skills surveyed", len(sv.docs)), s.cardEx)
 	for _, d := range sv.docs {
-		s.w.Check(row, d.problem == "", "describe_skill("+d.skill+") returns a Skill Interface Document", d.problem, d.ans.ex)
+		s.w.Check(d.problem == "", "describe_skill("+d.skill+") returns a Skill Interface Document", d.problem, d.ans.ex)
 	}
 	return sv.docs
 }
@@ -165,7 +165,7 @@ func (s *sess) compiled(row string, d *docSeen, role string) *skiface.Compiled {
 		if c, ok := v.(*skiface.Compiled); ok {
 			return c
 		}
-		s.w.Failf(row, d.ans.ex, "the "+role+" Schema Reference of "+d.skill+" compiles", "%v", v)
+		s.w.Failf(d.ans.ex, "the "+role+" Schema Reference of "+d.skill+" compiles", "%v", v)
 	}
 	var ref map[string]any
 	switch role {
@@ -189,7 +189,7 @@ func (s *sess) compiled(row string, d *docSeen, role string) *skiface.Compiled {
 	}
 	if err != nil {
 		sv.comps.Store(key, err.Error())
-		s.w.Failf(row, d.ans.ex, "the "+role+" Schema Reference of "+d.skill+" compiles", "%v", err)
+		s.w.Failf(d.ans.ex, "the "+role+" Schema Reference of "+d.skill+" compiles", "%v", err)
 	}
 	sv.comps.Store(key, c)
 	return c
@@ -199,10 +199,10 @@ func (s *sess) compiled(row string, d *docSeen, role string) *skiface.Compiled {
 func (s *sess) doc(row, skill string) *docSeen {
 	d := s.survey().bySk[skill]
 	if d == nil {
-		s.w.Failf(row, s.cardEx, "describe_skill("+skill+") returns its document", "the skill is not in the extension's params.skills")
+		s.w.Failf(s.cardEx, "describe_skill("+skill+") returns its document", "the skill is not in the extension's params.skills")
 	}
 	if d.problem != "" {
-		s.w.Failf(row, d.ans.ex, "describe_skill("+skill+") returns its document", "%s", d.problem)
+		s.w.Failf(d.ans.ex, "describe_skill("+skill+") returns its document", "%s", d.problem)
 	}
 	return d
 }

@@ -64,7 +64,7 @@ func composeRun(w *harness.W, row, downSkill string, c *skiface.Client) (*standi
 		c = newClient(w)
 	}
 	comp, err := c.Compose(ctx(w), upReq(up, 10), skiface.Request{CardURL: down.cardURL(), SkillID: downSkill}, nil)
-	w.Control(row, err == nil && comp.Direct && down.count("domain") == 1,
+	w.Control(err == nil && comp.Direct && down.count("domain") == 1,
 		"measure_link_bandwidth → "+downSkill+" (identical Schema References) composes into a new downstream task", compText(comp, err), compEx(comp))
 	return up, down, comp
 }
@@ -109,7 +109,7 @@ func registerCompose(e *harness.Env) {
 		return func(w *harness.W) {
 			up, down, _ := composeRun(w, row, "assess_link_health", nil)
 			comp, err := newClient(w).Compose(ctx(w), upReq(up, 10), skiface.Request{CardURL: down.cardURL(), SkillID: variant}, nil)
-			w.Negative(row, err != nil && !comp.Direct && down.count("domain") == 1,
+			w.Negative(err != nil && !comp.Direct && down.count("domain") == 1,
 				"no direct composition when "+what+" differs (the instance would validate): no downstream task",
 				fmt.Sprintf("%s; %d downstream tasks in total (1 from the control)", compText(comp, err), down.count("domain")), compEx(comp))
 		}
@@ -126,7 +126,7 @@ func registerCompose(e *harness.Env) {
 		comp, err := c.Compose(ctx(w), upReq(up, 10), skiface.Request{CardURL: down.cardURL(), SkillID: "assess_link_health_version"}, nil)
 		iface, _, _ := c.Describe(ctx(w), down.cardURL(), "assess_link_health_version")
 		validates := iface != nil && len(iface.Verified.Input.ValidateJSON(comp.Up.Output)) == 0
-		w.Negative(row, validates && err != nil && !comp.Direct && down.count("domain") == 1,
+		w.Negative(validates && err != nil && !comp.Direct && down.count("domain") == 1,
 			"the upstream output validates against the 1.1 downstream input schema, yet version differs: no composition",
 			fmt.Sprintf("validates downstream: %v; %s", validates, compText(comp, err)), compEx(comp))
 	})
@@ -142,7 +142,7 @@ func registerCompose(e *harness.Env) {
 			return b
 		}
 		comp, err := newClient(w).Compose(ctx(w), upReq(up, 10), skiface.Request{CardURL: down.cardURL(), SkillID: "assess_link_health"}, addWorkflow)
-		w.Negative(row, err != nil && comp.Err != nil && comp.Err.Code == skiface.InputInvalid && down.count("domain") == 1,
+		w.Negative(err != nil && comp.Err != nil && comp.Err.Code == skiface.InputInvalid && down.count("domain") == 1,
 			"a transferred instance failing the downstream input schema is refused locally with input_invalid; no downstream task",
 			fmt.Sprintf("%s; %d downstream tasks in total", compText(comp, err), down.count("domain")), compEx(comp))
 	})
@@ -167,7 +167,7 @@ func registerCompose(e *harness.Env) {
 		}
 		up, down, _ := composeRun(w, row, "assess_link_health", c)
 		comp, err := c.Compose(ctx(w), upReq(up, 3600), skiface.Request{CardURL: down.cardURL(), SkillID: "assess_link_health"}, nil)
-		w.Negative(row, err != nil && comp.Err != nil && comp.Err.Code == skiface.ConstraintRejected && down.count("domain") == 1,
+		w.Negative(err != nil && comp.Err != nil && comp.Err.Code == skiface.ConstraintRejected && down.count("domain") == 1,
 			"an hour-old measurement fails the handler: constraint_rejected locally, no downstream task",
 			fmt.Sprintf("%s; %d downstream tasks in total", compText(comp, err), down.count("domain")), compEx(comp))
 	})

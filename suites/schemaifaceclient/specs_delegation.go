@@ -22,11 +22,11 @@ func registerDelegation(e *harness.Env) {
 		c := newClient(w)
 		_, err1 := c.Invoke(ctx(w), example(s1))
 		res, err2 := c.Invoke(ctx(w), example(s1))
-		w.Control(row, err1 == nil && err2 == nil && s1.count("describe") == 1 && s1.count("domain") == 2,
+		w.Control(err1 == nil && err2 == nil && s1.count("describe") == 1 && s1.count("domain") == 2,
 			"a second task at the same target reuses the validated document (one describe_skill, two tasks)",
 			fmt.Sprintf("describe %d, domain %d; %s", s1.count("describe"), s1.count("domain"), errText(res)), lastEx(res))
 		res, err := c.Invoke(ctx(w), example(s2))
-		w.Negative(row, err == nil && s2.count("describe") == 1 && !res.Interface.FromCache,
+		w.Negative(err == nil && s2.count("describe") == 1 && !res.Interface.FromCache,
 			"delegating to a second target advertising the same skill, version and digest first calls that target's describe_skill",
 			fmt.Sprintf("describe_skill at the second target: %d; %s", s2.count("describe"), errText(res)), lastEx(res))
 	})
@@ -43,7 +43,7 @@ func registerDelegation(e *harness.Env) {
 		k.failWith = skiface.InterfaceUnavailable
 		bad := &standin{skills: []*skill{k}}
 		res := refusal(w, row, newClient(w), bad, "", "describe_skill ends TASK_STATE_FAILED with interface_unavailable")
-		w.Check(row, res.RemoteCode == skiface.InterfaceUnavailable && bad.count("describe") == 1,
+		w.Check(res.RemoteCode == skiface.InterfaceUnavailable && bad.count("describe") == 1,
 			"the agent's interface_unavailable is reported", fmt.Sprintf("remote code %q", res.RemoteCode), lastEx(res))
 	})
 
@@ -54,10 +54,10 @@ func registerDelegation(e *harness.Env) {
 		c := newClient(w)
 		c.Policy.Permit = func(string, json.RawMessage) error { return nil }
 		res, err := c.Invoke(ctx(w), example(s))
-		w.Control(row, err == nil && s.count("domain") == 1, "a permitting local policy: delegated", errText(res), lastEx(res))
+		w.Control(err == nil && s.count("domain") == 1, "a permitting local policy: delegated", errText(res), lastEx(res))
 		c.Policy.Permit = func(string, json.RawMessage) error { return deny }
 		res, _ = c.Invoke(ctx(w), example(s))
-		w.Negative(row, s.count("domain") == 1 && res.Err != nil && res.Err.Code == skiface.AuthorizationFailed && res.Local,
+		w.Negative(s.count("domain") == 1 && res.Err != nil && res.Err.Code == skiface.AuthorizationFailed && res.Local,
 			"a denying local policy stops an observe_only skill: authorization_failed locally, nothing sent",
 			fmt.Sprintf("%d domain requests in total; %s", s.count("domain"), errText(res)), lastEx(res))
 	})
@@ -68,10 +68,10 @@ func registerDelegation(e *harness.Env) {
 		c := newClient(w)
 		c.Policy.Approve = func(string, json.RawMessage) error { return nil }
 		res, err := c.Invoke(ctx(w), example(s))
-		w.Control(row, err == nil && s.count("domain") == 1, "an approved invocation is delegated", errText(res), lastEx(res))
+		w.Control(err == nil && s.count("domain") == 1, "an approved invocation is delegated", errText(res), lastEx(res))
 		c.Policy.Approve = func(string, json.RawMessage) error { return errors.New("no approval recorded") }
 		res, _ = c.Invoke(ctx(w), example(s))
-		w.Negative(row, s.count("domain") == 1 && res.Err != nil && res.Err.Code == skiface.AuthorizationFailed,
+		w.Negative(s.count("domain") == 1 && res.Err != nil && res.Err.Code == skiface.AuthorizationFailed,
 			"without the local approval the invocation stops although the document says approval_may_be_required false",
 			fmt.Sprintf("%d domain requests in total; %s", s.count("domain"), errText(res)), lastEx(res))
 	})
@@ -82,13 +82,13 @@ func registerDelegation(e *harness.Env) {
 		s2 := start(w, row, &standin{skills: []*skill{exampleSkill()}, taskID: "task-123"})
 		c := newClient(w)
 		r1, err := c.Invoke(ctx(w), example(s1))
-		w.Control(row, err == nil && len(c.Tasks()) == 1, "the first endpoint's task-123 is tracked", errText(r1), lastEx(r1))
+		w.Control(err == nil && len(c.Tasks()) == 1, "the first endpoint's task-123 is tracked", errText(r1), lastEx(r1))
 		r2, err := c.Invoke(ctx(w), example(s2))
-		w.Control(row, err == nil, "the second endpoint also issues task-123", errText(r2), lastEx(r2))
-		w.Negative(row, len(c.Tasks()) == 2, "two tasks tracked, one per endpoint", fmt.Sprintf("%d tracked: %+v", len(c.Tasks()), keys(c.Tasks())), lastEx(r2))
+		w.Control(err == nil, "the second endpoint also issues task-123", errText(r2), lastEx(r2))
+		w.Negative(len(c.Tasks()) == 2, "two tasks tracked, one per endpoint", fmt.Sprintf("%d tracked: %+v", len(c.Tasks()), keys(c.Tasks())), lastEx(r2))
 		for _, r := range []*skiface.Result{r1, r2} {
 			t, ex, err := c.Refresh(ctx(w), *r.Task)
-			w.Check(row, err == nil && t != nil && ex != nil && ex.URL == r.Task.Endpoint, "GetTask for "+r.Task.ID+" goes to "+r.Task.Endpoint,
+			w.Check(err == nil && t != nil && ex != nil && ex.URL == r.Task.Endpoint, "GetTask for "+r.Task.ID+" goes to "+r.Task.Endpoint,
 				fmt.Sprintf("%v, sent to %s", err, exURL(ex)), ex)
 		}
 	})
@@ -104,9 +104,9 @@ func registerDelegation(e *harness.Env) {
 			}
 		}
 		_ = up
-		w.Check(row, len(sentIDs) == 1 && sentIDs[0] == "", "the downstream Message carries no taskId (a new task), never "+upID,
+		w.Check(len(sentIDs) == 1 && sentIDs[0] == "", "the downstream Message carries no taskId (a new task), never "+upID,
 			fmt.Sprintf("downstream message taskId %q", sentIDs), lastEx(comp.Down))
-		w.Check(row, comp.Down.Task != nil && comp.Down.Task.ID != upID && comp.Correlation != nil && comp.Correlation.Downstream.TaskID == comp.Down.Task.ID,
+		w.Check(comp.Down.Task != nil && comp.Down.Task.ID != upID && comp.Correlation != nil && comp.Correlation.Downstream.TaskID == comp.Down.Task.ID,
 			"the downstream task id recorded is the one the downstream endpoint issued", fmt.Sprintf("downstream %v, correlation %+v", comp.Down.Task, comp.Correlation), lastEx(comp.Down))
 	})
 
@@ -117,7 +117,7 @@ func registerDelegation(e *harness.Env) {
 		ok := c != nil && c.Upstream.TaskID == comp.Up.Task.ID && c.Upstream.Endpoint == comp.Up.Task.Endpoint &&
 			c.Downstream.TaskID == comp.Down.Task.ID && c.Downstream.Endpoint == comp.Down.Task.Endpoint &&
 			c.Upstream.SkillID != "" && c.Downstream.SkillID != ""
-		w.Check(row, ok, "upstream {endpoint, task_id, skill} and downstream {endpoint, task_id, skill} as issued",
+		w.Check(ok, "upstream {endpoint, task_id, skill} and downstream {endpoint, task_id, skill} as issued",
 			fmt.Sprintf("correlation %s; issued up %v down %v", mustJSON(c), comp.Up.Task, comp.Down.Task), lastEx(comp.Down))
 	})
 
@@ -126,7 +126,7 @@ func registerDelegation(e *harness.Env) {
 		_, _, comp := composeRun(w, row, "assess_link_health", nil)
 		c := comp.Correlation
 		ok := c != nil && c.Upstream.TaskID != "" && c.Downstream.TaskID != "" && c.Upstream.TaskID == comp.Up.Task.ID && c.Downstream.TaskID == comp.Down.Task.ID
-		w.Check(row, ok, "both the upstream and the downstream task id are kept", fmt.Sprintf("correlation %s", mustJSON(c)), lastEx(comp.Down))
+		w.Check(ok, "both the upstream and the downstream task id are kept", fmt.Sprintf("correlation %s", mustJSON(c)), lastEx(comp.Down))
 	})
 }
 

@@ -16,11 +16,11 @@ import (
 func refusal(w *harness.W, row string, c *skiface.Client, bad *standin, code, expected string) *skiface.Result {
 	good := exampleStandin(w, row)
 	res, err := invokeExample(w, c, good)
-	w.Control(row, err == nil && good.count("domain") == 1, "the same procedure against a correct agent delegates", errText(res), lastEx(res))
+	w.Control(err == nil && good.count("domain") == 1, "the same procedure against a correct agent delegates", errText(res), lastEx(res))
 	start(w, row, bad)
 	res, _ = invokeExample(w, c, bad)
 	ok := bad.count("domain") == 0 && res.Err != nil && (code == "" || (res.Local && res.Err.Code == code))
-	w.Negative(row, ok, expected+fmt.Sprintf("; no domain-skill request (local %s)", orAny(code)),
+	w.Negative(ok, expected+fmt.Sprintf("; no domain-skill request (local %s)", orAny(code)),
 		fmt.Sprintf("%d domain requests at the agent; %s", bad.count("domain"), errText(res)), lastEx(res))
 	return res
 }
@@ -79,7 +79,7 @@ func registerDocument(e *harness.Env) {
 		k.retDigest = "sha256:" + strings.Repeat("ab", 32)
 		bad := start(w, row, &standin{skills: []*skill{k}})
 		res, _ := invokeExample(w, c, bad)
-		w.Negative(row, bad.count("domain") == 0 && res.Err != nil && res.Err.Code == skiface.InterfaceInvalid,
+		w.Negative(bad.count("domain") == 0 && res.Err != nil && res.Err.Code == skiface.InterfaceInvalid,
 			"calculated = advertised ≠ returned: rejected, no domain-skill request", errText(res), lastEx(res))
 	})
 
@@ -91,7 +91,7 @@ func registerDocument(e *harness.Env) {
 		}))
 		k.cardDigest = sfx.ExampleInterfaceDigest // the card and describe_skill still name the example's digest
 		if err := skiface.ValidateDocument(k.doc); err != nil {
-			w.Failf(row, nil, "the substitute is a valid document", "%v", err)
+			w.Failf(nil, "the substitute is a valid document", "%v", err)
 		}
 		refusal(w, row, newClient(w), &standin{skills: []*skill{k}}, skiface.InterfaceInvalid,
 			"a valid substitute document for the same skill and version, but another digest, is rejected")
@@ -107,14 +107,14 @@ func registerDocument(e *harness.Env) {
 		}
 		for i, nr := range d.References() {
 			got, err := skiface.SchemaDigest(nr.Ref.Resolution.Schema)
-			w.Check(row, err == nil && got == vectors[i], "the worked example's printed digest "+vectors[i], fmt.Sprintf("%s %v", got, err), nil)
+			w.Check(err == nil && got == vectors[i], "the worked example's printed digest "+vectors[i], fmt.Sprintf("%s %v", got, err), nil)
 		}
 		k := exampleSkill()
 		k.doc = scramble(sfx.ExampleDocument())
 		k.raw = true
 		s := start(w, row, &standin{skills: []*skill{k}})
 		res, err := invokeExample(w, newClient(w), s)
-		w.Check(row, err == nil && s.count("domain") == 1,
+		w.Check(err == nil && s.count("domain") == 1,
 			"the example served with reordered members, extra whitespace and \\u0073 escapes (same JCS, same digests) is accepted", errText(res), lastEx(res))
 	})
 
@@ -123,12 +123,12 @@ func registerDocument(e *harness.Env) {
 		c := newClient(w)
 		good := exampleStandin(w, row)
 		res, err := invokeExample(w, c, good)
-		w.Control(row, err == nil && c.CacheLen() == 1, "a valid document is accepted and cached", errText(res), lastEx(res))
+		w.Control(err == nil && c.CacheLen() == 1, "a valid document is accepted and cached", errText(res), lastEx(res))
 		k := exampleSkill()
 		k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { delete(m, "interaction") })
 		bad := start(w, row, &standin{skills: []*skill{k}})
 		res, _ = invokeExample(w, c, bad)
-		w.Negative(row, res.Err != nil && res.Err.Code == skiface.InterfaceInvalid && res.Local && c.CacheLen() == 1,
+		w.Negative(res.Err != nil && res.Err.Code == skiface.InterfaceInvalid && res.Local && c.CacheLen() == 1,
 			"a document without interaction is rejected with interface_invalid and not cached",
 			fmt.Sprintf("%s; cache holds %d documents", errText(res), c.CacheLen()), lastEx(res))
 	})
@@ -162,12 +162,12 @@ func registerDocument(e *harness.Env) {
 		pristine := newClient(w)
 		pristine.TrustedSchema = skiface.TrustedSchema()
 		res, err := invokeExample(w, pristine, s)
-		w.Control(row, err == nil && s.count("domain") == 1, "with the pristine packaged copy the procedure completes", errText(res), lastEx(res))
+		w.Control(err == nil && s.count("domain") == 1, "with the pristine packaged copy the procedure completes", errText(res), lastEx(res))
 		tamperedCopy := strings.Replace(string(skiface.TrustedSchema()), `"interaction",`, ``, 1)
 		c := newClient(w)
 		c.TrustedSchema = []byte(tamperedCopy)
 		res, _ = invokeExample(w, c, s)
-		w.Negative(row, res.Err != nil && res.Err.Step == skiface.StepIntegrity && s.count("domain") == 1,
+		w.Negative(res.Err != nil && res.Err.Step == skiface.StepIntegrity && s.count("domain") == 1,
 			"a copy with one required member removed fails the pinned digest: the client refuses to validate and does not delegate",
 			fmt.Sprintf("%s; %d domain requests in total", errText(res), s.count("domain")), lastEx(res))
 	})
@@ -178,7 +178,7 @@ func registerDocument(e *harness.Env) {
 		refusal(w, row, c, &standin{skills: []*skill{otherSkillDoc()}}, "", "a valid document naming another skill_id stops the procedure")
 		bad := start(w, row, &standin{skills: []*skill{otherVersionDoc()}})
 		res, _ := invokeExample(w, c, bad)
-		w.Negative(row, bad.count("domain") == 0 && res.Err != nil, "a valid document with skill_version 1.1 while 1.0 is advertised stops the procedure",
+		w.Negative(bad.count("domain") == 0 && res.Err != nil, "a valid document with skill_version 1.1 while 1.0 is advertised stops the procedure",
 			fmt.Sprintf("%d domain requests; %s", bad.count("domain"), errText(res)), lastEx(res))
 	})
 
@@ -201,7 +201,7 @@ func registerDocument(e *harness.Env) {
 		k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { m["interface_version"] = "2.0" })
 		bad := start(w, row, &standin{skills: []*skill{k}})
 		res, _ := invokeExample(w, c, bad)
-		w.Negative(row, res.Err != nil && res.Err.Code == skiface.UnsupportedInterfaceVersion && bad.count("domain") == 0,
+		w.Negative(res.Err != nil && res.Err.Code == skiface.UnsupportedInterfaceVersion && bad.count("domain") == 0,
 			"a returned document with interface_version 2.0: unsupported_interface_version, no domain-skill request", errText(res), lastEx(res))
 	})
 }

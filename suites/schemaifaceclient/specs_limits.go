@@ -17,11 +17,11 @@ func limitCase(w *harness.W, row string, lim skiface.Limits, control, over *skil
 	c.Limits = lim
 	s := start(w, row, &standin{skills: []*skill{control}})
 	res, err := invokeExample(w, c, s)
-	w.Control(row, err == nil && s.count("domain") == 1, "a document within the limit is accepted", errText(res), lastEx(res))
+	w.Control(err == nil && s.count("domain") == 1, "a document within the limit is accepted", errText(res), lastEx(res))
 	b := start(w, row, &standin{skills: []*skill{over}})
 	t0 := time.Now()
 	res, _ = invokeExample(w, c, b)
-	w.Negative(row, res.Err != nil && res.Local && res.Err.Code == skiface.ResourceLimitExceeded && b.count("domain") == 0,
+	w.Negative(res.Err != nil && res.Local && res.Err.Code == skiface.ResourceLimitExceeded && b.count("domain") == 0,
 		what+": the client stops with resource_limit_exceeded and delegates nothing",
 		fmt.Sprintf("%s; %d domain requests; %s", errText(res), b.count("domain"), time.Since(t0).Round(time.Millisecond)), lastEx(res))
 	return res
@@ -90,11 +90,11 @@ func registerLimits(e *harness.Env) {
 		s := exampleStandin(w, row)
 		c := newClient(w)
 		res, err := invokeExample(w, c, s)
-		w.Control(row, err == nil, "with the default 2 s compilation budget the example compiles", errText(res), lastEx(res))
+		w.Control(err == nil, "with the default 2 s compilation budget the example compiles", errText(res), lastEx(res))
 		c = newClient(w)
 		c.Limits = skiface.Limits{CompileTimeout: time.Nanosecond}
 		res, _ = invokeExample(w, c, s)
-		w.Negative(row, res.Err != nil && res.Err.Code == skiface.ResourceLimitExceeded && s.count("domain") == 1,
+		w.Negative(res.Err != nil && res.Err.Code == skiface.ResourceLimitExceeded && s.count("domain") == 1,
 			"with a 1 ns budget the same compilation is stopped with resource_limit_exceeded", errText(res), lastEx(res))
 	})
 
@@ -118,22 +118,22 @@ func registerLimits(e *harness.Env) {
 		for _, k := range ks[:3] {
 			_, _, _ = c.Describe(ctx(w), s.cardURL(), k.id)
 		}
-		w.Control(row, c.CacheLen() == 3, "three documents are cached", fmt.Sprintf("%d cached", c.CacheLen()), nil)
+		w.Control(c.CacheLen() == 3, "three documents are cached", fmt.Sprintf("%d cached", c.CacheLen()), nil)
 		for _, k := range ks[3:] {
 			_, _, _ = c.Describe(ctx(w), s.cardURL(), k.id)
 		}
-		w.Negative(row, c.CacheLen() <= 3, "five documents with a 3-entry budget: the cache stays at 3", fmt.Sprintf("%d cached", c.CacheLen()), nil)
+		w.Negative(c.CacheLen() <= 3, "five documents with a 3-entry budget: the cache stays at 3", fmt.Sprintf("%d cached", c.CacheLen()), nil)
 		c2 := newClient(w)
 		c2.Limits = skiface.Limits{MaxCacheBytes: 1000}
 		_, res, err := c2.Describe(ctx(w), s.cardURL(), ks[0].id)
-		w.Negative(row, err != nil && res.Err != nil && res.Err.Code == skiface.ResourceLimitExceeded && c2.CacheLen() == 0,
+		w.Negative(err != nil && res.Err != nil && res.Err.Code == skiface.ResourceLimitExceeded && c2.CacheLen() == 0,
 			"a document larger than a 1000-byte cache budget is refused with resource_limit_exceeded", errText(res), lastEx(res))
 	})
 
 	spec(e, "SI-12.3b", "a limit refusal of the reference client reports resource_limit_exceeded locally", func(w *harness.W) {
 		const row = "SI-12.3b"
 		res := limitCase(w, row, skiface.Limits{}, withInput(refChain(2, false)), withInput(refChain(3, true)), "an in-place $ref cycle")
-		w.Check(row, res.Task == nil && res.RemoteState == "", "a local condition: no remote task, no task state",
+		w.Check(res.Task == nil && res.RemoteState == "", "a local condition: no remote task, no task state",
 			fmt.Sprintf("task %v, state %q", res.Task, res.RemoteState), lastEx(res))
 	})
 }

@@ -49,10 +49,10 @@ func outputRefusal(w *harness.W, row string, bad *skill, expected string) {
 	good := exampleStandin(w, row)
 	c := newClient(w)
 	res, err := invokeExample(w, c, good)
-	w.Control(row, err == nil && res.Output != nil, "the example's output and record are accepted", errText(res), lastEx(res))
+	w.Control(err == nil && res.Output != nil, "the example's output and record are accepted", errText(res), lastEx(res))
 	s := start(w, row, &standin{skills: []*skill{bad}})
 	res, _ = invokeExample(w, c, s)
-	w.Negative(row, res.Err != nil && res.Err.Code == skiface.OutputInvalid && res.Output == nil, expected+": output_invalid, output withheld",
+	w.Negative(res.Err != nil && res.Err.Code == skiface.OutputInvalid && res.Output == nil, expected+": output_invalid, output withheld",
 		errText(res), lastEx(res))
 }
 
@@ -67,7 +67,7 @@ func registerSchemas(e *harness.Env) {
 		const row = "SI-6.9a"
 		k, h := external(w, row)
 		refusal(w, row, newClient(w), &standin{skills: []*skill{k}}, "", "a $ref to a loopback URL is never fetched")
-		w.Check(row, h.n.Load() == 0, "zero requests reach the URL the $ref names", fmt.Sprintf("%d requests", h.n.Load()), nil)
+		w.Check(h.n.Load() == 0, "zero requests reach the URL the $ref names", fmt.Sprintf("%d requests", h.n.Load()), nil)
 	})
 
 	spec(e, "SI-6.11b", "the reference client rejects a document whose validation would need an external retrieval", func(w *harness.W) {
@@ -103,12 +103,12 @@ func registerSchemas(e *harness.Env) {
 		d, _ := skiface.ParseDocument(sfx.ExampleDocument())
 		ref, _ := json.Marshal(d.SupportingRecordSchemas[0].SchemaReference)
 		cs, err := skiface.CompileSchema(ref, skiface.Limits{})
-		w.Check(row, err == nil, "the record schema compiles", fmt.Sprint(err), nil)
+		w.Check(err == nil, "the record schema compiles", fmt.Sprint(err), nil)
 		table := map[string]bool{"2026-08-11T12:00:01Z": true, "2026-08-11t12:00:01+02:00": true, "2026-08-11T12:00:01": false,
 			"2026-08-11 12:00:01Z": false, "2026-13-11T12:00:01Z": false, "2026-08-11T25:00:01Z": false}
 		for ts, valid := range table {
 			vs := cs.ValidateJSON(json.RawMessage(strings.Replace(exampleRecord, "2026-08-11T12:00:01Z", ts, 1)))
-			w.Check(row, (len(vs) == 0) == valid, fmt.Sprintf("observed_at %q valid=%v", ts, valid), fmt.Sprintf("violations %v", vs), nil)
+			w.Check((len(vs) == 0) == valid, fmt.Sprintf("observed_at %q valid=%v", ts, valid), fmt.Sprintf("violations %v", vs), nil)
 		}
 		outputRefusal(w, row, withRecord("2026-08-11T12:00:01"), "a record with observed_at without offset")
 		outputRefusal(w, row, withRecord("2026-08-11 12:00:01Z"), "a record with observed_at with a space separator")

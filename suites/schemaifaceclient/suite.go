@@ -42,7 +42,7 @@ func register(e *harness.Env) {
 
 // spec declares a one-row spec whose text starts with the row id.
 func spec(e *harness.Env, row, text string, body func(w *harness.W)) {
-	harness.Spec(e, []string{row}, "["+row+"] "+text, body)
+	harness.Spec(e, row, text, body)
 }
 
 // newClient is a fresh reference client on the run's recording A2A client, with the run's toggles.
@@ -71,7 +71,7 @@ func loopbackFetch(c *a2a.Client) func(ctx context.Context, u string) ([]byte, e
 // start starts a stand-in for the spec's lifetime; a stand-in that cannot start fails row.
 func start(w *harness.W, row string, s *standin) *standin {
 	if err := s.start(); err != nil {
-		w.Failf(row, nil, "a local stand-in agent starts on 127.0.0.1", "%v", err)
+		w.Failf(nil, "a local stand-in agent starts on 127.0.0.1", "%v", err)
 	}
 	DeferCleanup(s.close)
 	return s
@@ -307,7 +307,7 @@ func fullRun(w *harness.W, row string, s subject) *skiface.Result {
 	if s.onTarget {
 		where = "the target's schema-interface agent"
 	}
-	w.Control(row, err == nil && res.Output != nil, fmt.Sprintf("the reference client completes the procedure for %s on %s", s.skill, where), errText(res), lastEx(res))
+	w.Control(err == nil && res.Output != nil, fmt.Sprintf("the reference client completes the procedure for %s on %s", s.skill, where), errText(res), lastEx(res))
 	return res
 }
 

@@ -19,48 +19,48 @@ var digestSpelling = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 func registerAgentSpecs(s *state) {
 	e := s.e
 
-	harness.Spec(e, []string{"TE-3.1"}, "[TE-3.1] the terms declaration is data-only: required is absent or false", func(w *harness.W) {
+	harness.Spec(e, "TE-3.1", "the terms declaration is data-only: required is absent or false", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.1")
 		v, present := d.entry["required"]
-		w.Check("TE-3.1", !present || v == false, "required absent or false",
+		w.Check(!present || v == false, "required absent or false",
 			fmt.Sprintf("required: %s", jsonOf(v)), d.ex)
 	})
 
-	harness.Spec(e, []string{"TE-3.2a"}, "[TE-3.2a] the terms declaration carries params.proposals as an array", func(w *harness.W) {
+	harness.Spec(e, "TE-3.2a", "the terms declaration carries params.proposals as an array", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.2a")
-		w.Check("TE-3.2a", d.params != nil, "params is an object", "params: "+jsonOf(d.entry["params"]), d.ex)
+		w.Check(d.params != nil, "params is an object", "params: "+jsonOf(d.entry["params"]), d.ex)
 		_, isArr := d.params["proposals"].([]any)
-		w.Check("TE-3.2a", isArr, "params.proposals is a JSON array", "params.proposals: "+jsonOf(d.params["proposals"]), d.ex)
+		w.Check(isArr, "params.proposals is a JSON array", "params.proposals: "+jsonOf(d.params["proposals"]), d.ex)
 	})
 
-	harness.Spec(e, []string{"TE-3.2b"}, "[TE-3.2b] params.proposals contains at least one entry", func(w *harness.W) {
+	harness.Spec(e, "TE-3.2b", "params.proposals contains at least one entry", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.2b")
 		if d.entries == nil {
 			w.Blocked("params.proposals is absent or not an array (see TE-3.2a)")
 		}
-		w.Check("TE-3.2b", len(d.entries) >= 1, "at least one entry", fmt.Sprintf("%d entries", len(d.entries)), d.ex)
+		w.Check(len(d.entries) >= 1, "at least one entry", fmt.Sprintf("%d entries", len(d.entries)), d.ex)
 	})
 
-	harness.Spec(e, []string{"TE-3.3a"}, "[TE-3.3a] every proposals entry carries a url", func(w *harness.W) {
+	harness.Spec(e, "TE-3.3a", "every proposals entry carries a url", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.3a")
 		d.needEntries(w)
 		for _, en := range d.entries {
 			_, isStr := en.obj["url"].(string)
-			w.Check("TE-3.3a", en.obj != nil && isStr && en.url != "", fmt.Sprintf("proposals[%d].url is a non-empty string", en.index),
+			w.Check(en.obj != nil && isStr && en.url != "", fmt.Sprintf("proposals[%d].url is a non-empty string", en.index),
 				fmt.Sprintf("proposals[%d]: %s", en.index, jsonOf(en.obj)), d.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.3b"}, "[TE-3.3b] every proposals entry carries a digest spelled sha256: and 64 lowercase hex", func(w *harness.W) {
+	harness.Spec(e, "TE-3.3b", "every proposals entry carries a digest spelled sha256: and 64 lowercase hex", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.3b")
 		d.needEntries(w)
 		for _, en := range d.entries {
-			w.Check("TE-3.3b", digestSpelling.MatchString(en.dig), fmt.Sprintf("proposals[%d].digest matches ^sha256:[0-9a-f]{64}$", en.index),
+			w.Check(digestSpelling.MatchString(en.dig), fmt.Sprintf("proposals[%d].digest matches ^sha256:[0-9a-f]{64}$", en.index),
 				fmt.Sprintf("proposals[%d].digest: %s", en.index, jsonOf(en.obj["digest"])), d.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.3c"}, "[TE-3.3c] every proposals entry's url is an absolute https URL", func(w *harness.W) {
+	harness.Spec(e, "TE-3.3c", "every proposals entry's url is an absolute https URL", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.3c")
 		d.needEntries(w)
 		for _, en := range d.entries {
@@ -69,11 +69,11 @@ func registerAgentSpecs(s *state) {
 			}
 			u, err := url.Parse(en.url)
 			ok := err == nil && strings.EqualFold(u.Scheme, "https") && u.Host != ""
-			w.Check("TE-3.3c", ok, fmt.Sprintf("proposals[%d].url has scheme https and a host", en.index), "url: "+en.url, d.ex)
+			w.Check(ok, fmt.Sprintf("proposals[%d].url has scheme https and a host", en.index), "url: "+en.url, d.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.3d"}, "[TE-3.3d] every proposals entry's url serves one JSON document", func(w *harness.W) {
+	harness.Spec(e, "TE-3.3d", "every proposals entry's url serves one JSON document", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.3d")
 		d.needEntries(w)
 		for _, en := range d.entries {
@@ -88,15 +88,15 @@ func registerAgentSpecs(s *state) {
 			if f.ex != nil {
 				obs += fmt.Sprintf(" (status %d, Content-Type %q)", f.ex.Status, f.ex.ResponseHeader.Get("Content-Type"))
 			}
-			w.Check("TE-3.3d", f.err == nil, fmt.Sprintf("GET %s answers 2xx with one I-JSON object", en.url), obs, f.ex)
+			w.Check(f.err == nil, fmt.Sprintf("GET %s answers 2xx with one I-JSON object", en.url), obs, f.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.3e"}, "[TE-3.3e] every served proposal's JCS digest equals the entry's digest", func(w *harness.W) {
+	harness.Spec(e, "TE-3.3e", "every served proposal's JCS digest equals the entry's digest", func(w *harness.W) {
 		// The harness's digest must reproduce a committed fixture before it judges anyone else's.
 		p := sow.Proposals()[0]
 		got, err := verify.ProposalDigest(p.Doc)
-		w.Control("TE-3.3e", err == nil && got == p.Digest, "the harness's JCS digest of a reference fixture equals its recorded digest", got, nil)
+		w.Control(err == nil && got == p.Digest, "the harness's JCS digest of a reference fixture equals its recorded digest", got, nil)
 		d := s.declaration(w, "TE-3.3e")
 		docs := s.fetchedEntries(w, d)
 		for i, en := range d.entries {
@@ -108,18 +108,18 @@ func registerAgentSpecs(s *state) {
 			if err != nil {
 				obs = err.Error()
 			}
-			w.Check("TE-3.3e", err == nil && got == en.dig,
+			w.Check(err == nil && got == en.dig,
 				fmt.Sprintf("SHA-256 of JCS(the complete document at %s) = %s", en.url, en.dig), "the served document hashes to "+obs, docs[i].ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.4a"}, "[TE-3.4a] the terms declaration states params.sow_spec", func(w *harness.W) {
+	harness.Spec(e, "TE-3.4a", "the terms declaration states params.sow_spec", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.4a")
 		v, _ := d.params["sow_spec"].(string)
-		w.Check("TE-3.4a", strings.TrimSpace(v) != "", "params.sow_spec is a non-empty string", "params.sow_spec: "+jsonOf(d.params["sow_spec"]), d.ex)
+		w.Check(strings.TrimSpace(v) != "", "params.sow_spec is a non-empty string", "params.sow_spec: "+jsonOf(d.params["sow_spec"]), d.ex)
 	})
 
-	harness.Spec(e, []string{"TE-3.5a"}, "[TE-3.5a] every listed proposal is a complete Agent SoW document with graded clauses", func(w *harness.W) {
+	harness.Spec(e, "TE-3.5a", "every listed proposal is a complete Agent SoW document with graded clauses", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.5a")
 		docs := s.fetchedEntries(w, d)
 		for i, f := range docs {
@@ -127,45 +127,45 @@ func registerAgentSpecs(s *state) {
 				w.Blocked(fmt.Sprintf("%s carries format marker sow=%s; the harness implements completeness for Agent SoW \"v1\" only", d.entries[i].url, jsonOf(f.parsed["sow"])))
 			}
 			probs := verify.CompletenessProblems(f.parsed)
-			w.Check("TE-3.5a", len(probs) == 0, "a complete Agent SoW v1 document: members "+strings.Join(verify.SowClauses, ", ")+", each graded enforced|evidence|recorded, one price arrangement",
+			w.Check(len(probs) == 0, "a complete Agent SoW v1 document: members "+strings.Join(verify.SowClauses, ", ")+", each graded enforced|evidence|recorded, one price arrangement",
 				fmt.Sprintf("%s: %s", d.entries[i].url, orNone(probs)), f.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.5b"}, "[TE-3.5b] every listed proposal carries a provider signature that verifies over the agent-sow-v1 signed bytes", func(w *harness.W) {
+	harness.Spec(e, "TE-3.5b", "every listed proposal carries a provider signature that verifies over the agent-sow-v1 signed bytes", func(w *harness.W) {
 		p := sow.Proposals()[0]
-		w.Control("TE-3.5b", verify.VerifyProviderSignature(p.Doc) == nil, "the harness verifies a reference fixture's provider signature", "rejected", nil)
+		w.Control(verify.VerifyProviderSignature(p.Doc) == nil, "the harness verifies a reference fixture's provider signature", "rejected", nil)
 		d := s.declaration(w, "TE-3.5b")
 		docs := s.fetchedEntries(w, d)
 		for i, f := range docs {
 			err := verify.VerifyProviderSignature(f.body)
-			w.Check("TE-3.5b", err == nil, "a signatures[] record with role provider verifying (accepted keys: "+verify.AcceptedSowKeyEncodings+")",
+			w.Check(err == nil, "a signatures[] record with role provider verifying (accepted keys: "+verify.AcceptedSowKeyEncodings+")",
 				fmt.Sprintf("%s: %v", d.entries[i].url, errOrOK(err)), f.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.5c"}, "[TE-3.5c] every listed proposal has the client seat blank", func(w *harness.W) {
+	harness.Spec(e, "TE-3.5c", "every listed proposal has the client seat blank", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.5c")
 		docs := s.fetchedEntries(w, d)
 		for i, f := range docs {
 			probs := verify.StandingProblems(f.parsed)
-			w.Check("TE-3.5c", len(probs) == 0, "parties.client null, starts_at null, no signature record with role client",
+			w.Check(len(probs) == 0, "parties.client null, starts_at null, no signature record with role client",
 				fmt.Sprintf("%s: %s", d.entries[i].url, orNone(probs)), f.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.5e"}, "[TE-3.5e] the public card lists no directed standing proposal", func(w *harness.W) {
+	harness.Spec(e, "TE-3.5e", "the public card lists no directed standing proposal", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.5e")
 		docs := s.fetchedEntries(w, d)
-		w.Control("TE-3.5e", len(docs) > 0, "the public card's proposals are fetched and parsed", fmt.Sprintf("%d fetched", len(docs)), d.ex)
+		w.Control(len(docs) > 0, "the public card's proposals are fetched and parsed", fmt.Sprintf("%d fetched", len(docs)), d.ex)
 		for i, f := range docs {
 			to, directed := verify.Directed(f.parsed)
-			w.Negative("TE-3.5e", !directed, "no proposal in the card served to the public carries parties.offered_to",
+			w.Negative(!directed, "no proposal in the card served to the public carries parties.offered_to",
 				fmt.Sprintf("%s is offered to %s", d.entries[i].url, jsonOf(to)), f.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-3.5f"}, "[TE-3.5f] a directed standing proposal is listed only in the card served to the party it names", func(w *harness.W) {
+	harness.Spec(e, "TE-3.5f", "a directed standing proposal is listed only in the card served to the party it names", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.5f")
 		if !d.card.Capabilities.ExtendedAgentCard {
 			w.Inapplicable("the agent serves no authenticated card (capabilities.extendedAgentCard is not true): only the public card exists, which TE-3.5e checks")
@@ -193,7 +193,7 @@ func registerAgentSpecs(s *state) {
 				call.Extensions = []string{verify.TermsURI}
 			}
 			card, _, ex, err := c.GetExtendedAgentCard(w.Ctx(), rpc.URL, rpc.Tenant, call)
-			w.Control("TE-3.5f", err == nil && card != nil, "GetExtendedAgentCard answers a card to principal "+p.name, errOrOK(err), ex)
+			w.Control(err == nil && card != nil, "GetExtendedAgentCard answers a card to principal "+p.name, errOrOK(err), ex)
 			params, err := verify.ReadTermsParams(card)
 			if err != nil {
 				continue // an extended card without the declaration lists nothing
@@ -213,7 +213,7 @@ func registerAgentSpecs(s *state) {
 				owner, _ := to["owner"].(string)
 				named[handle], named[owner] = true, true
 				checked++
-				w.Negative("TE-3.5f", p.ID == handle || p.ID == owner,
+				w.Negative(p.ID == handle || p.ID == owner,
 					fmt.Sprintf("a directed proposal listed to principal %s (party %s) is offered to that party", p.name, p.ID),
 					fmt.Sprintf("%s is offered to %s", en.URL, jsonOf(to)), fex)
 			}
@@ -232,7 +232,7 @@ func registerAgentSpecs(s *state) {
 		}
 	})
 
-	harness.Spec(e, []string{"TE-4.1a"}, "[TE-4.1a] every price the card's prose states is backed by a listed proposal's price clause", func(w *harness.W) {
+	harness.Spec(e, "TE-4.1a", "every price the card's prose states is backed by a listed proposal's price clause", func(w *harness.W) {
 		d := s.declaration(w, "TE-4.1a")
 		claims := verify.CardPriceClaims(d.card)
 		if len(claims) == 0 {
@@ -254,13 +254,13 @@ func registerAgentSpecs(s *state) {
 			if !backed && len(failed) > 0 {
 				w.Blocked(fmt.Sprintf("the claim %q (%s) is not backed by a verifying proposal, and listed proposals failed verification (TE-3.3e/3.5b/3.5c): %s", c.Text, c.Where, strings.Join(failed, "; ")))
 			}
-			w.Check("TE-4.1a", backed, "a verifying listed proposal's price clause states "+claimDesc(c),
+			w.Check(backed, "a verifying listed proposal's price clause states "+claimDesc(c),
 				fmt.Sprintf("%s says %q; verified price clauses: %s", c.Where, c.Text, pricesOf(verified)), d.ex)
 		}
 	})
 
 	claimSpec := func(row, kind string, lexicon *regexp.Regexp, text string) {
-		harness.Spec(e, []string{row}, text, func(w *harness.W) {
+		harness.Spec(e, row, text, func(w *harness.W) {
 			d := s.declaration(w, row)
 			flagged := verify.FlaggedSentences(d.card, lexicon)
 			cm, cex := s.claimMap(w)
@@ -278,18 +278,18 @@ func registerAgentSpecs(s *state) {
 				d.needEntries(w)
 			}
 			for _, c := range mine {
-				w.Control(row, spanIn(prose, c.Span), fmt.Sprintf("the claim map's span %q occurs in the card's prose", c.Span), "not found in the card", cex)
+				w.Control(spanIn(prose, c.Span), fmt.Sprintf("the claim map's span %q occurs in the card's prose", c.Span), "not found in the card", cex)
 				en, ok := d.entryByURL(c.Proposal)
 				if !ok && d.someEntryLacksURL() {
 					w.Blocked(fmt.Sprintf("the claim map points at %s, and an entry has no url (see TE-3.3a)", c.Proposal))
 				}
-				w.Check(row, ok, fmt.Sprintf("the claim %q is backed by a proposal the card lists", c.Span), "the claim map points at "+c.Proposal+", which the card does not list", d.ex)
+				w.Check(ok, fmt.Sprintf("the claim %q is backed by a proposal the card lists", c.Span), "the claim map points at "+c.Proposal+", which the card does not list", d.ex)
 				why, f := s.listedVerifies(w, en)
 				if why != "" {
 					w.Blocked(fmt.Sprintf("%s, which backs %q, fails verification (TE-3.3e/3.5b/3.5c): %s", c.Proposal, c.Span, why))
 				}
 				got, found := verify.ClauseValue(f.parsed, c.Path)
-				w.Check(row, found && jsonOf(got) == jsonOf(c.Value),
+				w.Check(found && jsonOf(got) == jsonOf(c.Value),
 					fmt.Sprintf("%q: clause %s of %s states %s", c.Span, c.Path, c.Proposal, jsonOf(c.Value)),
 					fmt.Sprintf("clause %s is %s", c.Path, jsonOrAbsent(got, found)), f.ex)
 			}
@@ -298,13 +298,13 @@ func registerAgentSpecs(s *state) {
 				for _, c := range mine {
 					covered = covered || strings.Contains(strings.ToLower(sn.Text), strings.ToLower(c.Span))
 				}
-				w.Check(row, covered, fmt.Sprintf("every %s sentence the lexicon flags is mapped to a clause by the claim map", kind),
+				w.Check(covered, fmt.Sprintf("every %s sentence the lexicon flags is mapped to a clause by the claim map", kind),
 					fmt.Sprintf("%s: %q is not mapped", sn.Where, sn.Text), d.ex)
 			}
 		})
 	}
-	claimSpec("TE-4.1b", "term", verify.TermLexicon, "[TE-4.1b] every term the card's prose states is backed by a clause of a listed proposal")
-	claimSpec("TE-4.1c", "data-use", verify.DataUseLexicon, "[TE-4.1c] every data-use claim the card's prose states is backed by a clause of a listed proposal")
+	claimSpec("TE-4.1b", "term", verify.TermLexicon, "every term the card's prose states is backed by a clause of a listed proposal")
+	claimSpec("TE-4.1c", "data-use", verify.DataUseLexicon, "every data-use claim the card's prose states is backed by a clause of a listed proposal")
 }
 
 func (d *decl) someEntryLacksURL() bool {

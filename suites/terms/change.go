@@ -22,17 +22,17 @@ import (
 func registerChangeSpecs(s *state) {
 	e := s.e
 
-	harness.Spec(e, []string{"TE-8.3a"}, "[TE-8.3a] after the standing proposal changes the fresh card commits to the new document", func(w *harness.W) {
+	harness.Spec(e, "TE-8.3a", "after the standing proposal changes the fresh card commits to the new document", func(w *harness.W) {
 		ch := s.change(w, "TE-8.3a")
 		for u, d := range ch.after {
 			en, ok := ch.cardAfter.entry(u)
-			w.Check("TE-8.3a", ok && en.Digest == d,
+			w.Check(ok && en.Digest == d,
 				fmt.Sprintf("the freshly fetched card's entry for %s commits to the changed document %s", u, d),
 				fmt.Sprintf("the card's entry digest is %q (before the change it was %q)", en.Digest, ch.before[u]), ch.cardAfter.ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-8.3b"}, "[TE-8.3b] after the standing proposal changes the signed card is re-signed", func(w *harness.W) {
+	harness.Spec(e, "TE-8.3b", "after the standing proposal changes the signed card is re-signed", func(w *harness.W) {
 		s.declaration(w, "TE-8.3b")
 		if len(e.Target.Config.TrustedKeys) == 0 {
 			w.Blocked("no trustedKeys in the target configuration: the JWK Set that verifies the card's signatures (A2A §8.4)")
@@ -46,9 +46,9 @@ func registerChangeSpecs(s *state) {
 			w.Inapplicable("the card carries no signatures: the re-signing rule applies only where the card is signed")
 		}
 		_, err := verify.CardSignature(ch.cardBefore.raw, &keys)
-		w.Control("TE-8.3b", err == nil, "the card's signatures verify before the change", errOrOK(err), ch.cardBefore.ex)
+		w.Control(err == nil, "the card's signatures verify before the change", errOrOK(err), ch.cardBefore.ex)
 		_, err = verify.CardSignature(ch.cardAfter.raw, &keys)
-		w.Check("TE-8.3b", err == nil, "the card served after the change carries signatures that verify over it (A2A §8.4)", errOrOK(err), ch.cardAfter.ex)
+		w.Check(err == nil, "the card served after the change carries signatures that verify over it (A2A §8.4)", errOrOK(err), ch.cardAfter.ex)
 	})
 }
 
@@ -78,7 +78,7 @@ func (s *state) freshCard(w *harness.W, row, note string) cardState {
 	u, _ := s.e.Target.CardURL(Role)
 	card, ex, err := s.e.Client.FetchCard(w.Ctx(), u, a2a.Call{Note: note, Header: http.Header{"Cache-Control": {"no-cache"}}})
 	if err != nil {
-		w.Failf(row, ex, "the card can be fetched", "%v", err)
+		w.Failf(ex, "the card can be fetched", "%v", err)
 	}
 	cs := cardState{raw: ex.ResponseBody, ex: ex}
 	var top map[string]json.RawMessage
@@ -129,7 +129,7 @@ func (s *state) change(w *harness.W, row string) *changed {
 		}
 	}
 	ex, err := s.e.Client.HTTP(w.Ctx(), http.MethodPost, hook, []byte("{}"), a2a.Call{Note: "change hook: publish a changed standing proposal"})
-	w.Control(row, err == nil && ex.Status/100 == 2, "the change hook answers 2xx", fmt.Sprintf("%v status %d", err, statusOf(ex)), ex)
+	w.Control(err == nil && ex.Status/100 == 2, "the change hook answers 2xx", fmt.Sprintf("%v status %d", err, statusOf(ex)), ex)
 	ginkgo.DeferCleanup(func() {
 		sep := "?"
 		if strings.Contains(hook, "?") {
@@ -147,7 +147,7 @@ func (s *state) change(w *harness.W, row string) *changed {
 			ch.before[u], ch.after[u] = before[u], d
 		}
 	}
-	w.Control(row, len(ch.after) > 0, "after the hook, a document served at a listed url changed", fmt.Sprintf("%d changed", len(ch.after)), ex)
+	w.Control(len(ch.after) > 0, "after the hook, a document served at a listed url changed", fmt.Sprintf("%d changed", len(ch.after)), ex)
 	ch.cardAfter = s.freshCard(w, row, "card after the standing proposal changed")
 	return ch
 }

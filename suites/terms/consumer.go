@@ -99,24 +99,24 @@ var (
 func registerConsumerSpecs(s *state) {
 	e := s.e
 
-	harness.Spec(e, []string{"TE-3.4b"}, "[TE-3.4b] the reference consumer does not reject a proposal because sow_spec is unfamiliar", func(w *harness.W) {
+	harness.Spec(e, "TE-3.4b", "the reference consumer does not reject a proposal because sow_spec is unfamiliar", func(w *harness.W) {
 		b := s.bed(w)
 		good, ex := b.outcome(termsfix.SetGood)
-		w.Control("TE-3.4b", len(good.Proposals) == 2, "both entries of the familiar-sow_spec card verify", viewJSON(good), ex)
+		w.Control(len(good.Proposals) == 2, "both entries of the familiar-sow_spec card verify", viewJSON(good), ex)
 		o, ex := b.outcome(termsfix.SetUnknownSowSpec)
-		w.Check("TE-3.4b", len(o.Proposals) == 2 && len(o.Signals) == 0, "both entries verify under sow_spec \"99.0.0-unknown\"",
+		w.Check(len(o.Proposals) == 2 && len(o.Signals) == 0, "both entries verify under sow_spec \"99.0.0-unknown\"",
 			fmt.Sprintf("%d verified, signals %s", len(o.Proposals), jsonOf(o.Signals)), ex)
 	})
 
-	harness.Spec(e, []string{"TE-3.5d"}, "[TE-3.5d] the reference consumer treats an unsigned document as failing verification", func(w *harness.W) {
+	harness.Spec(e, "TE-3.5d", "the reference consumer treats an unsigned document as failing verification", func(w *harness.W) {
 		b := s.bed(w)
 		r, _ := b.entry(termsfix.SetOneGood)
-		w.Control("TE-3.5d", r.OK(), "the signed document verifies", stepOf(r), r.Exchange)
+		w.Control(r.OK(), "the signed document verifies", stepOf(r), r.Exchange)
 		r, _ = b.entry(termsfix.SetUnsigned)
-		w.Negative("TE-3.5d", r.Step == verify.TermsStepSignature && errors.Is(r.Err, verify.ErrSignatureAbsent),
+		w.Negative(r.Step == verify.TermsStepSignature && errors.Is(r.Err, verify.ErrSignatureAbsent),
 			"an unsigned template committed by the right digest fails at step signature (no provider signature)", stepOf(r), r.Exchange)
 		o, ex := b.outcome(termsfix.SetUnsigned)
-		w.Negative("TE-3.5d", o.View.State == verify.TermsUnstated, "the card's terms read as not stated", viewJSON(o), ex)
+		w.Negative(o.View.State == verify.TermsUnstated, "the card's terms read as not stated", viewJSON(o), ex)
 	})
 
 	render := func(w *harness.W, b *bed) (*verify.TermsOutcome, string, *a2a.Exchange) {
@@ -125,25 +125,25 @@ func registerConsumerSpecs(s *state) {
 		return o, text + "\n" + html, ex
 	}
 	wording := func(row string, words *regexp.Regexp, what, text string) {
-		harness.Spec(e, []string{row}, text, func(w *harness.W) {
+		harness.Spec(e, row, text, func(w *harness.W) {
 			b := s.bed(w)
 			o, out, ex := render(w, b)
 			listed := len(o.Proposals) == 2
 			for _, p := range o.Proposals {
 				listed = listed && strings.Contains(out, p.ID)
 			}
-			w.Control(row, listed && strings.Contains(out, verify.TermsBoundary), "the terms view lists both verified proposals and states the §6 boundary", out, ex)
-			w.Negative(row, !words.MatchString(out), "the terms view presents nothing as "+what, fmt.Sprintf("found %q in:\n%s", words.FindString(out), out), ex)
+			w.Control(listed && strings.Contains(out, verify.TermsBoundary), "the terms view lists both verified proposals and states the §6 boundary", out, ex)
+			w.Negative(!words.MatchString(out), "the terms view presents nothing as "+what, fmt.Sprintf("found %q in:\n%s", words.FindString(out), out), ex)
 		})
 	}
-	wording("TE-7.1a", certWords, "certification", "[TE-7.1a] the harness's terms view does not present the extension as certification")
-	wording("TE-7.1b", endorseWords, "endorsement", "[TE-7.1b] the harness's terms view does not present the extension as endorsement")
-	wording("TE-7.1c", conductWords, "evidence of past conduct", "[TE-7.1c] the harness's terms view does not present the extension as evidence of past conduct")
+	wording("TE-7.1a", certWords, "certification", "the harness's terms view does not present the extension as certification")
+	wording("TE-7.1b", endorseWords, "endorsement", "the harness's terms view does not present the extension as endorsement")
+	wording("TE-7.1c", conductWords, "evidence of past conduct", "the harness's terms view does not present the extension as evidence of past conduct")
 
-	harness.Spec(e, []string{"TE-7.2a"}, "[TE-7.2a] the harness's terms view shows every clause with its own grade", func(w *harness.W) {
+	harness.Spec(e, "TE-7.2a", "the harness's terms view shows every clause with its own grade", func(w *harness.W) {
 		b := s.bed(w)
 		o, ex := b.outcome(termsfix.SetGood)
-		w.Control("TE-7.2a", len(o.Proposals) == 2, "both proposals verify and are rendered", viewJSON(o), ex)
+		w.Control(len(o.Proposals) == 2, "both proposals verify and are rendered", viewJSON(o), ex)
 		text, html := verify.RenderTermsText(o, b.set), verify.RenderTermsHTML(o, b.set)
 		for _, p := range o.Proposals {
 			tsec := section(text, "Proposal "+p.ID, "\nProposal ")
@@ -151,43 +151,43 @@ func registerConsumerSpecs(s *state) {
 			for _, k := range verify.SowClauses {
 				g := p.Parsed[k].(map[string]any)["grade"]
 				line := lineOf(tsec, "  "+k+" ")
-				w.Check("TE-7.2a", strings.Contains(line, fmt.Sprintf("[grade: %s]", g)), fmt.Sprintf("terminal: clause %s of %s shown with grade %s", k, p.ID, g), "line: "+line, ex)
-				w.Check("TE-7.2a", strings.Contains(hsec, fmt.Sprintf(`<li data-clause="%s"><b>%s</b> <span class="grade grade-%s"`, k, k, g)),
+				w.Check(strings.Contains(line, fmt.Sprintf("[grade: %s]", g)), fmt.Sprintf("terminal: clause %s of %s shown with grade %s", k, p.ID, g), "line: "+line, ex)
+				w.Check(strings.Contains(hsec, fmt.Sprintf(`<li data-clause="%s"><b>%s</b> <span class="grade grade-%s"`, k, k, g)),
 					fmt.Sprintf("HTML: clause %s of %s shown with grade %s", k, p.ID, g), hsec, ex)
 			}
 		}
 	})
 
-	harness.Spec(e, []string{"TE-7.2b"}, "[TE-7.2b] the harness's terms view lets the card imply no machine enforcement", func(w *harness.W) {
+	harness.Spec(e, "TE-7.2b", "the harness's terms view lets the card imply no machine enforcement", func(w *harness.W) {
 		b := s.bed(w)
 		o, ex := b.outcome(termsfix.SetGood)
-		w.Control("TE-7.2b", len(o.Proposals) == 2, "both proposals verify", viewJSON(o), ex)
+		w.Control(len(o.Proposals) == 2, "both proposals verify", viewJSON(o), ex)
 		for _, p := range o.Proposals {
 			via, alone := verify.RenderProposalText(p.Parsed, true, b.set), verify.RenderProposalText(p.Parsed, false, b.set)
-			w.Check("TE-7.2b", via == alone, "rendering through a card equals rendering the document alone", "through the card:\n"+via+"alone:\n"+alone, ex)
+			w.Check(via == alone, "rendering through a card equals rendering the document alone", "through the card:\n"+via+"alone:\n"+alone, ex)
 			for _, k := range verify.SowClauses {
 				g := p.Parsed[k].(map[string]any)["grade"]
 				if g == "enforced" {
 					continue
 				}
 				line := lineOf(via, "  "+k+" ")
-				w.Check("TE-7.2b", !enforcedWord.MatchString(line), fmt.Sprintf("clause %s (grade %s) is not labelled enforced or guaranteed", k, g), "line: "+line, ex)
+				w.Check(!enforcedWord.MatchString(line), fmt.Sprintf("clause %s (grade %s) is not labelled enforced or guaranteed", k, g), "line: "+line, ex)
 			}
 		}
 	})
 
-	harness.Spec(e, []string{"TE-7.3a"}, "[TE-7.3a] the reference consumer reports a card without the extension as terms not stated", func(w *harness.W) {
+	harness.Spec(e, "TE-7.3a", "the reference consumer reports a card without the extension as terms not stated", func(w *harness.W) {
 		b := s.bed(w)
 		good, ex := b.outcome(termsfix.SetGood)
-		w.Control("TE-7.3a", good.View.State == verify.TermsStated, "a card with verified proposals reads stated", viewJSON(good), ex)
+		w.Control(good.View.State == verify.TermsStated, "a card with verified proposals reads stated", viewJSON(good), ex)
 		o, ex := b.outcome(termsfix.SetNoExtension)
-		w.Negative("TE-7.3a", o.View.State == verify.TermsUnstated && o.View.Summary == verify.SummaryNotStated && len(o.View.Prices) == 0 &&
+		w.Negative(o.View.State == verify.TermsUnstated && o.View.Summary == verify.SummaryNotStated && len(o.View.Prices) == 0 &&
 			!freeWords.MatchString(viewJSON(o)+verify.RenderTermsText(o, b.set)),
 			"state unstated, summary \"terms not stated\", no price, nothing reading free / unencumbered / no terms apply",
 			viewJSON(o), ex)
 	})
 
-	harness.Spec(e, []string{"TE-7.3b"}, "[TE-7.3b] the reference ranking and filter do not treat an agent without the extension as free", func(w *harness.W) {
+	harness.Spec(e, "TE-7.3b", "the reference ranking and filter do not treat an agent without the extension as free", func(w *harness.W) {
 		b := s.bed(w)
 		priced, _ := b.outcome(termsfix.SetOneGood)
 		free, _ := b.outcome(termsfix.SetFreeOnly)
@@ -195,34 +195,34 @@ func registerConsumerSpecs(s *state) {
 		ls := []verify.Listing{{Name: "absent", Outcome: absent}, {Name: "priced", Outcome: priced}, {Name: "no-charge", Outcome: free}}
 		r := verify.RankByPrice(ls, b.set)
 		matched := names(verify.FilterTerms(ls, verify.NoCharge(b.set)))
-		w.Control("TE-7.3b", contains(matched, "no-charge") && len(r.Priced) > 0 && r.Priced[0].Name == "no-charge",
+		w.Control(contains(matched, "no-charge") && len(r.Priced) > 0 && r.Priced[0].Name == "no-charge",
 			"the verified no_charge agent matches the no-charge filter and ranks first", fmt.Sprintf("ranked %v, not stated %v, no-charge filter %v", names(r.Priced), names(r.NotStated), matched), ex)
-		w.Negative("TE-7.3b", contains(names(r.NotStated), "absent") && !contains(names(r.Priced), "absent") && !contains(matched, "absent"),
+		w.Negative(contains(names(r.NotStated), "absent") && !contains(names(r.Priced), "absent") && !contains(matched, "absent"),
 			"the agent without the extension is kept apart as terms not stated: not ranked by price, not matched by the no-charge filter",
 			fmt.Sprintf("ranked %v, not stated %v, no-charge filter %v", names(r.Priced), names(r.NotStated), matched), ex)
 	})
 
-	harness.Spec(e, []string{"TE-7.4a"}, "[TE-7.4a] the reference consumer treats a failing entry exactly as an absent one", func(w *harness.W) {
+	harness.Spec(e, "TE-7.4a", "the reference consumer treats a failing entry exactly as an absent one", func(w *harness.W) {
 		b := s.bed(w)
 		good, ex := b.outcome(termsfix.SetOneGood)
-		w.Control("TE-7.4a", good.View.State == verify.TermsStated, "the verifying entry gives terms stated", viewJSON(good), ex)
+		w.Control(good.View.State == verify.TermsStated, "the verifying entry gives terms stated", viewJSON(good), ex)
 		absent, _ := b.outcome(termsfix.SetNoExtension)
 		for _, set := range termsfix.FailingSets {
 			o, ex := b.outcome(set)
-			w.Check("TE-7.4a", reflect.DeepEqual(o.View, absent.View) && len(o.Signals) == 1,
+			w.Check(reflect.DeepEqual(o.View, absent.View) && len(o.Signals) == 1,
 				fmt.Sprintf("%s: the outcome equals the card without the entry %s, and the failure is surfaced as a signal", set, viewJSON(absent)),
 				fmt.Sprintf("outcome %s, signals %s", viewJSON(o), jsonOf(o.Signals)), ex)
 		}
 		two, ex := b.outcome(termsfix.SetTwoOneFailing)
-		w.Check("TE-7.4a", reflect.DeepEqual(two.View, good.View) && len(two.Signals) == 1,
+		w.Check(reflect.DeepEqual(two.View, good.View) && len(two.Signals) == 1,
 			"a two-entry card with one failing entry reads as the card with the good entry alone: "+viewJSON(good),
 			fmt.Sprintf("outcome %s, signals %s", viewJSON(two), jsonOf(two.Signals)), ex)
 	})
 
-	harness.Spec(e, []string{"TE-7.4b"}, "[TE-7.4b] the reference consumer never uses a fetched-but-unverified document as terms", func(w *harness.W) {
+	harness.Spec(e, "TE-7.4b", "the reference consumer never uses a fetched-but-unverified document as terms", func(w *harness.W) {
 		b := s.bed(w)
 		sub, _ := b.entry(termsfix.SetSubstitute)
-		w.Control("TE-7.4b", sub.Parsed != nil && strings.Contains(string(sub.Doc), termsfix.Marker),
+		w.Control(sub.Parsed != nil && strings.Contains(string(sub.Doc), termsfix.Marker),
 			"the failing fixture's document was fetched and carries the marker "+termsfix.Marker, stepOf(sub), sub.Exchange)
 		for _, set := range []string{termsfix.SetSubstitute, termsfix.SetSigInvalid} {
 			o, ex := b.outcome(set)
@@ -231,48 +231,48 @@ func registerConsumerSpecs(s *state) {
 			for _, p := range o.View.Prices {
 				usedPrice = usedPrice || p.Amount == termsfix.MarkerPrice
 			}
-			w.Negative("TE-7.4b", !strings.Contains(out, termsfix.Marker) && !usedPrice,
+			w.Negative(!strings.Contains(out, termsfix.Marker) && !usedPrice,
 				fmt.Sprintf("%s: neither the marker nor the price %d of the unverified document appears in the outcome or the rendered view", set, termsfix.MarkerPrice),
 				out, ex)
 		}
 	})
 
-	harness.Spec(e, []string{"TE-8.1"}, "[TE-8.1] the reference consumer does not engage on the card's summary alone", func(w *harness.W) {
+	harness.Spec(e, "TE-8.1", "the reference consumer does not engage on the card's summary alone", func(w *harness.W) {
 		b := s.bed(w)
 		good, ex := b.outcome(termsfix.SetOneGood)
-		w.Control("TE-8.1", verify.MayEngage(good, "reconcile-statement", b.set), "with the proposal verifying, the engage gate opens for reconcile-statement", viewJSON(good), ex)
+		w.Control(verify.MayEngage(good, "reconcile-statement", b.set), "with the proposal verifying, the engage gate opens for reconcile-statement", viewJSON(good), ex)
 		dead, ex := b.outcome(termsfix.SetURL404)
-		w.Negative("TE-8.1", len(dead.CardClaims) > 0 && !verify.MayEngage(dead, "reconcile-statement", b.set) && dead.View.State == verify.TermsUnstated,
+		w.Negative(len(dead.CardClaims) > 0 && !verify.MayEngage(dead, "reconcile-statement", b.set) && dead.View.State == verify.TermsUnstated,
 			"with the url dead the card's prose (\"GBP 2.50 per statement\") is not enough: terms unstated, the gate stays shut",
 			fmt.Sprintf("card claims %s, outcome %s, may engage %v", jsonOf(dead.CardClaims), viewJSON(dead), verify.MayEngage(dead, "reconcile-statement", b.set)), ex)
 	})
 
-	harness.Spec(e, []string{"TE-8.2"}, "[TE-8.2] the reference consumer does not accept a mismatched document however plausible", func(w *harness.W) {
+	harness.Spec(e, "TE-8.2", "the reference consumer does not accept a mismatched document however plausible", func(w *harness.W) {
 		b := s.bed(w)
 		r, _ := b.entry(termsfix.SetOneGood)
-		w.Control("TE-8.2", r.OK(), "the committed document (served reformatted) verifies", stepOf(r), r.Exchange)
+		w.Control(r.OK(), "the committed document (served reformatted) verifies", stepOf(r), r.Exchange)
 		r, _ = b.entry(termsfix.SetSubstitute)
-		w.Negative("TE-8.2", r.Step == verify.TermsStepDigest && errors.Is(r.Err, verify.ErrDigestMismatch),
+		w.Negative(r.Step == verify.TermsStepDigest && errors.Is(r.Err, verify.ErrDigestMismatch),
 			"a validly signed cheaper document with the same id but another digest fails at step digest", stepOf(r), r.Exchange)
 	})
 
-	harness.Spec(e, []string{"TE-8.4a"}, "[TE-8.4a] the reference consumer compares digests, not identifiers", func(w *harness.W) {
+	harness.Spec(e, "TE-8.4a", "the reference consumer compares digests, not identifiers", func(w *harness.W) {
 		b := s.bed(w)
 		r, _ := b.entry(termsfix.SetOneGood)
-		w.Control("TE-8.4a", r.OK(), "the committed document verifies", stepOf(r), r.Exchange)
+		w.Control(r.OK(), "the committed document verifies", stepOf(r), r.Exchange)
 		r, en := b.entry(termsfix.SetResignedSameID)
-		w.Negative("TE-8.4a", r.Step == verify.TermsStepDigest && r.Parsed["id"] == en.Sow,
+		w.Negative(r.Step == verify.TermsStepDigest && r.Parsed["id"] == en.Sow,
 			"a re-signed copy whose id equals the entry's sow but whose digest differs fails at step digest", stepOf(r), r.Exchange)
 	})
 
-	harness.Spec(e, []string{"TE-8.4b"}, "[TE-8.4b] the reference consumer never uses identifiers when verifying", func(w *harness.W) {
+	harness.Spec(e, "TE-8.4b", "the reference consumer never uses identifiers when verifying", func(w *harness.W) {
 		b := s.bed(w)
 		r, _ := b.entry(termsfix.SetOneGood)
-		w.Control("TE-8.4b", r.OK(), "the consistent fixture verifies", stepOf(r), r.Exchange)
+		w.Control(r.OK(), "the consistent fixture verifies", stepOf(r), r.Exchange)
 		for _, set := range []string{termsfix.SetSowLabelOther, termsfix.SetIDNotDerived} {
 			r, en := b.entry(set)
 			minted, _ := verify.MintSowID(r.Doc)
-			w.Check("TE-8.4b", r.OK(), fmt.Sprintf("%s verifies (entry sow %s, document id %v, re-derived id %s): identifiers are labels", set, en.Sow, r.Parsed["id"], minted),
+			w.Check(r.OK(), fmt.Sprintf("%s verifies (entry sow %s, document id %v, re-derived id %s): identifiers are labels", set, en.Sow, r.Parsed["id"], minted),
 				stepOf(r), r.Exchange)
 		}
 	})

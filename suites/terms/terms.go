@@ -82,7 +82,7 @@ type rawEntry struct {
 // declaration fetches the public card (once per run) and finds the declaration; the spec is inapplicable when the
 // card does not declare the extension (§2: the URI is matched exactly).
 func (s *state) declaration(w *harness.W, row string) *decl {
-	card, raw, ex := w.Card(Role, row)
+	card, raw, ex := w.Card(Role)
 	d := &decl{card: card, raw: raw, ex: ex}
 	var top struct {
 		Capabilities struct {
