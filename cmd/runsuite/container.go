@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/harness/target/container"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -29,10 +30,10 @@ func startContainer(ctx context.Context, image, dockerfile string, cfg target.Co
 	}
 	fmt.Fprintf(stderr, "runsuite: starting %s (loopback only, never pulled)\n", what)
 	started := time.Now()
-	tgt, err := target.Container(ctx, target.ContainerOptions{Image: image, Dockerfile: dockerfile, Config: cfg,
+	tgt, err := container.Start(ctx, container.Options{Image: image, Dockerfile: dockerfile, Config: cfg,
 		Sabotage: set.IDs(), Log: stderr})
 	if err != nil {
-		if errors.Is(err, target.ErrContainerConfig) {
+		if errors.Is(err, container.ErrContainerConfig) {
 			return nil, usageError{err}
 		}
 		return nil, err
@@ -67,7 +68,7 @@ func writeContainerLog(dir string, tgt *target.Target, stderr io.Writer) {
 	fmt.Fprintf(stderr, "runsuite: container log: %s\n", p)
 }
 
-// announce prints the reference agents in the mock protocol (harness/target: target.MockReady): one
+// announce prints the reference agents in the mock protocol (harness/target: container.MockReady): one
 // "role<TAB>card URL" line per agent, sorted; the operator settings they supply for themselves; then ready.
 func announce(w io.Writer, tgt *target.Target) error {
 	roles := make([]string, 0, len(tgt.Agents))
@@ -88,10 +89,10 @@ func announce(w io.Writer, tgt *target.Target) error {
 		if err := enc.Encode(tgt.Config); err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(w, "%s%s\n", target.MockConfigPrefix, strings.TrimSpace(b.String())); err != nil {
+		if _, err := fmt.Fprintf(w, "%s%s\n", container.MockConfigPrefix, strings.TrimSpace(b.String())); err != nil {
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w, target.MockReady)
+	_, err := fmt.Fprintln(w, container.MockReady)
 	return err
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/harness/target/container"
 )
 
 func TestContainerFlagsUsage(t *testing.T) {
@@ -34,7 +35,7 @@ func TestNoEngineRunIsBlocked(t *testing.T) {
 	if code != exitFail {
 		t.Fatalf("exit %d, want 1\n%s\n%s", code, stdout, stderr)
 	}
-	if d := time.Since(start); d > target.DefaultProbeTimeout+5*time.Second {
+	if d := time.Since(start); d > container.DefaultProbeTimeout+5*time.Second {
 		t.Errorf("took %s", d)
 	}
 	if !strings.Contains(stderr, "no container engine reachable") {
@@ -88,7 +89,7 @@ func TestAnnounce(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "agent-cards\thttps://127.0.0.1:9400/c\nterms\thttps://127.0.0.1:9401/c\n" +
-		target.MockConfigPrefix + `{"actingFor":{"metadata":{"name":"<person>"}}}` + "\n" + target.MockReady + "\n"
+		container.MockConfigPrefix + `{"actingFor":{"metadata":{"name":"<person>"}}}` + "\n" + container.MockReady + "\n"
 	if buf.String() != want {
 		t.Fatalf("got\n%s\nwant\n%s", buf.String(), want)
 	}

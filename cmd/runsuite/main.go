@@ -23,11 +23,11 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/mockagents"
-	"github.com/extconf/extconf/mockagents/server"
 	"github.com/extconf/extconf/sabotage"
 	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
@@ -733,8 +733,8 @@ func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 			return exitUsage, usageError{fmt.Errorf("--listen %q: want a loopback IP and a port, e.g. 127.0.0.1:9400", *listen)}
 		}
 		// Each reference agent is its own origin: the core hands out the next free port of the block.
-		os.Setenv(server.EnvBind, host)
-		os.Setenv(server.EnvPorts, fmt.Sprintf("%d-%d", p, p+63))
+		os.Setenv(a2atest.EnvBind, host)
+		os.Setenv(a2atest.EnvPorts, fmt.Sprintf("%d-%d", p, p+63))
 	}
 	tgt, err := mockagents.Start(set)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/harness/target/container"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -66,7 +67,7 @@ func check(mode, path, image, toggle string) (problems, notes []string) {
 			fail("image id %q, want %q", b.Target.ImageID, image)
 		}
 		log, err := os.ReadFile(filepath.Join(filepath.Dir(path), "container.log"))
-		if err != nil || !strings.Contains(string(log), target.MockReady) {
+		if err != nil || !strings.Contains(string(log), container.MockReady) {
 			fail("no container.log with the agents' announcement beside the bundle (%v)", err)
 		}
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/mockagents/hostile"
-	"github.com/extconf/extconf/mockagents/server"
 )
 
 // cardSeeds are cards from the fixtures: the server core's reference card (signed, as the reference agents serve
@@ -20,7 +20,7 @@ import (
 func cardSeeds(f *testing.F) [][]byte {
 	f.Helper()
 	var out [][]byte
-	s, err := server.Start(server.Agent{Name: "echo", Signer: &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256, JKU: true}}, server.Options{})
+	s, err := a2atest.Start(a2atest.Agent{Name: "echo", Signer: &a2atest.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256, JKU: true}}, a2atest.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify"
-	"github.com/extconf/extconf/mockagents/server"
 )
 
 func testKeys(t *testing.T) *jose.JSONWebKeySet {
@@ -28,12 +28,12 @@ func testKeys(t *testing.T) *jose.JSONWebKeySet {
 	return &set
 }
 
-func es256() *server.CardSigner {
-	return &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256}
+func es256() *a2atest.CardSigner {
+	return &a2atest.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256}
 }
 
-func ed25519Signer() *server.CardSigner {
-	return &server.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519}
+func ed25519Signer() *a2atest.CardSigner {
+	return &a2atest.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519}
 }
 
 func sampleCard(t *testing.T) []byte {
@@ -41,7 +41,7 @@ func sampleCard(t *testing.T) []byte {
 	b, err := json.Marshal(&a2a.AgentCard{
 		Name:                "Signed <agent> & co",
 		Description:         "ünïcode, \u2028 and numbers survive canonicalization",
-		SupportedInterfaces: server.Interfaces("https://127.0.0.1:1"),
+		SupportedInterfaces: a2atest.Interfaces("https://127.0.0.1:1"),
 		Version:             "1.2.3",
 		Capabilities: a2a.AgentCapabilities{Streaming: true, Extensions: []a2a.AgentExtension{{
 			URI: "https://example.test/ext/v1", Params: json.RawMessage(`{"limit":1.50,"big":1e3,"list":[3,2,1]}`)}}},
@@ -55,7 +55,7 @@ func sampleCard(t *testing.T) []byte {
 	return b
 }
 
-func sign(t *testing.T, card []byte, s *server.CardSigner) []byte {
+func sign(t *testing.T, card []byte, s *a2atest.CardSigner) []byte {
 	t.Helper()
 	out, err := s.Sign(card, "")
 	if err != nil {
@@ -96,7 +96,7 @@ func wantFail(t *testing.T, card []byte, keys *jose.JSONWebKeySet, step string) 
 func TestCoreSignedCardVerifies(t *testing.T) {
 	sg := es256()
 	sg.JKU = true
-	s, err := server.Start(server.Agent{Signer: sg}, server.Options{TLS: true})
+	s, err := a2atest.Start(a2atest.Agent{Signer: sg}, a2atest.Options{TLS: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestTwoSignaturesBothVerify(t *testing.T) {
 }
 
 func TestChangedMemberFails(t *testing.T) {
-	for _, s := range []*server.CardSigner{es256(), ed25519Signer()} {
+	for _, s := range []*a2atest.CardSigner{es256(), ed25519Signer()} {
 		card := sign(t, sampleCard(t), s)
 		wantOK(t, card, testKeys(t), 1)
 		tampered := bytes.Replace(card, []byte(`"version":"1.2.3"`), []byte(`"version":"1.2.4"`), 1)

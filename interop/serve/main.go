@@ -16,7 +16,7 @@ import (
 	"syscall"
 
 	"github.com/extconf/extconf/fixtures/testpki"
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 func main() {
@@ -25,11 +25,11 @@ func main() {
 	sign := flag.Bool("sign", true, "sign the card with the test ES256 key and serve the JWKS (jku)")
 	flag.Parse()
 
-	agent := server.Agent{Name: "extconf interop echo agent"}
+	agent := a2atest.Agent{Name: "extconf interop echo agent"}
 	if *sign {
-		agent.Signer = &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256, JKU: true}
+		agent.Signer = &a2atest.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256, JKU: true}
 	}
-	s, err := server.Start(agent, server.Options{Addr: *addr, TLS: *useTLS})
+	s, err := a2atest.Start(agent, a2atest.Options{Addr: *addr, TLS: *useTLS})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serve:", err)
 		os.Exit(1)

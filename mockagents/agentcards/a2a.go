@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 // cardJSON is an A2A 1.0 card whose capabilities and securitySchemes are kept as the exact JSON they are copied
@@ -38,7 +38,7 @@ func (h *host) publicCard(base string) any {
 	}
 	c := cardJSON{
 		Name: h.fx.Host.Name, Description: h.fx.Host.Description, Provider: h.fx.Host.Provider,
-		SupportedInterfaces: server.Interfaces(base), Version: h.fx.Host.Version,
+		SupportedInterfaces: a2atest.Interfaces(base), Version: h.fx.Host.Version,
 		Capabilities: json.RawMessage(caps), SecuritySchemes: securitySchemes,
 		SecurityRequirements: []a2a.SecurityRequirement{
 			{Schemes: map[string]a2a.StringList{"bearer": {}}}, {Schemes: map[string]a2a.StringList{"apiKey": {}}}},
@@ -180,7 +180,7 @@ func (h *host) inInventory(p *principal, id string) bool {
 // before gates every A2A operation: authentication, authorization for requests carrying R, resolution of R
 // within the caller's inventory. A nil reply hands the operation to the core (task store scoped by R and by the
 // caller's tenant, which is what keeps runs in the caller's tenant of record).
-func (h *host) before(c *server.Ctx) *server.Reply {
+func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	r := c.Tenant
 	p := h.authenticate(c.R)
 	viaSabotage := false
@@ -196,33 +196,33 @@ func (h *host) before(c *server.Ctx) *server.Reply {
 		}
 		if p == nil {
 			c.RespHeader.Set("WWW-Authenticate", `Bearer realm="acme-support-host"`)
-			return &server.Reply{Err: server.NewError(server.CodeUnauthenticated, "authentication required", nil), HTTPStatus: http.StatusUnauthorized}
+			return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthenticated, "authentication required", nil), HTTPStatus: http.StatusUnauthorized}
 		}
 	}
-	c.Principal = &server.Principal{Name: p.ID, Tenant: p.Tenant}
+	c.Principal = &a2atest.Principal{Name: p.ID, Tenant: p.Tenant}
 	if r == "" {
-		if c.Method == server.MethodGetExtendedAgentCard {
-			return &server.Reply{Result: h.hostExtendedCard()}
+		if c.Method == a2atest.MethodGetExtendedAgentCard {
+			return &a2atest.Reply{Result: h.hostExtendedCard()}
 		}
 		return nil
 	}
 	// GET /agents/{agentId}'s policy, applied before R is looked at.
 	if !hasScope(p, "runs:read") && !h.on("ac.r-authz-weaker-than-get-agent") && !viaSabotage {
-		return &server.Reply{Err: server.NewError(server.CodeUnauthorized, "the caller may not use agents of this host", nil), HTTPStatus: http.StatusForbidden}
+		return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthorized, "the caller may not use agents of this host", nil), HTTPStatus: http.StatusForbidden}
 	}
 	a := h.resolve(p, r)
 	if a == nil {
 		return h.unresolvable(c, r, h.mintedAgent(r) != "")
 	}
 	switch c.Method {
-	case server.MethodGetExtendedAgentCard:
+	case a2atest.MethodGetExtendedAgentCard:
 		if h.on("ac.rest-ignores-tenant-prefix") && c.Binding == a2a.BindingHTTPJSON {
-			return &server.Reply{Result: h.hostExtendedCard()}
+			return &a2atest.Reply{Result: h.hostExtendedCard()}
 		}
-		return &server.Reply{Result: h.agentCard(p, a, r)}
-	case server.MethodSendMessage, server.MethodSendStreamingMessage:
+		return &a2atest.Reply{Result: h.agentCard(p, a, r)}
+	case a2atest.MethodSendMessage, a2atest.MethodSendStreamingMessage:
 		if h.on("ac.run-in-install-tenant") && a.InstallTenant != p.Tenant {
-			c.Principal = &server.Principal{Name: "install:" + a.AgentID, Tenant: a.InstallTenant}
+			c.Principal = &a2atest.Principal{Name: "install:" + a.AgentID, Tenant: a.InstallTenant}
 		}
 	}
 	return nil
@@ -252,9 +252,9 @@ func (h *host) holderOf(agentID string) *principal {
 // unresolvable is the one refusal for an R that names no agent of the caller's inventory, whether the host never
 // minted it (known false) or it names another tenant's, an unapproved or an uninstalled agent (known true). It
 // never quotes R and never says why R did not resolve.
-func (h *host) unresolvable(c *server.Ctx, r string, known bool) *server.Reply {
+func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply {
 	code, msg := -32602, "the tenant does not name an agent available to the caller"
-	if c.Method == server.MethodGetExtendedAgentCard {
+	if c.Method == a2atest.MethodGetExtendedAgentCard {
 		code, msg = a2a.CodeExtendedCardNotConfigured, "extended agent card is not configured"
 	}
 	if h.on("ac.refusal-echoes-r") {
@@ -262,7 +262,7 @@ func (h *host) unresolvable(c *server.Ctx, r string, known bool) *server.Reply {
 	}
 	status := 0
 	if known {
-		streaming := c.Method == server.MethodSendStreamingMessage || c.Method == server.MethodSubscribeToTask
+		streaming := c.Method == a2atest.MethodSendStreamingMessage || c.Method == a2atest.MethodSubscribeToTask
 		if h.on("ac.foreign-r-distinct-code") {
 			code, msg = a2a.CodeTaskNotFound, "the agent is not available"
 			if c.Binding == a2a.BindingHTTPJSON {
@@ -278,15 +278,15 @@ func (h *host) unresolvable(c *server.Ctx, r string, known bool) *server.Reply {
 		if h.on("ac.rest-foreign-r-distinct") && c.Binding == a2a.BindingHTTPJSON {
 			code, msg, status = a2a.CodeTaskNotFound, "agent not found", 0
 		}
-		if h.on("ac.gettask-foreign-r-leaks") && c.Method == server.MethodGetTask {
+		if h.on("ac.gettask-foreign-r-leaks") && c.Method == a2atest.MethodGetTask {
 			code, msg, status = a2a.CodeTaskNotFound, "task not found", 0
 		}
 	}
-	return &server.Reply{Err: server.NewError(code, msg, nil), HTTPStatus: status}
+	return &a2atest.Reply{Err: a2atest.NewError(code, msg, nil), HTTPStatus: status}
 }
 
 // onSend completes every message: the workflow run is the agent's (tenant R) or the host's (no tenant).
-func (h *host) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+func (h *host) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
 	who := h.fx.Host.Name
 	if id := h.mintedAgent(c.Tenant); id != "" {
 		if a := h.agent(id); a != nil {
@@ -297,7 +297,7 @@ func (h *host) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
 	if n := len(req.Message.Parts); n > 0 && req.Message.Parts[0].Text != nil {
 		text = who + " completed: " + strings.TrimSpace(*req.Message.Parts[0].Text)
 	}
-	return server.Reply{Task: &a2a.Task{
+	return a2atest.Reply{Task: &a2a.Task{
 		Status:    a2a.TaskStatus{State: a2a.StateCompleted},
 		Artifacts: []a2a.Artifact{{ArtifactID: "result-1", Name: "result", Parts: []a2a.Part{a2a.TextPart(text)}}},
 	}}

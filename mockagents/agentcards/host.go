@@ -24,8 +24,8 @@ import (
 
 	fx "github.com/extconf/extconf/fixtures/agentcards"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/mockagents/server"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -90,7 +90,7 @@ type host struct {
 	set    sabotage.Set
 	fx     fixture
 	secret []byte
-	srv    *server.Server
+	srv    *a2atest.Server
 
 	mu     sync.Mutex
 	minted map[string]string // every R ever handed out → agentId
@@ -118,7 +118,7 @@ func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
 		return nil, target.Config{}, nil, err
 	}
 	h := &host{set: set, fx: f, secret: secret, minted: map[string]string{}}
-	srv, err := server.Start(server.Agent{
+	srv, err := a2atest.Start(a2atest.Agent{
 		Name:   f.Host.Name,
 		Card:   h.publicCard,
 		OnSend: h.onSend,
@@ -128,7 +128,7 @@ func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
 			"GET " + InventoryPath:                h.serveInventory,
 			"GET " + InventoryPath + "/{agentId}": h.serveEntry,
 		},
-	}, server.Options{TLS: true})
+	}, a2atest.Options{TLS: true})
 	if err != nil {
 		return nil, target.Config{}, nil, err
 	}

@@ -8,8 +8,8 @@ import (
 
 	sfx "github.com/extconf/extconf/fixtures/schemaiface"
 	"github.com/extconf/extconf/fixtures/testpki"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify/skiface"
-	"github.com/extconf/extconf/mockagents/server"
 )
 
 // Extension URIs the hostile cards declare (copied: mock agents do not import the harness's verifiers).
@@ -194,10 +194,10 @@ func (a *Agent) buildSigned() error {
 		a.card = insertMember(card, `"signatures":[{"protected":"`+prot+`","signature":""}]`)
 		return nil
 	case JWSJKUOffOrigin:
-		s := &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: kidHostile}
+		s := &a2atest.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: kidHostile}
 		a.card, err = s.Sign(card, a.by.URL()+"/.well-known/jwks.json")
 	case JWSJKUMetadata:
-		s := &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: kidHostile}
+		s := &a2atest.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: kidHostile}
 		a.card, err = s.Sign(card, "https://"+MetadataHost+"/latest/jwks.json")
 	}
 	return err

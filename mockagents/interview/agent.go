@@ -22,8 +22,8 @@ import (
 	"github.com/extconf/extconf/fixtures/sow"
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/mockagents/server"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -57,7 +57,7 @@ func (m *Model) Calls() int64 { return m.calls.Load() }
 type Agent struct {
 	Role  string
 	Model *Model
-	srv   *server.Server
+	srv   *a2atest.Server
 	set   sabotage.Set
 	terms bool // declares the terms extension
 
@@ -69,7 +69,7 @@ type Agent struct {
 }
 
 // Server is the agent's A2A server.
-func (a *Agent) Server() *server.Server { return a.srv }
+func (a *Agent) Server() *a2atest.Server { return a.srv }
 
 // Start starts the three agents of the document with set on.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
@@ -102,11 +102,11 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 // StartAgent starts one agent of the document (role as in the package comment).
 func StartAgent(role string, set sabotage.Set) (*Agent, error) {
 	a := &Agent{Role: role, Model: &Model{}, set: set, terms: role != "interview.noterms", churnVersion: 1}
-	sa := server.Agent{
+	sa := a2atest.Agent{
 		Name:    "interview reference agent (" + role + ")",
 		Card:    a.card,
-		Signer:  &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256, JKU: true},
-		Methods: map[string]func(*server.Ctx, json.RawMessage) (any, *a2a.RPCError){},
+		Signer:  &a2atest.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256, JKU: true},
+		Methods: map[string]func(*a2atest.Ctx, json.RawMessage) (any, *a2a.RPCError){},
 		OnSend:  a.onSend,
 		Before:  a.before,
 		Routes:  map[string]http.HandlerFunc{"GET /terms/{file}": a.serveProposal},
@@ -114,7 +114,7 @@ func StartAgent(role string, set sabotage.Set) (*Agent, error) {
 	for _, m := range methods {
 		sa.Methods["interview/"+m] = a.method(m)
 	}
-	srv, err := server.Start(sa, server.Options{TLS: true})
+	srv, err := a2atest.Start(sa, a2atest.Options{TLS: true})
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func (a *Agent) card(base string) any {
 	c := &a2a.AgentCard{
 		Name:                "Stonework reconciliation agent",
 		Description:         "Reconciles bank statements against ledger exports and categorises transactions, on the published terms of Stonework Ledger Ltd.",
-		SupportedInterfaces: server.Interfaces(base),
+		SupportedInterfaces: a2atest.Interfaces(base),
 		Provider:            &a2a.AgentProvider{Organization: sow.ProviderOwner, URL: "https://stonework.example"},
 		Version:             "1.0.0",
 		DefaultInputModes:   []string{"text/plain", "text/csv"},
@@ -225,9 +225,9 @@ func (a *Agent) serveProposal(w http.ResponseWriter, r *http.Request) {
 }
 
 // onSend is ordinary traffic: the model runs and the task completes at once.
-func (a *Agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+func (a *Agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
 	a.Model.Invoke()
-	return server.Reply{Task: &a2a.Task{
+	return a2atest.Reply{Task: &a2a.Task{
 		Status:    a2a.TaskStatus{State: a2a.StateCompleted},
 		History:   []a2a.Message{req.Message},
 		Artifacts: []a2a.Artifact{{ArtifactID: "result", Name: "result", Parts: []a2a.Part{a2a.DataPart(map[string]any{"status": "done"})}}},
@@ -235,7 +235,7 @@ func (a *Agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
 }
 
 // sideEffects is where a correct interview call does nothing at all; only toggles act here.
-func (a *Agent) sideEffects(c *server.Ctx) {
+func (a *Agent) sideEffects(c *a2atest.Ctx) {
 	tasks := a.srv.Tasks()
 	if a.set.On("iv.interview-touches-task") {
 		if list := tasks.List(c.Tenant); len(list) > 0 {
@@ -258,7 +258,7 @@ var taskSeq atomic.Int64
 func newTask(prefix string) *a2a.Task {
 	id := fmt.Sprintf("%s-%d", prefix, taskSeq.Add(1))
 	return &a2a.Task{ID: id, ContextID: id + "-ctx",
-		Status: a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: server.Timestamp(time.Now())}}
+		Status: a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: a2atest.Timestamp(time.Now())}}
 }
 
 // churn moves interview.churn to its next version at its first interview call: the card is re-signed and the

@@ -10,7 +10,7 @@ import (
 
 	"github.com/extconf/extconf/fixtures/sow"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 // methods are the five of §4 (without the "interview/" prefix).
@@ -185,13 +185,13 @@ func nameOf(url string) string {
 }
 
 // method answers interview/<q> under activation; without it the method does not exist (§3 rule 2).
-func (a *Agent) method(q string) func(*server.Ctx, json.RawMessage) (any, *a2a.RPCError) {
-	return func(c *server.Ctx, raw json.RawMessage) (any, *a2a.RPCError) {
+func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.RPCError) {
+	return func(c *a2atest.Ctx, raw json.RawMessage) (any, *a2a.RPCError) {
 		if !c.IsActive(InterviewURI) {
-			return nil, server.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
+			return nil, a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
 		}
 		if q == "usage" && a.set.On("iv.usage-method-missing") {
-			return nil, server.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
+			return nil, a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
 		}
 		params, perr := readParams(raw)
 		if perr != nil {
@@ -217,7 +217,7 @@ func (a *Agent) method(q string) func(*server.Ctx, json.RawMessage) (any, *a2a.R
 		if hasSel && (q == "usage" || q == "terms") {
 			s, ok := sel.(string)
 			if !ok {
-				return nil, server.NewError(a2a.CodeInvalidParams, "skill must be a string", nil)
+				return nil, a2atest.NewError(a2a.CodeInvalidParams, "skill must be a string", nil)
 			}
 			id, ok := a.match(cache.skills, s)
 			if !ok {
@@ -281,7 +281,7 @@ func (a *Agent) method(q string) func(*server.Ctx, json.RawMessage) (any, *a2a.R
 
 // before catches every other interview/ method: under activation the closure answers it with the standard
 // refusal (§6 rule 1); without activation it falls through to the core's method-not-found.
-func (a *Agent) before(c *server.Ctx) *server.Reply {
+func (a *Agent) before(c *a2atest.Ctx) *a2atest.Reply {
 	if !strings.HasPrefix(c.Method, "interview/") || c.Binding != a2a.BindingJSONRPC || !c.IsActive(InterviewURI) {
 		return nil
 	}
@@ -297,11 +297,11 @@ func (a *Agent) before(c *server.Ctx) *server.Reply {
 	a.mu.Unlock()
 	switch {
 	case c.Method == "interview/help" && a.set.On("iv.friendly-help-method"):
-		return &server.Reply{Result: answer{Question: "help", Projections: []projection{cache.description}}}
+		return &a2atest.Reply{Result: answer{Question: "help", Projections: []projection{cache.description}}}
 	case a.set.On("iv.undefined-method-not-found"):
-		return &server.Reply{Err: server.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)}
+		return &a2atest.Reply{Err: a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)}
 	}
-	return &server.Reply{Result: a.refusal(cache, c.Method)}
+	return &a2atest.Reply{Result: a.refusal(cache, c.Method)}
 }
 
 // refusal is the standard refusal of §6, assembled from the declared ids alone; input is what drew it.
@@ -359,7 +359,7 @@ func readParams(raw json.RawMessage) (map[string]any, *a2a.RPCError) {
 		return out, nil
 	}
 	if json.Unmarshal(raw, &out) != nil {
-		return nil, server.NewError(a2a.CodeInvalidParams, "params must be an object", nil)
+		return nil, a2atest.NewError(a2a.CodeInvalidParams, "params must be an object", nil)
 	}
 	return out, nil
 }

@@ -13,8 +13,8 @@ import (
 	"sync"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/mockagents/server"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -129,7 +129,7 @@ type agent struct {
 	skills   []skill
 	foreign  string // an origin the operator does not control (for or.person-entry-foreign-origin)
 	base     string
-	srv      *server.Server
+	srv      *a2atest.Server
 	ops      *operatorLog
 	mu       sync.Mutex
 }
@@ -149,9 +149,9 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 		}
 	}()
 	// An origin nobody here operates: it serves a page at /talk, so only the control of the origin is wrong.
-	unrelated, err := server.Start(server.Agent{Name: "unrelated site", Routes: map[string]http.HandlerFunc{
+	unrelated, err := a2atest.Start(a2atest.Agent{Name: "unrelated site", Routes: map[string]http.HandlerFunc{
 		"GET /talk": talkPage("Unrelated site"),
-	}}, server.Options{TLS: true})
+	}}, a2atest.Options{TLS: true})
 	if err != nil {
 		return nil, cfg, nil, err
 	}
@@ -206,7 +206,7 @@ func (a *agent) start() error {
 		routes["GET /confirm/{token}"] = a.serveConfirmPage
 		routes["POST /confirm/{token}"] = a.serveConfirm
 	}
-	srv, err := server.Start(server.Agent{
+	srv, err := a2atest.Start(a2atest.Agent{
 		Name: a.operator,
 		Card: func(base string) any {
 			a.mu.Lock()
@@ -216,11 +216,11 @@ func (a *agent) start() error {
 		},
 		OnSend: a.onSend,
 		Routes: routes,
-		APIKeys: map[string]server.Principal{
+		APIKeys: map[string]a2atest.Principal{
 			"assistant-a": {Name: "assistant-a"},
 			"assistant-b": {Name: "assistant-b"},
 		},
-	}, server.Options{TLS: true})
+	}, a2atest.Options{TLS: true})
 	if err != nil {
 		return err
 	}
@@ -328,7 +328,7 @@ func (a *agent) card(base string) any {
 	return map[string]any{
 		"name":                a.operator + " assistant",
 		"description":         desc,
-		"supportedInterfaces": server.Interfaces(base),
+		"supportedInterfaces": a2atest.Interfaces(base),
 		"provider":            map[string]any{"organization": a.operator, "url": base},
 		"version":             "1.0.0",
 		"capabilities": map[string]any{

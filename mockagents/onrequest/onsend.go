@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 // call is one request as the agent understands it.
@@ -36,7 +36,7 @@ func actingFor(md json.RawMessage) string {
 	return strings.TrimSpace(m.OnRequest.ActingFor.Name)
 }
 
-func (a *agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
 	cl := call{text: messageText(req.Message), activated: c.IsRequested(URI), assistant: "anonymous", req: req}
 	if c.Principal != nil {
 		cl.assistant = c.Principal.Name
@@ -61,7 +61,7 @@ func (a *agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
 	case kindSignIn:
 		t := a.task(cl, a2a.StateAuthRequired)
 		t.Status.Message = a.agentMessage(cl, "Please sign in to the family portal first; then ask again.", nil)
-		return server.Reply{Task: t}
+		return a2atest.Reply{Task: t}
 	case kindInfo:
 		return a.information(cl, s)
 	case kindAction:
@@ -71,7 +71,7 @@ func (a *agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
 }
 
 // staff answers a request to reach a member of staff (OR-5.10).
-func (a *agent) staff(cl call, s skill) server.Reply {
+func (a *agent) staff(cl call, s skill) a2atest.Reply {
 	if a.staffed {
 		return a.message(cl, s.Answer, nil)
 	}
@@ -83,7 +83,7 @@ func (a *agent) staff(cl call, s skill) server.Reply {
 }
 
 // information answers an informational on-request skill (OR-5.3, OR-5.4).
-func (a *agent) information(cl call, s skill) server.Reply {
+func (a *agent) information(cl call, s skill) a2atest.Reply {
 	optedIn := s.AssistantAccess && (cl.person != "" || a.set.On("or.opt-in-gives-to-anyone"))
 	leakPlain := s.ID == "service-pricing" && !cl.activated && a.set.On("or.gives-when-not-activated")
 	if optedIn || leakPlain {
@@ -96,7 +96,7 @@ func (a *agent) information(cl call, s skill) server.Reply {
 }
 
 // given is information given on opt-in (§6.2): an Artifact carrying it, the object on the Artifact.
-func (a *agent) given(cl call, s skill) server.Reply {
+func (a *agent) given(cl call, s skill) a2atest.Reply {
 	t := a.task(cl, a2a.StateCompleted)
 	art := a2a.Artifact{ArtifactID: newID(), Name: s.Name, Parts: []a2a.Part{a2a.TextPart(s.Value)}}
 	obj := a.object(cl, s, "given-on-opt-in")
@@ -111,12 +111,12 @@ func (a *agent) given(cl call, s skill) server.Reply {
 	}
 	t.Artifacts = []a2a.Artifact{art}
 	t.Status.Message = status
-	return server.Reply{Task: t}
+	return a2atest.Reply{Task: t}
 }
 
 // referral is information referred (OR-5.3, §6.2): a Message, or, for memorial-options, a task COMPLETED whose
 // final status message carries the object.
-func (a *agent) referral(cl call, s skill) server.Reply {
+func (a *agent) referral(cl call, s skill) a2atest.Reply {
 	pe := a.replyAddress(cl, s)
 	var text string
 	switch {
@@ -143,19 +143,19 @@ func (a *agent) referral(cl call, s skill) server.Reply {
 		}
 		t := a.task(cl, state)
 		t.Status.Message = a.agentMessage(cl, text, obj)
-		return server.Reply{Task: t}
+		return a2atest.Reply{Task: t}
 	}
 	if cl.activated && s.ID == "service-pricing" && a.set.On("or.referral-metadata-in-data-part") {
 		m := a.agentMessage(cl, text, nil)
 		m.Parts = append(m.Parts, a2a.DataPart(map[string]any{URI: obj}))
-		return server.Reply{Message: m}
+		return a2atest.Reply{Message: m}
 	}
-	return server.Reply{Message: a.agentMessage(cl, text, obj)}
+	return a2atest.Reply{Message: a.agentMessage(cl, text, obj)}
 }
 
 // actionRequest answers an action skill: carried out only when every condition of OR-5.6 holds, otherwise referred
 // (OR-5.7).
-func (a *agent) actionRequest(cl call, s skill) server.Reply {
+func (a *agent) actionRequest(cl call, s skill) a2atest.Reply {
 	optIn := s.AssistantAccess || (s.ID == "record-amendment" && a.set.On("or.action-without-opt-in"))
 	forPerson := cl.person != "" || a.set.On("or.action-for-non-person")
 	attested := a.level >= 2 || a.set.On("or.action-without-level2")
@@ -187,34 +187,34 @@ func (a *agent) actionRequest(cl call, s skill) server.Reply {
 		text = "Corrected: the service booklet now reads as you asked."
 	}
 	t.Status.Message = a.agentMessage(cl, text, nil)
-	return server.Reply{Task: t}
+	return a2atest.Reply{Task: t}
 }
 
 // deferredCallback accepts a callback that a member of staff makes later (OR-5.8: never reported done).
-func (a *agent) deferredCallback(cl call, s skill) server.Reply {
+func (a *agent) deferredCallback(cl call, s skill) a2atest.Reply {
 	if a.set.On("or.deferred-reported-done") {
 		t := a.task(cl, a2a.StateCompleted)
 		a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "pending", StaffMember: staffMember})
 		t.Status.Message = a.agentMessage(cl, "Done: your callback is booked.", nil)
-		return server.Reply{Task: t}
+		return a2atest.Reply{Task: t}
 	}
 	t := a.task(cl, a2a.StateWorking)
 	a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "pending", StaffMember: staffMember})
 	t.Status.Message = a.agentMessage(cl, "Recorded, not yet done: a funeral director will call back on the next working day.", nil)
 	// A working task would keep a stream open; the stream ends with this state, which is the point.
-	return server.Reply{Task: t, Events: []a2a.StreamEvent{{Task: t}}}
+	return a2atest.Reply{Task: t, Events: []a2a.StreamEvent{{Task: t}}}
 }
 
 // notice accepts a notice whose publication cannot be undone: it waits for the person's own confirmation in a
 // form they see (OR-5.6(d)); the assistant's word that the person confirmed is not enough.
-func (a *agent) notice(cl call, s skill) server.Reply {
+func (a *agent) notice(cl call, s skill) a2atest.Reply {
 	relayed := strings.Contains(strings.ToLower(cl.text), "confirmed")
 	if relayed && a.set.On("or.relayed-confirmation-accepted") {
 		t := a.task(cl, a2a.StateCompleted)
 		a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "published",
 			StaffMember: staffMember, IrreversibleDone: true})
 		t.Status.Message = a.agentMessage(cl, "Published: the notice is now on the notices page.", nil)
-		return server.Reply{Task: t}
+		return a2atest.Reply{Task: t}
 	}
 	t := a.task(cl, a2a.StateInputRequired)
 	tok := newID()
@@ -222,12 +222,12 @@ func (a *agent) notice(cl call, s skill) server.Reply {
 		StaffMember: staffMember, token: tok})
 	t.Status.Message = a.agentMessage(cl, "Not published yet. The person must read and confirm the notice themselves here: "+
 		a.base+"/confirm/"+tok, nil)
-	return server.Reply{Task: t}
+	return a2atest.Reply{Task: t}
 }
 
 // actionReferral is an action not carried out (OR-5.7, §6.2): a task REJECTED whose final status message carries
 // the object and says, in words, that it was not done and where to ask.
-func (a *agent) actionReferral(cl call, s skill, why string) server.Reply {
+func (a *agent) actionReferral(cl call, s skill, why string) a2atest.Reply {
 	pe := a.replyAddress(cl, s)
 	where := "The person can " + s.Verb + " here: " + pe
 	if strings.HasPrefix(pe, "tel:") {
@@ -250,7 +250,7 @@ func (a *agent) actionReferral(cl call, s skill, why string) server.Reply {
 	}
 	t := a.task(cl, state)
 	t.Status.Message = a.agentMessage(cl, text, a.object(cl, s, status))
-	return server.Reply{Task: t}
+	return a2atest.Reply{Task: t}
 }
 
 // replyAddress is the address a reply gives: the card's, the same for every caller (OR-3.8).
@@ -294,8 +294,8 @@ func (a *agent) agentMessage(cl call, text string, obj map[string]any) *a2a.Mess
 	return m
 }
 
-func (a *agent) message(cl call, text string, obj map[string]any) server.Reply {
-	return server.Reply{Message: a.agentMessage(cl, text, obj)}
+func (a *agent) message(cl call, text string, obj map[string]any) a2atest.Reply {
+	return a2atest.Reply{Message: a.agentMessage(cl, text, obj)}
 }
 
 // task starts a task with its ids set here, so the action log and stream events can name it.
@@ -304,7 +304,7 @@ func (a *agent) task(cl call, state string) *a2a.Task {
 	if ctx == "" {
 		ctx = newID()
 	}
-	return &a2a.Task{ID: newID(), ContextID: ctx, Status: a2a.TaskStatus{State: state, Timestamp: server.Timestamp(time.Now())}}
+	return &a2a.Task{ID: newID(), ContextID: ctx, Status: a2a.TaskStatus{State: state, Timestamp: a2atest.Timestamp(time.Now())}}
 }
 
 func mustJSON(v any) json.RawMessage {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 // The operator's test endpoints (on the chapel's origin).
@@ -50,7 +50,7 @@ func (l *operatorLog) add(a *action) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	a.at = time.Now()
-	a.At = server.Timestamp(a.at)
+	a.At = a2atest.Timestamp(a.at)
 	l.actions = append(l.actions, a)
 }
 
@@ -151,7 +151,7 @@ func (a *agent) serveConfirm(w http.ResponseWriter, r *http.Request) {
 	x.State, x.IrreversibleDone = "published", true
 	a.ops.mu.Unlock()
 	if t, ok := a.srv.Tasks().Get(x.TaskID); ok {
-		t.Status = a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: server.Timestamp(time.Now()),
+		t.Status = a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: a2atest.Timestamp(time.Now()),
 			Message: &a2a.Message{MessageID: newID(), Role: a2a.RoleAgent, TaskID: t.ID, ContextID: t.ContextID,
 				Parts: []a2a.Part{a2a.TextPart("The person confirmed the notice; it is published.")}}}
 		a.srv.Tasks().Put(t)

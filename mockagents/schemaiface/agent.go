@@ -19,9 +19,9 @@ import (
 
 	sifx "github.com/extconf/extconf/fixtures/schemaiface"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/harness/verify/skiface"
-	"github.com/extconf/extconf/mockagents/server"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -82,7 +82,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 	if err != nil {
 		return nil, cfg, nil, err
 	}
-	srv, err := server.Start(server.Agent{
+	srv, err := a2atest.Start(a2atest.Agent{
 		Name:   "extconf schema-interface reference agent",
 		Card:   a.card,
 		OnSend: a.onSend,
@@ -91,7 +91,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 			"POST /control/approve": a.controlApprove,
 			"POST /control/revoke":  a.controlRevoke,
 		},
-	}, server.Options{TLS: true})
+	}, a2atest.Options{TLS: true})
 	if err != nil {
 		return nil, cfg, nil, err
 	}

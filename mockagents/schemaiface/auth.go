@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify/skiface"
-	"github.com/extconf/extconf/mockagents/server"
 )
 
 // Test-only bearer tokens of the two principals (never credentials of anything real).
@@ -37,7 +37,7 @@ var principals = map[string]principal{tokenA: {"A", tenantA}, tokenB: {"B", tena
 
 // before authenticates every A2A operation (the core's own API keys are not used, so the refusal can carry the
 // authorization_failed condition the document asks for).
-func (a *agent) before(c *server.Ctx) *server.Reply {
+func (a *agent) before(c *a2atest.Ctx) *a2atest.Reply {
 	p, ok := authenticate(c.R)
 	if !ok {
 		if !a.set.On("si.authn-skipped") {
@@ -45,7 +45,7 @@ func (a *agent) before(c *server.Ctx) *server.Reply {
 		}
 		p = principal{"A", tenantA}
 	}
-	c.Principal = &server.Principal{Name: p.name, Tenant: p.tenant}
+	c.Principal = &a2atest.Principal{Name: p.name, Tenant: p.tenant}
 	return nil
 }
 
@@ -59,22 +59,22 @@ func authenticate(r *http.Request) (principal, bool) {
 	return p, ok
 }
 
-func (a *agent) unauthenticated(c *server.Ctx) *server.Reply {
+func (a *agent) unauthenticated(c *a2atest.Ctx) *a2atest.Reply {
 	msg := "authentication required: present a bearer token of a known principal"
 	if a.set.On("si.pre-task-error-as-message") {
-		return &server.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, skiface.AuthorizationFailed, msg, nil)}}}
+		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, skiface.AuthorizationFailed, msg, nil)}}}
 	}
 	c.RespHeader.Set("WWW-Authenticate", `Bearer realm="schema-interface"`)
-	infos := []server.ErrorInfo{{Type: server.ErrorInfoType, Reason: "UNAUTHENTICATED", Domain: server.ErrorDomain}}
+	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: "UNAUTHENTICATED", Domain: a2atest.ErrorDomain}}
 	if !a.set.On("si.authn-failure-no-code") {
-		infos = append(infos, server.ErrorInfo{Type: server.ErrorInfoType, Reason: a.code(skiface.AuthorizationFailed), Domain: URI})
+		infos = append(infos, a2atest.ErrorInfo{Type: a2atest.ErrorInfoType, Reason: a.code(skiface.AuthorizationFailed), Domain: URI})
 	}
-	return &server.Reply{Err: &a2a.RPCError{Code: server.CodeUnauthenticated, Message: msg, Data: mustJSON(infos)},
+	return &a2atest.Reply{Err: &a2a.RPCError{Code: a2atest.CodeUnauthenticated, Message: msg, Data: mustJSON(infos)},
 		HTTPStatus: http.StatusUnauthorized}
 }
 
 // principalOf returns the caller the core context carries (before always sets it).
-func principalOf(c *server.Ctx) principal {
+func principalOf(c *a2atest.Ctx) principal {
 	if c.Principal == nil {
 		return principal{}
 	}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 var bearer = []a2a.SecurityRequirement{{Schemes: map[string]a2a.StringList{"bearer": {}}}}
@@ -17,7 +17,7 @@ func (a *agent) card(base string) any {
 		Name: "extconf schema-interface reference agent",
 		Description: "Reference agent of the extconf harness for Schema Interfaces for Network Management Agent Skills " +
 			"(interface version 1.0): describe_skill returns each domain skill's Skill Interface Document.",
-		SupportedInterfaces: server.Interfaces(base),
+		SupportedInterfaces: a2atest.Interfaces(base),
 		Version:             "1.0.0",
 		Capabilities:        a2a.AgentCapabilities{Streaming: true},
 		SecuritySchemes: map[string]json.RawMessage{

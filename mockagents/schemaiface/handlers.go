@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify/skiface"
-	"github.com/extconf/extconf/mockagents/server"
 )
 
 // Limits the agent enforces on incoming requests (the operator declares them in the profile).
@@ -20,7 +20,7 @@ const (
 
 // call is one SendMessage / SendStreamingMessage in flight.
 type call struct {
-	c         *server.Ctx
+	c         *a2atest.Ctx
 	req       a2a.SendMessageRequest
 	p         principal
 	streaming bool
@@ -28,8 +28,8 @@ type call struct {
 	contextID string
 }
 
-func (a *agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
-	k := &call{c: c, req: req, p: principalOf(c), streaming: c.Method == server.MethodSendStreamingMessage,
+func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
+	k := &call{c: c, req: req, p: principalOf(c), streaming: c.Method == a2atest.MethodSendStreamingMessage,
 		taskID: newID(), contextID: req.Message.ContextID}
 	if k.contextID == "" {
 		k.contextID = newID()
@@ -85,7 +85,7 @@ func requestObject(m a2a.Message) (map[string]any, string, bool) {
 }
 
 // limits refuses requests over the payload or nesting limit before any task exists: a binding error.
-func (a *agent) limits(k *call) *server.Reply {
+func (a *agent) limits(k *call) *a2atest.Reply {
 	b := mustJSON(k.req.Message)
 	var msg string
 	switch {
@@ -101,10 +101,10 @@ func (a *agent) limits(k *call) *server.Reply {
 		code = skiface.InputInvalid
 	}
 	if a.set.On("si.pre-task-error-as-message") {
-		return &server.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, code, msg, nil)}}}
+		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, code, msg, nil)}}}
 	}
-	infos := []server.ErrorInfo{{Type: server.ErrorInfoType, Reason: a.code(code), Domain: URI}}
-	return &server.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: msg, Data: mustJSON(infos)}}
+	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: a.code(code), Domain: URI}}
+	return &a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: msg, Data: mustJSON(infos)}}
 }
 
 func nesting(b []byte) int {
@@ -137,12 +137,12 @@ func nesting(b []byte) int {
 }
 
 // describe answers describe_skill with the document assembled at start-up.
-func (a *agent) describe(k *call, id string) server.Reply {
+func (a *agent) describe(k *call, id string) a2atest.Reply {
 	on := a.set.On
 	sk := a.skills[id]
 	if sk == nil || !sk.advertised {
 		if on("si.unadvertised-skill-generic-error") {
-			return server.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "unknown skill " + id, Data: json.RawMessage("[]")}}
+			return a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "unknown skill " + id, Data: json.RawMessage("[]")}}
 		}
 		return a.fail(k, a2a.StateRejected, skiface.SkillNotAdvertised, "the skill_id is not advertised by this agent", nil)
 	}
@@ -217,26 +217,26 @@ func (a *agent) describe(k *call, id string) server.Reply {
 		arts = append(arts, a2a.Artifact{ArtifactID: "notes", Name: "notes", Parts: []a2a.Part{a2a.TextPart("assembled at start-up")}})
 	}
 	if on("si.describe-task-not-completed") {
-		return server.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: parts}}
+		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: parts}}
 	}
 	t := k.task(a2a.StateCompleted, arts)
 	if id == skillEvaluate && on("si.schema-duplicate-member") {
 		return a.duplicateMember(k, t)
 	}
-	return server.Reply{Task: t}
+	return a2atest.Reply{Task: t}
 }
 
 // duplicateMember serves the task with a second "type" member inside the input schema's raw JSON (encoding/json
 // keeps the last one, so a lenient reader sees the same document).
-func (a *agent) duplicateMember(k *call, t *a2a.Task) server.Reply {
-	t.Status.Timestamp = server.Timestamp(now())
+func (a *agent) duplicateMember(k *call, t *a2a.Task) a2atest.Reply {
+	t.Status.Timestamp = a2atest.Timestamp(now())
 	raw := string(mustJSON(t))
 	const anchor = `"schema":{"type":"object"`
 	raw = strings.Replace(raw, anchor, `"schema":{"type":"array","type":"object"`, 1)
 	if k.streaming {
-		return server.Reply{Result: json.RawMessage(`{"task":` + raw + `}`)}
+		return a2atest.Reply{Result: json.RawMessage(`{"task":` + raw + `}`)}
 	}
-	return server.Reply{Result: json.RawMessage(`{"task":` + raw + `}`)}
+	return a2atest.Reply{Result: json.RawMessage(`{"task":` + raw + `}`)}
 }
 
 // dataPart is a Data Part, or under sabotage a text part holding the JSON.

@@ -9,14 +9,14 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify/skiface"
-	"github.com/extconf/extconf/mockagents/server"
 )
 
 // invoke runs one domain-skill invocation in the order the mapping fixes: skill grant, binding comparison (before
 // any argument is looked at), input validation, the rest of the authorization decision, approval, domain checks
 // and logic, output validation, then the completed task.
-func (a *agent) invoke(k *call, name string, data map[string]any) server.Reply {
+func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply {
 	on := a.set.On
 	sk := a.skills[name]
 	if sk == nil || !sk.advertised {
@@ -137,7 +137,7 @@ func (a *agent) bindingOK(sk *skill, version, digest string) bool {
 	return false
 }
 
-func (a *agent) deny(k *call, d decision) server.Reply {
+func (a *agent) deny(k *call, d decision) a2atest.Reply {
 	state := a2a.StateRejected
 	if a.set.On("si.authz-state-failed") {
 		state = a2a.StateFailed
@@ -158,7 +158,7 @@ func (a *agent) deny(k *call, d decision) server.Reply {
 }
 
 // inputInvalid refuses arguments that fail input_schema, naming each failing member by JSON Pointer.
-func (a *agent) inputInvalid(k *call, args any, vs []skiface.Violation) server.Reply {
+func (a *agent) inputInvalid(k *call, args any, vs []skiface.Violation) a2atest.Reply {
 	on := a.set.On
 	code := skiface.InputInvalid
 	switch {
@@ -235,7 +235,7 @@ func errorPart(a *agent, code, msg string, details []any) a2a.Part {
 }
 
 // fail ends the request as a Task in state with the condition in its final status Message.
-func (a *agent) fail(k *call, state, code, msg string, details []any) server.Reply {
+func (a *agent) fail(k *call, state, code, msg string, details []any) a2atest.Reply {
 	if a.set.On("si.details-echo-credential") {
 		msg += " (request credential: " + k.c.R.Header.Get("Authorization") + ")"
 	}
@@ -245,12 +245,12 @@ func (a *agent) fail(k *call, state, code, msg string, details []any) server.Rep
 	}
 	t := k.task(state, nil)
 	t.Status.Message = &a2a.Message{MessageID: newID(), Role: a2a.RoleAgent, TaskID: k.taskID, ContextID: k.contextID, Parts: parts}
-	return server.Reply{Task: t}
+	return a2atest.Reply{Task: t}
 }
 
 // complete builds the completed Task: one primary result Artifact named after the skill, one Artifact per
 // supporting record; when streamed, the records first, then the primary result in two chunks.
-func (a *agent) complete(k *call, sk *skill, out *outcome) server.Reply {
+func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 	on := a.set.On
 	resultObj := func(r any) map[string]any {
 		m := map[string]any{"skill": sk.id, "result": r}
@@ -284,13 +284,13 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) server.Reply {
 		arts = append(arts, a2a.Artifact{ArtifactID: "result-2", Name: sk.id, Parts: primary.Parts})
 	}
 	if on("si.invoke-task-not-completed") {
-		return server.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: primary.Parts}}
+		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: primary.Parts}}
 	}
 	t := k.task(a2a.StateCompleted, arts)
 	if !k.streaming || out.partial == nil {
-		return server.Reply{Task: t}
+		return a2atest.Reply{Task: t}
 	}
-	ts := server.Timestamp(now())
+	ts := a2atest.Timestamp(now())
 	first := a2a.Task{ID: k.taskID, ContextID: k.contextID, Status: a2a.TaskStatus{State: a2a.StateSubmitted, Timestamp: ts}}
 	ev := []a2a.StreamEvent{{Task: &first}}
 	upd := func(art a2a.Artifact, appendTo, last bool) {
@@ -322,7 +322,7 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) server.Reply {
 		t.Artifacts[0] = chunk // what later retrievals see
 	}
 	t.Status.Timestamp = ts
-	return server.Reply{Task: t, Events: ev}
+	return a2atest.Reply{Task: t, Events: ev}
 }
 
 // splitParts splits a record's members over two Data Parts (sabotage).

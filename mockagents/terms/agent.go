@@ -24,8 +24,8 @@ import (
 	"github.com/extconf/extconf/fixtures/sow/sowdoc"
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/mockagents/server"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -50,10 +50,10 @@ const (
 
 type agent struct {
 	set       sabotage.Set
-	srv       *server.Server
+	srv       *a2atest.Server
 	plain     *http.Server
 	plainBase string
-	signer    *server.CardSigner
+	signer    *a2atest.CardSigner
 	key       []byte // provider key (TEST ONLY)
 	hookToken string
 	tokens    map[string]string // token → party
@@ -77,7 +77,7 @@ type snapshot struct {
 // Start starts the terms reference agent. Roles: "terms" (card URL), "terms.change-hook" (the test-only hook that
 // changes the standing proposal; ?revert=1 restores it), "terms.claims" (the claim map for TE-4.1b/c).
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
-	a := &agent{set: set, signer: &server.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519},
+	a := &agent{set: set, signer: &a2atest.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519},
 		hookToken: token(), archive: map[string][]byte{}}
 	tokA, tokB := token(), token()
 	a.tokens = map[string]string{tokA: PartyA, tokB: PartyB}
@@ -89,10 +89,10 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 			return nil, cfg, nil, err
 		}
 	}
-	a.srv, err = server.Start(server.Agent{
+	a.srv, err = a2atest.Start(a2atest.Agent{
 		Name:         "Stonework reconciliation agent",
 		Card:         a.cardFor,
-		APIKeys:      map[string]server.Principal{tokA: {Name: PartyA, Tenant: PartyA}, tokB: {Name: PartyB, Tenant: PartyB}},
+		APIKeys:      map[string]a2atest.Principal{tokA: {Name: PartyA, Tenant: PartyA}, tokB: {Name: PartyB, Tenant: PartyB}},
 		ExtendedCard: a.extendedCard,
 		OnSend:       a.onSend,
 		Routes: map[string]http.HandlerFunc{
@@ -102,7 +102,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 			"POST /_extconf/terms/rotate/{token}": a.rotate,
 			"GET /_extconf/terms/claims.json":     a.serveClaims,
 		},
-	}, server.Options{TLS: true})
+	}, a2atest.Options{TLS: true})
 	if err != nil {
 		a.closePlain()
 		return nil, cfg, nil, err
@@ -283,7 +283,7 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 		Name: "Stonework reconciliation agent",
 		Description: "Stonework reconciles bank statements against ledger exports and categorises transactions. " +
 			"Customers may " + term + ". Statements are " + data + ".",
-		SupportedInterfaces: server.Interfaces(base),
+		SupportedInterfaces: a2atest.Interfaces(base),
 		Provider:            &a2a.AgentProvider{Organization: sow.ProviderOwner, URL: base},
 		Version:             "1.0.0",
 		Capabilities: a2a.AgentCapabilities{ExtendedAgentCard: true, Extensions: []a2a.AgentExtension{{
@@ -336,7 +336,7 @@ func (a *agent) cardFor(base string) any {
 	return json.RawMessage(a.card)
 }
 
-func (a *agent) extendedCard(c *server.Ctx) (any, *a2a.RPCError) {
+func (a *agent) extendedCard(c *a2atest.Ctx) (any, *a2a.RPCError) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	party := ""
@@ -347,8 +347,8 @@ func (a *agent) extendedCard(c *server.Ctx) (any, *a2a.RPCError) {
 	return &card, nil
 }
 
-func (a *agent) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
-	return server.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{a2a.TextPart(
+func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
+	return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{a2a.TextPart(
 		"Send a bank statement and a ledger export to reconcile. The terms are the signed standing proposals the card's terms extension lists.")}}}
 }
 

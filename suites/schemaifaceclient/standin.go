@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify/skiface"
-	"github.com/extconf/extconf/mockagents/server"
 )
 
 // A stand-in is a small schema-interface agent the specs start on 127.0.0.1 to show how the reference client
@@ -49,7 +49,7 @@ type received struct {
 }
 
 type standin struct {
-	srv              *server.Server
+	srv              *a2atest.Server
 	skills           []*skill
 	noExtension      bool
 	noDescribe       bool
@@ -93,7 +93,7 @@ func (k *skill) advertisedDigest() string {
 func (s *standin) card(base string) any {
 	card := &a2a.AgentCard{
 		Name: "extconf reference-client stand-in", Description: "a local agent the reference-client specs start",
-		SupportedInterfaces: server.Interfaces(base), Version: "1.0",
+		SupportedInterfaces: a2atest.Interfaces(base), Version: "1.0",
 		Capabilities:      a2a.AgentCapabilities{Streaming: true},
 		DefaultInputModes: []string{"application/json"}, DefaultOutputModes: []string{"application/json"},
 	}
@@ -120,16 +120,16 @@ func (s *standin) card(base string) any {
 	return card
 }
 
-func refuse(state, code, msg string) server.Reply {
-	return server.Reply{Task: &a2a.Task{Status: a2a.TaskStatus{State: state, Message: &a2a.Message{
+func refuse(state, code, msg string) a2atest.Reply {
+	return a2atest.Reply{Task: &a2a.Task{Status: a2a.TaskStatus{State: state, Message: &a2a.Message{
 		MessageID: "err-" + code, Role: a2a.RoleAgent,
 		Parts: []a2a.Part{a2a.DataPart(map[string]any{"error": map[string]any{"code": code, "message": msg}})},
 	}}}}
 }
 
-func (s *standin) before(c *server.Ctx) *server.Reply {
+func (s *standin) before(c *a2atest.Ctx) *a2atest.Reply {
 	switch c.Method {
-	case server.MethodSendMessage, server.MethodSendStreamingMessage:
+	case a2atest.MethodSendMessage, a2atest.MethodSendStreamingMessage:
 		return nil // logged with its content in onSend
 	}
 	s.mu.Lock()
@@ -138,7 +138,7 @@ func (s *standin) before(c *server.Ctx) *server.Reply {
 	return nil
 }
 
-func (s *standin) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+func (s *standin) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
 	rec := received{Method: c.Method, Kind: "other", Message: req.Message, Extensions: c.Requested}
 	var obj struct {
 		Skill           string          `json:"skill"`
@@ -165,7 +165,7 @@ func (s *standin) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply
 	s.mu.Unlock()
 
 	if s.plain {
-		return s.task(server.Reply{Task: &a2a.Task{Artifacts: []a2a.Artifact{{ArtifactID: "reply", Name: "reply", Parts: []a2a.Part{a2a.TextPart("done")}}}}})
+		return s.task(a2atest.Reply{Task: &a2a.Task{Artifacts: []a2a.Artifact{{ArtifactID: "reply", Name: "reply", Parts: []a2a.Part{a2a.TextPart("done")}}}}})
 	}
 	switch rec.Kind {
 	case "other":
@@ -187,7 +187,7 @@ func (s *standin) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply
 			ret = k.advertisedDigest()
 		}
 		result := map[string]any{"skill": skiface.DescribeSkill, "result": map[string]any{"interface_digest": ret, "interface": json.RawMessage(k.doc)}}
-		return s.task(server.Reply{Task: &a2a.Task{Artifacts: []a2a.Artifact{{ArtifactID: "interface", Name: skiface.DescribeSkill, Parts: []a2a.Part{a2a.DataPart(result)}}}}})
+		return s.task(a2atest.Reply{Task: &a2a.Task{Artifacts: []a2a.Artifact{{ArtifactID: "interface", Name: skiface.DescribeSkill, Parts: []a2a.Part{a2a.DataPart(result)}}}}})
 	}
 	k := s.find(obj.Skill)
 	if k == nil {
@@ -211,10 +211,10 @@ func (s *standin) onSend(c *server.Ctx, req a2a.SendMessageRequest) server.Reply
 	}
 	t.Artifacts = append(t.Artifacts, a2a.Artifact{ArtifactID: fmt.Sprintf("result-%d", s.seq.Add(1)), Name: k.id,
 		Parts: []a2a.Part{a2a.DataPart(map[string]any{"skill": k.id, "result": out})}})
-	return s.task(server.Reply{Task: t})
+	return s.task(a2atest.Reply{Task: t})
 }
 
-func (s *standin) task(r server.Reply) server.Reply {
+func (s *standin) task(r a2atest.Reply) a2atest.Reply {
 	if r.Task != nil && s.taskID != "" {
 		r.Task.ID = s.taskID
 	}
@@ -233,7 +233,7 @@ func (s *standin) start() error {
 			k.input = v.Input
 		}
 	}
-	srv, err := server.Start(server.Agent{Name: "stand-in", Card: s.card, OnSend: s.onSend, Before: s.before}, server.Options{})
+	srv, err := a2atest.Start(a2atest.Agent{Name: "stand-in", Card: s.card, OnSend: s.onSend, Before: s.before}, a2atest.Options{})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package server_test
+package a2atest_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 // The official Go SDK's client (a2a-go/v2) is an independent reader of the core's wire format: it resolves the card,
@@ -18,7 +18,7 @@ import (
 func TestGoSDKClientInterop(t *testing.T) {
 	seen := map[string]bool{}
 	var mu sync.Mutex
-	s := start(t, server.Agent{Before: func(c *server.Ctx) *server.Reply {
+	s := start(t, a2atest.Agent{Before: func(c *a2atest.Ctx) *a2atest.Reply {
 		mu.Lock()
 		defer mu.Unlock()
 		seen[c.Binding+" "+c.Method] = true

@@ -1,4 +1,4 @@
-package server_test
+package a2atest_test
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 // ---- a raw client: nothing but net/http, trusting the test CA ----
@@ -88,7 +88,7 @@ func do(t *testing.T, method, url string, body any, hdr map[string]string) resp 
 var rpcID int
 
 // rpc sends a JSON-RPC request and returns the HTTP response.
-func rpc(t *testing.T, s *server.Server, method string, params any, hdr map[string]string) resp {
+func rpc(t *testing.T, s *a2atest.Server, method string, params any, hdr map[string]string) resp {
 	t.Helper()
 	rpcID++
 	return do(t, "POST", s.JSONRPCURL(), map[string]any{"jsonrpc": "2.0", "id": rpcID, "method": method, "params": params}, hdr)
@@ -136,7 +136,7 @@ func rpcErr(t *testing.T, r resp, status, code int, reason string) map[string]an
 		t.Fatalf("error.data is not an array of one ErrorInfo: %s", r.body)
 	}
 	info := data[0].(map[string]any)
-	if info["@type"] != server.ErrorInfoType || info["domain"] != "a2a-protocol.org" || info["reason"] != reason {
+	if info["@type"] != a2atest.ErrorInfoType || info["domain"] != "a2a-protocol.org" || info["reason"] != reason {
 		t.Fatalf("ErrorInfo %v, want reason %s", info, reason)
 	}
 	return e
@@ -161,7 +161,7 @@ func restErr(t *testing.T, r resp, status int, statusName, reason string) {
 	}
 	e := body.Error
 	if e.Code != status || e.Status != statusName || e.Message == "" || len(e.Details) != 1 ||
-		e.Details[0]["@type"] != server.ErrorInfoType || e.Details[0]["reason"] != reason || e.Details[0]["domain"] != "a2a-protocol.org" {
+		e.Details[0]["@type"] != a2atest.ErrorInfoType || e.Details[0]["reason"] != reason || e.Details[0]["domain"] != "a2a-protocol.org" {
 		t.Fatalf("google.rpc.Status %s, want %d %s %s", r.body, status, statusName, reason)
 	}
 }
@@ -195,9 +195,9 @@ func textMsg(text string) a2a.Message {
 	return a2a.Message{MessageID: fmt.Sprintf("m-%d", time.Now().UnixNano()), Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}}
 }
 
-func start(t *testing.T, a server.Agent) *server.Server {
+func start(t *testing.T, a a2atest.Agent) *a2atest.Server {
 	t.Helper()
-	s, err := server.Start(a, server.Options{TLS: true})
+	s, err := a2atest.Start(a, a2atest.Options{TLS: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ const extURI = "https://example.test/ext/v1"
 func cardWith(extended bool, required bool) func(string) any {
 	return func(base string) any {
 		return &a2a.AgentCard{
-			Name: "t", Description: "test agent", SupportedInterfaces: server.Interfaces(base), Version: "1",
+			Name: "t", Description: "test agent", SupportedInterfaces: a2atest.Interfaces(base), Version: "1",
 			Capabilities:      a2a.AgentCapabilities{Streaming: true, ExtendedAgentCard: extended, Extensions: []a2a.AgentExtension{{URI: extURI, Required: required}}},
 			DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 			Skills: []a2a.AgentSkill{{ID: "s", Name: "s", Description: "d", Tags: []string{"t"}}},
@@ -224,7 +224,7 @@ func cardWith(extended bool, required bool) func(string) any {
 // ---- tests ----
 
 func TestCardServedAndSigned(t *testing.T) {
-	s := start(t, server.Agent{Name: "signed", Signer: &server.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519, JKU: true}})
+	s := start(t, a2atest.Agent{Name: "signed", Signer: &a2atest.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519, JKU: true}})
 	if !strings.HasPrefix(s.URL(), "https://127.0.0.1:") || s.CardURL() != s.URL()+"/.well-known/agent-card.json" {
 		t.Fatalf("URLs %s %s", s.URL(), s.CardURL())
 	}
@@ -265,7 +265,7 @@ func TestCardServedAndSigned(t *testing.T) {
 }
 
 func TestJSONRPCRoundTrip(t *testing.T) {
-	s := start(t, server.Agent{})
+	s := start(t, a2atest.Agent{})
 	msg := textMsg("hello")
 	msg.Metadata = json.RawMessage(`{"k":"v"}`)
 	r := rpc(t, s, "SendMessage", map[string]any{"message": msg}, nil)
@@ -299,7 +299,7 @@ func TestJSONRPCRoundTrip(t *testing.T) {
 	var sr2 a2a.SendResult
 	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("two")}, nil), &sr2)
 	r = rpc(t, s, "ListTasks", map[string]any{}, nil)
-	var list server.ListTasksResponse
+	var list a2atest.ListTasksResponse
 	result(t, r, &list)
 	if len(list.Tasks) != 2 || list.Tasks[0].ID != sr2.Task.ID || list.TotalSize != 2 || list.NextPageToken != "" ||
 		!bytes.Contains(r.body, []byte(`"nextPageToken":""`)) || bytes.Contains(r.body, []byte(`"artifacts"`)) {
@@ -328,8 +328,8 @@ func TestJSONRPCRoundTrip(t *testing.T) {
 }
 
 func TestCancelWorkingTask(t *testing.T) {
-	s := start(t, server.Agent{OnSend: func(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
-		return server.Reply{Task: &a2a.Task{Status: a2a.TaskStatus{State: a2a.StateWorking}}}
+	s := start(t, a2atest.Agent{OnSend: func(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
+		return a2atest.Reply{Task: &a2a.Task{Status: a2a.TaskStatus{State: a2a.StateWorking}}}
 	}})
 	var sr a2a.SendResult
 	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, nil), &sr)
@@ -346,7 +346,7 @@ func TestCancelWorkingTask(t *testing.T) {
 }
 
 func TestStreamingJSONRPC(t *testing.T) {
-	s := start(t, server.Agent{})
+	s := start(t, a2atest.Agent{})
 	r := do(t, "POST", s.JSONRPCURL(), map[string]any{"jsonrpc": "2.0", "id": "s-1", "method": "SendStreamingMessage",
 		"params": map[string]any{"message": textMsg("streamed")}}, map[string]string{"Accept": "text/event-stream"})
 	_, data := sse(t, r)
@@ -386,16 +386,16 @@ func TestStreamingJSONRPC(t *testing.T) {
 }
 
 func TestStreamFollowsTaskToCompletion(t *testing.T) {
-	var srv *server.Server
-	srv = start(t, server.Agent{OnSend: func(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
+	var srv *a2atest.Server
+	srv = start(t, a2atest.Agent{OnSend: func(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
 		id := "follow-1"
 		go func() {
 			time.Sleep(20 * time.Millisecond)
-			t2 := &a2a.Task{ID: id, ContextID: "ctx", Status: a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: server.Timestamp(time.Now())},
+			t2 := &a2a.Task{ID: id, ContextID: "ctx", Status: a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: a2atest.Timestamp(time.Now())},
 				Artifacts: []a2a.Artifact{{ArtifactID: "a1", Parts: []a2a.Part{a2a.TextPart("late")}}}}
 			srv.Tasks().Put(t2)
 		}()
-		return server.Reply{Task: &a2a.Task{ID: id, ContextID: "ctx", Status: a2a.TaskStatus{State: a2a.StateWorking}}}
+		return a2atest.Reply{Task: &a2a.Task{ID: id, ContextID: "ctx", Status: a2a.TaskStatus{State: a2a.StateWorking}}}
 	}})
 	r := do(t, "POST", srv.RESTURL()+"/message:stream", map[string]any{"message": textMsg("x")}, nil)
 	_, data := sse(t, r)
@@ -411,7 +411,7 @@ func TestStreamFollowsTaskToCompletion(t *testing.T) {
 }
 
 func TestHTTPJSONBinding(t *testing.T) {
-	s := start(t, server.Agent{})
+	s := start(t, a2atest.Agent{})
 	r := do(t, "POST", s.RESTURL()+"/message:send", map[string]any{"message": textMsg("rest")}, nil)
 	var sr a2a.SendResult
 	if err := json.Unmarshal(r.body, &sr); err != nil || r.status != 200 || sr.Task == nil || r.header.Get("Content-Type") != "application/json" {
@@ -424,7 +424,7 @@ func TestHTTPJSONBinding(t *testing.T) {
 		t.Fatalf("tasks/{id} %d %s", r.status, r.body)
 	}
 	r = do(t, "GET", s.RESTURL()+"/tasks?pageSize=10&status=TASK_STATE_COMPLETED", nil, nil)
-	var list server.ListTasksResponse
+	var list a2atest.ListTasksResponse
 	if err := json.Unmarshal(r.body, &list); err != nil || r.status != 200 || len(list.Tasks) != 1 || list.PageSize != 10 {
 		t.Fatalf("tasks %d %s", r.status, r.body)
 	}
@@ -453,15 +453,15 @@ func TestHTTPJSONBinding(t *testing.T) {
 }
 
 func TestSubscribeToTask(t *testing.T) {
-	s := start(t, server.Agent{OnSend: func(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
-		return server.Reply{Task: &a2a.Task{Status: a2a.TaskStatus{State: a2a.StateWorking}}}
+	s := start(t, a2atest.Agent{OnSend: func(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
+		return a2atest.Reply{Task: &a2a.Task{Status: a2a.TaskStatus{State: a2a.StateWorking}}}
 	}})
 	var sr a2a.SendResult
 	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, nil), &sr)
 	go func() {
 		time.Sleep(30 * time.Millisecond)
 		tk, _ := s.Tasks().Get(sr.Task.ID)
-		tk.Status = a2a.TaskStatus{State: a2a.StateInputRequired, Timestamp: server.Timestamp(time.Now())}
+		tk.Status = a2a.TaskStatus{State: a2a.StateInputRequired, Timestamp: a2atest.Timestamp(time.Now())}
 		s.Tasks().Put(tk)
 	}()
 	r := do(t, "POST", s.JSONRPCURL(), map[string]any{"jsonrpc": "2.0", "id": 1, "method": "SubscribeToTask", "params": map[string]any{"id": sr.Task.ID}}, nil)
@@ -472,8 +472,8 @@ func TestSubscribeToTask(t *testing.T) {
 }
 
 func TestActivationEcho(t *testing.T) {
-	var seen *server.Ctx
-	s := start(t, server.Agent{Card: cardWith(false, false), Before: func(c *server.Ctx) *server.Reply { seen = c; return nil }})
+	var seen *a2atest.Ctx
+	s := start(t, a2atest.Agent{Card: cardWith(false, false), Before: func(c *a2atest.Ctx) *a2atest.Reply { seen = c; return nil }})
 	r := rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, map[string]string{a2a.HeaderExtensions: " https://other.test/x , " + extURI + ","})
 	if got := r.header.Get(a2a.HeaderExtensions); got != extURI {
 		t.Fatalf("echo %q", got)
@@ -490,20 +490,20 @@ func TestActivationEcho(t *testing.T) {
 		t.Fatal("nothing requested, nothing may be echoed")
 	}
 	// An agent may suppress the echo (sabotage) through RespHeader.
-	s2 := start(t, server.Agent{Card: cardWith(false, false), Before: func(c *server.Ctx) *server.Reply { c.RespHeader.Del(a2a.HeaderExtensions); return nil }})
+	s2 := start(t, a2atest.Agent{Card: cardWith(false, false), Before: func(c *a2atest.Ctx) *a2atest.Reply { c.RespHeader.Del(a2a.HeaderExtensions); return nil }})
 	if r := rpc(t, s2, "GetTask", map[string]any{"id": "x"}, map[string]string{a2a.HeaderExtensions: extURI}); r.header.Get(a2a.HeaderExtensions) != "" {
 		t.Fatal("echo not suppressed")
 	}
 	// A required extension not requested: -32008.
-	s3 := start(t, server.Agent{Card: cardWith(false, true)})
+	s3 := start(t, a2atest.Agent{Card: cardWith(false, true)})
 	rpcErr(t, rpc(t, s3, "ListTasks", nil, nil), 200, a2a.CodeExtensionSupportRequired, "EXTENSION_SUPPORT_REQUIRED")
-	var l server.ListTasksResponse
+	var l a2atest.ListTasksResponse
 	result(t, rpc(t, s3, "ListTasks", nil, map[string]string{a2a.HeaderExtensions: extURI}), &l)
 }
 
 func TestTenantRouting(t *testing.T) {
 	var tenants []string
-	s := start(t, server.Agent{Before: func(c *server.Ctx) *server.Reply { tenants = append(tenants, c.Tenant); return nil }})
+	s := start(t, a2atest.Agent{Before: func(c *a2atest.Ctx) *a2atest.Reply { tenants = append(tenants, c.Tenant); return nil }})
 	r := do(t, "POST", s.RESTURL()+"/tenant-a/message:send", map[string]any{"message": textMsg("a")}, nil)
 	var sr a2a.SendResult
 	if err := json.Unmarshal(r.body, &sr); err != nil || sr.Task == nil {
@@ -525,7 +525,7 @@ func TestTenantRouting(t *testing.T) {
 	var got a2a.Task
 	result(t, rpc(t, s, "GetTask", map[string]any{"id": id, "tenant": "tenant-a"}, nil), &got)
 	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": id, "tenant": "tenant-b"}, nil), 200, a2a.CodeTaskNotFound, "TASK_NOT_FOUND")
-	var list server.ListTasksResponse
+	var list a2atest.ListTasksResponse
 	result(t, rpc(t, s, "ListTasks", map[string]any{"tenant": "tenant-b"}, nil), &list)
 	if len(list.Tasks) != 0 {
 		t.Fatalf("tenant-b sees %d tasks", len(list.Tasks))
@@ -539,23 +539,23 @@ func TestTenantRouting(t *testing.T) {
 }
 
 func TestRequireAuth(t *testing.T) {
-	s := start(t, server.Agent{RequireAuth: true, APIKeys: map[string]server.Principal{
+	s := start(t, a2atest.Agent{RequireAuth: true, APIKeys: map[string]a2atest.Principal{
 		"key-a": {Name: "alice", Tenant: "A"}, "key-b": {Name: "bob", Tenant: "B"}}})
 	// the card stays public
 	if r := do(t, "GET", s.CardURL(), nil, nil); r.status != 200 || !bytes.Contains(r.body, []byte(`"securitySchemes"`)) {
 		t.Fatalf("card %d %s", r.status, r.body)
 	}
 	r := rpc(t, s, "GetTask", map[string]any{"id": "x"}, nil)
-	e := rpcErr(t, r, 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	e := rpcErr(t, r, 401, a2atest.CodeUnauthenticated, "UNAUTHENTICATED")
 	if r.header.Get("WWW-Authenticate") == "" || e["message"] == "" {
 		t.Fatal("401 without challenge")
 	}
 	restErr(t, do(t, "GET", s.RESTURL()+"/tasks/x", nil, nil), 401, "UNAUTHENTICATED", "UNAUTHENTICATED")
-	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": "x"}, map[string]string{"Authorization": "Bearer wrong"}), 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": "x"}, map[string]string{"Authorization": "Bearer wrong"}), 401, a2atest.CodeUnauthenticated, "UNAUTHENTICATED")
 	// 401 comes before version and method checks: nothing is revealed unauthenticated.
-	rpcErr(t, rpc(t, s, "NoSuchMethod", nil, map[string]string{a2a.HeaderVersion: "-"}), 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	rpcErr(t, rpc(t, s, "NoSuchMethod", nil, map[string]string{a2a.HeaderVersion: "-"}), 401, a2atest.CodeUnauthenticated, "UNAUTHENTICATED")
 	// streaming: a plain 401, not a stream
-	rpcErr(t, rpc(t, s, "SendStreamingMessage", map[string]any{"message": textMsg("x")}, nil), 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	rpcErr(t, rpc(t, s, "SendStreamingMessage", map[string]any{"message": textMsg("x")}, nil), 401, a2atest.CodeUnauthenticated, "UNAUTHENTICATED")
 
 	var sr a2a.SendResult
 	result(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, map[string]string{"Authorization": "Bearer key-a"}), &sr)
@@ -566,7 +566,7 @@ func TestRequireAuth(t *testing.T) {
 }
 
 func TestErrorShapes(t *testing.T) {
-	s := start(t, server.Agent{})
+	s := start(t, a2atest.Agent{})
 	post := func(body string, hdr map[string]string) resp { return do(t, "POST", s.JSONRPCURL(), body, hdr) }
 	e := rpcErr(t, post(`{"jsonrpc":"2.0","id":1,"method":`, nil), 200, a2a.CodeParseError, "PARSE_ERROR")
 	_ = e
@@ -605,30 +605,30 @@ func TestErrorShapes(t *testing.T) {
 	}
 	rpcErr(t, ver("0.3"), 200, a2a.CodeVersionNotSupported, "VERSION_NOT_SUPPORTED")
 	rpcErr(t, ver("2.0"), 200, a2a.CodeVersionNotSupported, "VERSION_NOT_SUPPORTED")
-	var l server.ListTasksResponse
+	var l a2atest.ListTasksResponse
 	result(t, ver("1.0.1"), &l)
 	result(t, do(t, "POST", s.JSONRPCURL()+"?A2A-Version=1.0", `{"jsonrpc":"2.0","id":3,"method":"ListTasks"}`, map[string]string{a2a.HeaderVersion: "-"}), &l)
 
 	// bounded bodies
 	big := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"` +
-		strings.Repeat("x", server.MaxBodyBytes) + `"}]}}}`
+		strings.Repeat("x", a2atest.MaxBodyBytes) + `"}]}}}`
 	rpcErr(t, post(big, nil), 413, a2a.CodeInvalidRequest, "INVALID_REQUEST")
 	restErr(t, do(t, "POST", s.RESTURL()+"/message:send", big, nil), 413, "INVALID_ARGUMENT", "INVALID_REQUEST")
 }
 
 func TestExtendedCard(t *testing.T) {
-	keys := map[string]server.Principal{"k": {Name: "p", Tenant: "T"}}
+	keys := map[string]a2atest.Principal{"k": {Name: "p", Tenant: "T"}}
 	// declared but not configured
-	s := start(t, server.Agent{Card: cardWith(true, false), APIKeys: keys})
-	rpcErr(t, rpc(t, s, "GetExtendedAgentCard", nil, nil), 401, server.CodeUnauthenticated, "UNAUTHENTICATED")
+	s := start(t, a2atest.Agent{Card: cardWith(true, false), APIKeys: keys})
+	rpcErr(t, rpc(t, s, "GetExtendedAgentCard", nil, nil), 401, a2atest.CodeUnauthenticated, "UNAUTHENTICATED")
 	rpcErr(t, rpc(t, s, "GetExtendedAgentCard", nil, map[string]string{"Authorization": "Bearer k"}), 200, a2a.CodeExtendedCardNotConfigured, "EXTENDED_AGENT_CARD_NOT_CONFIGURED")
 	restErr(t, do(t, "GET", s.RESTURL()+"/extendedAgentCard", nil, map[string]string{"Authorization": "Bearer k"}), 400, "FAILED_PRECONDITION", "EXTENDED_AGENT_CARD_NOT_CONFIGURED")
 	// configured, per tenant, signed like the public card
-	s2 := start(t, server.Agent{Card: cardWith(true, false), APIKeys: keys,
-		Signer: &server.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256},
-		ExtendedCard: func(c *server.Ctx) (any, *a2a.RPCError) {
+	s2 := start(t, a2atest.Agent{Card: cardWith(true, false), APIKeys: keys,
+		Signer: &a2atest.CardSigner{Key: testpki.CardKeyES256(), Alg: "ES256", KID: testpki.KIDES256},
+		ExtendedCard: func(c *a2atest.Ctx) (any, *a2a.RPCError) {
 			if c.Tenant != "R1" {
-				return nil, server.NewError(a2a.CodeExtendedCardNotConfigured, "extended agent card is not configured", nil)
+				return nil, a2atest.NewError(a2a.CodeExtendedCardNotConfigured, "extended agent card is not configured", nil)
 			}
 			return map[string]any{"name": "extended for " + c.Principal.Name, "tenant": c.Tenant}, nil
 		}})
@@ -645,26 +645,26 @@ func TestExtendedCard(t *testing.T) {
 
 func TestCustomMethodsBeforeAndSabotage(t *testing.T) {
 	const method = "interview/identity"
-	s := start(t, server.Agent{
+	s := start(t, a2atest.Agent{
 		Card: cardWith(false, false),
-		Methods: map[string]func(*server.Ctx, json.RawMessage) (any, *a2a.RPCError){
-			method: func(c *server.Ctx, params json.RawMessage) (any, *a2a.RPCError) {
+		Methods: map[string]func(*a2atest.Ctx, json.RawMessage) (any, *a2a.RPCError){
+			method: func(c *a2atest.Ctx, params json.RawMessage) (any, *a2a.RPCError) {
 				if !c.IsActive(extURI) {
-					return nil, server.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
+					return nil, a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
 				}
 				return map[string]any{"question": "identity", "params": params}, nil
 			},
 		},
-		Before: func(c *server.Ctx) *server.Reply {
+		Before: func(c *a2atest.Ctx) *a2atest.Reply {
 			switch {
 			case c.Method == "interview/unknown" && c.IsActive(extURI): // a closed method set under activation
-				return &server.Reply{Result: map[string]any{"refused": true, "reason": "out_of_scope"}}
+				return &a2atest.Reply{Result: map[string]any{"refused": true, "reason": "out_of_scope"}}
 			case c.Method == "GetTask" && c.R.Header.Get("X-Sabotage") == "raw":
-				return &server.Reply{RawBody: []byte(`{"jsonrpc":"2.0","result":`), HTTPStatus: 200}
+				return &a2atest.Reply{RawBody: []byte(`{"jsonrpc":"2.0","result":`), HTTPStatus: 200}
 			case c.Method == "GetTask" && c.R.Header.Get("X-Sabotage") == "403":
-				return &server.Reply{Err: &a2a.RPCError{Code: server.CodeUnauthorized, Message: "forbidden"}, HTTPStatus: 403}
+				return &a2atest.Reply{Err: &a2a.RPCError{Code: a2atest.CodeUnauthorized, Message: "forbidden"}, HTTPStatus: 403}
 			case c.Method == "SendStreamingMessage" && c.R.Header.Get("X-Sabotage") == "events":
-				return &server.Reply{Events: []a2a.StreamEvent{{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: "ghost", Status: a2a.TaskStatus{State: a2a.StateWorking}}}}}
+				return &a2atest.Reply{Events: []a2a.StreamEvent{{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: "ghost", Status: a2a.TaskStatus{State: a2a.StateWorking}}}}}
 			}
 			return nil
 		},
@@ -692,7 +692,7 @@ func TestCustomMethodsBeforeAndSabotage(t *testing.T) {
 	if r := rpc(t, s, "GetTask", map[string]any{"id": "x"}, map[string]string{"X-Sabotage": "raw"}); string(r.body) != `{"jsonrpc":"2.0","result":` {
 		t.Fatalf("raw body %q", r.body)
 	}
-	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": "x"}, map[string]string{"X-Sabotage": "403"}), 403, server.CodeUnauthorized, "UNAUTHORIZED")
+	rpcErr(t, rpc(t, s, "GetTask", map[string]any{"id": "x"}, map[string]string{"X-Sabotage": "403"}), 403, a2atest.CodeUnauthorized, "UNAUTHORIZED")
 	restErr(t, do(t, "GET", s.RESTURL()+"/tasks/x", nil, map[string]string{"X-Sabotage": "403"}), 403, "PERMISSION_DENIED", "UNAUTHORIZED")
 	r := rpc(t, s, "SendStreamingMessage", map[string]any{"message": textMsg("x")}, map[string]string{"X-Sabotage": "events"})
 	if _, data := sse(t, r); len(data) != 1 || !bytes.Contains(data[0], []byte(`"ghost"`)) {
@@ -705,12 +705,12 @@ func TestCustomMethodsBeforeAndSabotage(t *testing.T) {
 
 func TestMessageReplyAndReload(t *testing.T) {
 	version := "1"
-	s := start(t, server.Agent{
+	s := start(t, a2atest.Agent{
 		Card: func(base string) any {
-			return map[string]any{"name": "odd", "version": version, "supportedInterfaces": server.Interfaces(base), "capabilities": map[string]any{"streaming": "yes"}}
+			return map[string]any{"name": "odd", "version": version, "supportedInterfaces": a2atest.Interfaces(base), "capabilities": map[string]any{"streaming": "yes"}}
 		},
-		OnSend: func(c *server.Ctx, req a2a.SendMessageRequest) server.Reply {
-			return server.Reply{Message: &a2a.Message{Parts: []a2a.Part{a2a.DataPart(map[string]int{"n": 1})}, Metadata: json.RawMessage(`{"x":[1]}`)}}
+		OnSend: func(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
+			return a2atest.Reply{Message: &a2a.Message{Parts: []a2a.Part{a2a.DataPart(map[string]int{"n": 1})}, Metadata: json.RawMessage(`{"x":[1]}`)}}
 		},
 	})
 	var sr a2a.SendResult
@@ -731,13 +731,13 @@ func TestMessageReplyAndReload(t *testing.T) {
 }
 
 func TestStartRefusesNonLoopback(t *testing.T) {
-	if _, err := server.Start(server.Agent{}, server.Options{Addr: "0.0.0.0:0"}); err == nil {
+	if _, err := a2atest.Start(a2atest.Agent{}, a2atest.Options{Addr: "0.0.0.0:0"}); err == nil {
 		t.Fatal("0.0.0.0 accepted")
 	}
-	if _, err := server.Start(server.Agent{Routes: map[string]http.HandlerFunc{"BAD PATTERN WITH SPACES": nil, "GET /{x": func(http.ResponseWriter, *http.Request) {}}}, server.Options{}); err == nil {
+	if _, err := a2atest.Start(a2atest.Agent{Routes: map[string]http.HandlerFunc{"BAD PATTERN WITH SPACES": nil, "GET /{x": func(http.ResponseWriter, *http.Request) {}}}, a2atest.Options{}); err == nil {
 		t.Fatal("bad route accepted")
 	}
-	s, err := server.Start(server.Agent{}, server.Options{}) // plain http
+	s, err := a2atest.Start(a2atest.Agent{}, a2atest.Options{}) // plain http
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -748,9 +748,9 @@ func TestStartRefusesNonLoopback(t *testing.T) {
 }
 
 func TestAgentPanicIsContained(t *testing.T) {
-	s := start(t, server.Agent{OnSend: func(*server.Ctx, a2a.SendMessageRequest) server.Reply { panic("boom") }})
+	s := start(t, a2atest.Agent{OnSend: func(*a2atest.Ctx, a2a.SendMessageRequest) a2atest.Reply { panic("boom") }})
 	rpcErr(t, rpc(t, s, "SendMessage", map[string]any{"message": textMsg("x")}, nil), 200, a2a.CodeInternalError, "INTERNAL_ERROR")
 	restErr(t, do(t, "POST", s.RESTURL()+"/message:send", map[string]any{"message": textMsg("x")}, nil), 500, "INTERNAL", "INTERNAL_ERROR")
-	var l server.ListTasksResponse
+	var l a2atest.ListTasksResponse
 	result(t, rpc(t, s, "ListTasks", nil, nil), &l) // still serving
 }

@@ -1,10 +1,11 @@
-package target
+package container
 
 import (
 	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"github.com/extconf/extconf/harness/target"
 	"io"
 	"net"
 	"net/http"
@@ -29,7 +30,7 @@ import (
 func TestNoEngineIsBlocked(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(t.TempDir(), "no-such.sock"))
 	start := time.Now()
-	tgt, err := Container(context.Background(), ContainerOptions{Image: "extconf-mock:ci", ProbeTimeout: 3 * time.Second})
+	tgt, err := Start(context.Background(), Options{Image: "extconf-mock:ci", ProbeTimeout: 3 * time.Second})
 	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("no engine must give a blocked target, not an error: %v", err)
@@ -37,7 +38,7 @@ func TestNoEngineIsBlocked(t *testing.T) {
 	if !strings.HasPrefix(tgt.Blocked, "no container engine reachable: ") || !strings.Contains(tgt.Blocked, "no-such.sock") {
 		t.Fatalf("Blocked = %q", tgt.Blocked)
 	}
-	if tgt.Kind != KindContainer || len(tgt.Agents) != 0 || tgt.Close != nil {
+	if tgt.Kind != target.KindContainer || len(tgt.Agents) != 0 || tgt.Close != nil {
 		t.Fatalf("blocked target: kind %q, agents %v, close set %v", tgt.Kind, tgt.Agents, tgt.Close != nil)
 	}
 	if took > 4*time.Second {
@@ -66,7 +67,7 @@ func TestHungEngineIsBounded(t *testing.T) {
 	}()
 	t.Setenv("DOCKER_HOST", "unix://"+sock)
 	start := time.Now()
-	tgt, err := Container(context.Background(), ContainerOptions{Image: "x", ProbeTimeout: 1500 * time.Millisecond})
+	tgt, err := Start(context.Background(), Options{Image: "x", ProbeTimeout: 1500 * time.Millisecond})
 	took := time.Since(start)
 	if err != nil || !strings.Contains(tgt.Blocked, "no answer within 1.5s") {
 		t.Fatalf("hung engine: target %+v, err %v", tgt, err)
@@ -77,8 +78,8 @@ func TestHungEngineIsBounded(t *testing.T) {
 }
 
 func TestContainerOptionsChecked(t *testing.T) {
-	for _, o := range []ContainerOptions{{}, {Image: "a", Dockerfile: "b"}, {Dockerfile: filepath.Join(t.TempDir(), "absent")}} {
-		if _, err := Container(context.Background(), o); !errors.Is(err, ErrContainerConfig) {
+	for _, o := range []Options{{}, {Image: "a", Dockerfile: "b"}, {Dockerfile: filepath.Join(t.TempDir(), "absent")}} {
+		if _, err := Start(context.Background(), o); !errors.Is(err, ErrContainerConfig) {
 			t.Errorf("%+v: err %v, want ErrContainerConfig", o, err)
 		}
 	}
@@ -91,7 +92,7 @@ func TestEnvSetBeforeFirstEngineCall(t *testing.T) {
 		engineCall = func(what string) {
 			fmt.Printf("CALL %s|%s=%s|%s=%s\n", what, EnvRyukDisabled, os.Getenv(EnvRyukDisabled), EnvHostOverride, os.Getenv(EnvHostOverride))
 		}
-		_, _ = Container(context.Background(), ContainerOptions{Image: "extconf-test-absent:never", ProbeTimeout: 5 * time.Second})
+		_, _ = Start(context.Background(), Options{Image: "extconf-test-absent:never", ProbeTimeout: 5 * time.Second})
 		fmt.Printf("CONFIG ryuk-disabled=%v\n", testcontainers.ReadConfig().RyukDisabled)
 		return
 	}
@@ -243,7 +244,7 @@ func TestContainerReferenceAgents(t *testing.T) {
 	if toggle == "" {
 		t.Fatal("the sabotage registry has no agent-side toggle")
 	}
-	tgt, err := Container(ctx, ContainerOptions{Dockerfile: dir, Sabotage: []string{toggle}, Log: tWriter{t}})
+	tgt, err := Start(ctx, Options{Dockerfile: dir, Sabotage: []string{toggle}, Log: tWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestContainerReferenceAgents(t *testing.T) {
 		}
 	}()
 	t.Logf("built and started in %s", time.Since(start))
-	if tgt.Blocked != "" || tgt.Kind != KindContainer || !strings.HasPrefix(tgt.ImageID, "sha256:") {
+	if tgt.Blocked != "" || tgt.Kind != target.KindContainer || !strings.HasPrefix(tgt.ImageID, "sha256:") {
 		t.Fatalf("target: blocked %q kind %q image %q", tgt.Blocked, tgt.Kind, tgt.ImageID)
 	}
 	if len(tgt.Sabotage) != 1 || tgt.Sabotage[0] != toggle {
@@ -318,7 +319,7 @@ func TestContainerExternalImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	tgt, err := Container(ctx, ContainerOptions{Dockerfile: filepath.Join(dir, "Dockerfile"), KeepImage: true, Log: tWriter{t}})
+	tgt, err := Start(ctx, Options{Dockerfile: filepath.Join(dir, "Dockerfile"), KeepImage: true, Log: tWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +347,7 @@ func TestContainerExternalImage(t *testing.T) {
 
 	t.Run("dies at once", func(t *testing.T) {
 		start := time.Now()
-		_, err := Container(ctx, ContainerOptions{Image: image, Cmd: []string{"-exit"}, StartTimeout: 30 * time.Second})
+		_, err := Start(ctx, Options{Image: image, Cmd: []string{"-exit"}, StartTimeout: 30 * time.Second})
 		if err == nil || !strings.Contains(err.Error(), "stopped") || !strings.Contains(err.Error(), "exiting on purpose") {
 			t.Fatalf("err %v", err)
 		}
@@ -359,7 +360,7 @@ func TestContainerExternalImage(t *testing.T) {
 	})
 	t.Run("never ready", func(t *testing.T) {
 		start := time.Now()
-		_, err := Container(ctx, ContainerOptions{Image: image, Config: Config{Cmd: []string{"-mute"}}, StartTimeout: 4 * time.Second})
+		_, err := Start(ctx, Options{Image: image, Config: target.Config{Cmd: []string{"-mute"}}, StartTimeout: 4 * time.Second})
 		if err == nil || !strings.Contains(err.Error(), "did not answer 200 in time") {
 			t.Fatalf("err %v", err)
 		}
@@ -373,7 +374,7 @@ func TestContainerExternalImage(t *testing.T) {
 	t.Run("interrupted", func(t *testing.T) {
 		ictx, cancel := context.WithCancel(ctx)
 		time.AfterFunc(1500*time.Millisecond, cancel)
-		_, err := Container(ictx, ContainerOptions{Image: image, Cmd: []string{"-mute"}, StartTimeout: time.Minute})
+		_, err := Start(ictx, Options{Image: image, Cmd: []string{"-mute"}, StartTimeout: time.Minute})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err %v, want context.Canceled", err)
 		}
@@ -382,13 +383,13 @@ func TestContainerExternalImage(t *testing.T) {
 		}
 	})
 	t.Run("absent image is never pulled", func(t *testing.T) {
-		_, err := Container(ctx, ContainerOptions{Image: "extconf-test-absent:never"})
+		_, err := Start(ctx, Options{Image: "extconf-test-absent:never"})
 		if !errors.Is(err, ErrContainerConfig) || !strings.Contains(err.Error(), `"extconf-test-absent:never" is not present locally`) {
 			t.Fatalf("err %v", err)
 		}
 	})
 	t.Run("sabotage needs the mock protocol", func(t *testing.T) {
-		_, err := Container(ctx, ContainerOptions{Image: image, Sabotage: []string{"iv.refusal-wrong-reason"}})
+		_, err := Start(ctx, Options{Image: image, Sabotage: []string{"iv.refusal-wrong-reason"}})
 		if !errors.Is(err, ErrContainerConfig) {
 			t.Fatalf("err %v", err)
 		}
@@ -424,8 +425,8 @@ func TestParseAnnouncement(t *testing.T) {
 		}
 	}
 	// The operator's settings win over the announced ones.
-	m := mergeAnnounced(Config{Inventory: "op", Principals: map[string]Principal{"A": {Value: "op"}}},
-		Config{Inventory: "ann", Discovery: "ann", Principals: map[string]Principal{"A": {Value: "ann"}, "B": {Value: "ann"}}})
+	m := mergeAnnounced(target.Config{Inventory: "op", Principals: map[string]target.Principal{"A": {Value: "op"}}},
+		target.Config{Inventory: "ann", Discovery: "ann", Principals: map[string]target.Principal{"A": {Value: "ann"}, "B": {Value: "ann"}}})
 	if m.Inventory != "op" || m.Discovery != "ann" || m.Principals["A"].Value != "op" || m.Principals["B"].Value != "ann" {
 		t.Errorf("merge: %+v", m)
 	}

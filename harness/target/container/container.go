@@ -1,4 +1,4 @@
-package target
+package container
 
 import (
 	"bufio"
@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/extconf/extconf/harness/target"
 	"io"
 	"net"
 	"net/http"
@@ -56,7 +57,7 @@ const (
 const (
 	MockConfigPrefix = "# config\t"
 	MockReady        = "# ready"
-	// In-container variables the protocol sets (mockagents/server/bind.go reads them).
+	// In-container variables the protocol sets (harness/a2atest/bind.go reads them).
 	envMockBind  = "EXTCONF_MOCK_BIND"
 	envMockPorts = "EXTCONF_MOCK_PORTS"
 )
@@ -74,11 +75,11 @@ const (
 	cardPath            = "/.well-known/agent-card.json"
 )
 
-// ContainerOptions say what to start. Exactly one of Image and Dockerfile.
-type ContainerOptions struct {
-	Image      string // a local image reference or id; never pulled
-	Dockerfile string // a build context directory holding a Dockerfile, or the Dockerfile itself
-	Config     Config // operator settings; Port, CardPath, Scheme, Cmd for images that do not speak the mock protocol
+// Options say what to start. Exactly one of Image and Dockerfile.
+type Options struct {
+	Image      string        // a local image reference or id; never pulled
+	Dockerfile string        // a build context directory holding a Dockerfile, or the Dockerfile itself
+	Config     target.Config // operator settings; Port, CardPath, Scheme, Cmd for images that do not speak the mock protocol
 	// Cmd replaces the image's command (the arguments to its entrypoint); nil: Config.Cmd, else the image's own.
 	Cmd []string
 	// Sabotage switches toggles on in a reference-agent image (passed as its command: --sabotage a,b).
@@ -91,7 +92,7 @@ type ContainerOptions struct {
 	ProbeTimeout, StartTimeout, BuildTimeout time.Duration
 }
 
-// Container starts an image (or builds one from a Dockerfile) with testcontainers-go and returns it as a target.
+// Start starts an image (or builds one from a Dockerfile) with testcontainers-go and returns it as a target.
 //
 // Every published port is bound to 127.0.0.1 only, and the started container is checked for it. The image is
 // never pulled: one missing locally is an error naming it. The container is terminated by Target.Close and on
@@ -108,7 +109,7 @@ type ContainerOptions struct {
 //     trusting the test CA. Operator settings it announces fill members the operator's Config leaves empty.
 //   - Any other image: Config.Port (default: the image's one exposed port) is published on a random port of
 //     127.0.0.1 and the single agent (role "") is waited on at Config.Scheme://127.0.0.1:PORT/Config.CardPath.
-func Container(ctx context.Context, o ContainerOptions) (*Target, error) {
+func Start(ctx context.Context, o Options) (*target.Target, error) {
 	PrepareEnv()
 	if (o.Image == "") == (o.Dockerfile == "") {
 		return nil, fmt.Errorf("%w: give exactly one of an image and a Dockerfile", ErrContainerConfig)
@@ -123,7 +124,7 @@ func Container(ctx context.Context, o ContainerOptions) (*Target, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return &Target{Kind: KindContainer, Agents: map[string]string{}, Config: o.Config,
+		return &target.Target{Kind: target.KindContainer, Agents: map[string]string{}, Config: o.Config,
 			Blocked: "no container engine reachable: " + err.Error()}, nil
 	}
 
@@ -212,7 +213,7 @@ func ProbeEngine(ctx context.Context, bound time.Duration) error {
 
 // ctr is one container being started or running.
 type ctr struct {
-	o        ContainerOptions
+	o        Options
 	logger   *logger
 	provider *testcontainers.DockerProvider
 	built    string // image tag built from the Dockerfile (removed at close unless KeepImage)
@@ -224,7 +225,7 @@ type ctr struct {
 	logs      []byte // cached at close
 }
 
-func (c *ctr) start(ctx context.Context) (*Target, error) {
+func (c *ctr) start(ctx context.Context) (*target.Target, error) {
 	o := c.o
 	engineCall("testcontainers.NewDockerProvider")
 	p, err := testcontainers.NewDockerProvider(testcontainers.WithLogger(c.logger))
@@ -265,7 +266,7 @@ func (c *ctr) start(ctx context.Context) (*Target, error) {
 }
 
 // startMock runs a reference-agent image: same port numbers inside and out, roles from its stdout.
-func (c *ctr) startMock(ctx context.Context, imageID, ref, nPorts string) (*Target, error) {
+func (c *ctr) startMock(ctx context.Context, imageID, ref, nPorts string) (*target.Target, error) {
 	o := c.o
 	n, err := strconv.Atoi(strings.TrimSpace(nPorts))
 	if err != nil || n < 1 || n > 256 {
@@ -316,7 +317,7 @@ func (c *ctr) startMock(ctx context.Context, imageID, ref, nPorts string) (*Targ
 	}
 	pool.AppendCertsFromPEM(testpki.CACertPEM()) // the reference agents' certificates come from the test CA
 	cfg := mergeAnnounced(o.Config, ann.config)
-	t := &Target{Kind: KindContainer, Agents: ann.roles, RootCAs: pool, Config: cfg, ImageID: imageID,
+	t := &target.Target{Kind: target.KindContainer, Agents: ann.roles, RootCAs: pool, Config: cfg, ImageID: imageID,
 		Sabotage: append([]string(nil), o.Sabotage...), Close: c.close, Logs: c.logsNow}
 	for role, u := range cfg.Agents {
 		t.Agents[role] = u
@@ -345,7 +346,7 @@ func (c *ctr) startMock(ctx context.Context, imageID, ref, nPorts string) (*Targ
 }
 
 // startExternal runs any other image: one port, one agent.
-func (c *ctr) startExternal(ctx context.Context, imageID, ref string, exposed []string) (*Target, error) {
+func (c *ctr) startExternal(ctx context.Context, imageID, ref string, exposed []string) (*target.Target, error) {
 	o := c.o
 	if len(o.Sabotage) > 0 {
 		return nil, fmt.Errorf("%w: sabotage toggles need a reference-agent image (label %s); %q has none", ErrContainerConfig, LabelMockProtocol, ref)
@@ -397,7 +398,7 @@ func (c *ctr) startExternal(ctx context.Context, imageID, ref string, exposed []
 	if err := c.awaitCard(ctx, cardURL, pool); err != nil {
 		return nil, err
 	}
-	t := &Target{Kind: KindContainer, Agents: map[string]string{"": cardURL}, RootCAs: pool, Config: o.Config,
+	t := &target.Target{Kind: target.KindContainer, Agents: map[string]string{"": cardURL}, RootCAs: pool, Config: o.Config,
 		ImageID: imageID, Close: c.close, Logs: c.logsNow}
 	for role, u := range o.Config.Agents {
 		t.Agents[role] = u
@@ -482,7 +483,7 @@ func (c *ctr) checkBindings(ctx context.Context, ports []string) ([]string, erro
 // announcement is what a reference-agent image printed.
 type announcement struct {
 	roles  map[string]string
-	config Config
+	config target.Config
 }
 
 var roleRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -524,7 +525,7 @@ func parseAnnouncement(logText []byte, allowed map[string]bool) (*announcement, 
 		case strings.HasPrefix(line, MockConfigPrefix):
 			dec := json.NewDecoder(strings.NewReader(strings.TrimPrefix(line, MockConfigPrefix)))
 			dec.DisallowUnknownFields()
-			var cfg Config
+			var cfg target.Config
 			if err := dec.Decode(&cfg); err != nil {
 				return nil, true, fmt.Errorf("announced operator settings: %w", err)
 			}
@@ -568,7 +569,7 @@ func onAllowedOrigin(raw string, allowed map[string]bool) error {
 
 // checkAnnounced keeps the members a container may supply about itself: credentials, request texts, acting-for,
 // provider, trusted keys and URLs on its own published origins; never a host file or container settings.
-func checkAnnounced(cfg *Config, allowed map[string]bool) error {
+func checkAnnounced(cfg *target.Config, allowed map[string]bool) error {
 	cfg.CAFile, cfg.Port, cfg.CardPath, cfg.Scheme, cfg.Cmd, cfg.Limits = "", "", "", "", nil, nil
 	for role, u := range cfg.Agents {
 		if err := onAllowedOrigin(u, allowed); err != nil {
@@ -586,7 +587,7 @@ func checkAnnounced(cfg *Config, allowed map[string]bool) error {
 }
 
 // mergeAnnounced fills what the operator's configuration leaves empty with what the reference agents announced.
-func mergeAnnounced(op, ann Config) Config {
+func mergeAnnounced(op, ann target.Config) target.Config {
 	out := op
 	out.Agents = mergeMap(ann.Agents, op.Agents)
 	out.Principals = mergeMap(ann.Principals, op.Principals)

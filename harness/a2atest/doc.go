@@ -1,8 +1,9 @@
-// Package server is the A2A 1.0 server core the reference mock agents are built on: spec-correct by default,
+// Package a2atest is a neutral A2A 1.0 server kit (in the spirit of net/http/httptest): the reference mock agents
+// and the suites' stand-ins are built on it: spec-correct by default,
 // breakable on purpose. An agent is a value of [Agent]; every member left zero means the standard behaviour, and
 // every member set takes over exactly that behaviour, down to the bytes on the wire ([Reply.RawBody]).
 //
-//	s, err := server.Start(server.Agent{Name: "echo"}, server.Options{TLS: true})
+//	s, err := a2atest.Start(a2atest.Agent{Name: "echo"}, a2atest.Options{TLS: true})
 //	defer s.Close()
 //	fmt.Println(s.CardURL()) // https://127.0.0.1:PORT/.well-known/agent-card.json
 //
@@ -123,4 +124,4 @@
 // Loopback listeners only; ReadHeaderTimeout 5s, ReadTimeout 30s, a 30s write deadline per response and per SSE
 // event, idle 60s, 64 KiB headers, 1 MiB bodies; a panic in the core or an agent callback is recovered into a
 // 500. Tasks are kept in memory for the life of the server.
-package server
+package a2atest

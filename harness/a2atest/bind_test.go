@@ -1,4 +1,4 @@
-package server_test
+package a2atest_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/extconf/extconf/mockagents/server"
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 // freeRange finds n consecutive ports free on 127.0.0.1 (the test binds loopback only).
@@ -34,11 +34,11 @@ func freeRange(t *testing.T, n int) int {
 // address and advertise https://127.0.0.1:<port>; a full range is an error, never a silent ephemeral port.
 func TestEnvPortRange(t *testing.T) {
 	lo := freeRange(t, 2)
-	t.Setenv(server.EnvBind, "127.0.0.1") // the image uses 0.0.0.0; a test stays on loopback
-	t.Setenv(server.EnvPorts, fmt.Sprintf("%d-%d", lo, lo+1))
+	t.Setenv(a2atest.EnvBind, "127.0.0.1") // the image uses 0.0.0.0; a test stays on loopback
+	t.Setenv(a2atest.EnvPorts, fmt.Sprintf("%d-%d", lo, lo+1))
 	var urls []string
 	for i := 0; i < 2; i++ {
-		s, err := server.Start(server.Agent{Name: "echo"}, server.Options{TLS: true})
+		s, err := a2atest.Start(a2atest.Agent{Name: "echo"}, a2atest.Options{TLS: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,42 +53,42 @@ func TestEnvPortRange(t *testing.T) {
 	if urls[0] != want[0] || urls[1] != want[1] {
 		t.Fatalf("advertised %v, want %v", urls, want)
 	}
-	if s, err := server.Start(server.Agent{Name: "third"}, server.Options{TLS: true}); err == nil {
+	if s, err := a2atest.Start(a2atest.Agent{Name: "third"}, a2atest.Options{TLS: true}); err == nil {
 		s.Close()
 		t.Fatalf("a third agent started on %s although the range holds two ports", s.URL())
 	} else if !strings.Contains(err.Error(), "no free port") {
 		t.Fatalf("full range: %v", err)
 	}
 	// An explicit address still wins and is still checked.
-	s, err := server.Start(server.Agent{Name: "explicit"}, server.Options{Addr: "127.0.0.1:0"})
+	s, err := a2atest.Start(a2atest.Agent{Name: "explicit"}, a2atest.Options{Addr: "127.0.0.1:0"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
-	if _, err := server.Start(server.Agent{}, server.Options{Addr: "0.0.0.0:0"}); err == nil {
+	if _, err := a2atest.Start(a2atest.Agent{}, a2atest.Options{Addr: "0.0.0.0:0"}); err == nil {
 		t.Fatal("explicit non-loopback address accepted")
 	}
 }
 
 func TestEnvMisconfigured(t *testing.T) {
-	t.Setenv(server.EnvBind, "0.0.0.0")
-	t.Setenv(server.EnvPorts, "")
-	if s, err := server.Start(server.Agent{}, server.Options{}); err == nil {
+	t.Setenv(a2atest.EnvBind, "0.0.0.0")
+	t.Setenv(a2atest.EnvPorts, "")
+	if s, err := a2atest.Start(a2atest.Agent{}, a2atest.Options{}); err == nil {
 		s.Close()
 		t.Fatal("bind without ports accepted")
 	}
-	t.Setenv(server.EnvBind, "not-an-ip")
-	t.Setenv(server.EnvPorts, "9400-9401")
-	if s, err := server.Start(server.Agent{}, server.Options{}); err == nil {
+	t.Setenv(a2atest.EnvBind, "not-an-ip")
+	t.Setenv(a2atest.EnvPorts, "9400-9401")
+	if s, err := a2atest.Start(a2atest.Agent{}, a2atest.Options{}); err == nil {
 		s.Close()
 		t.Fatal("a bind address that is not an IP accepted")
 	}
 	for _, bad := range []string{"x", "0-3", "5-4", "1-70000", "1000-3000"} {
-		if _, _, err := server.ParsePortRange(bad); err == nil {
+		if _, _, err := a2atest.ParsePortRange(bad); err == nil {
 			t.Errorf("ParsePortRange(%q) accepted", bad)
 		}
 	}
-	if lo, hi, err := server.ParsePortRange("9400"); err != nil || lo != 9400 || hi != 9400 {
+	if lo, hi, err := a2atest.ParsePortRange("9400"); err != nil || lo != 9400 || hi != 9400 {
 		t.Errorf("ParsePortRange(9400) = %d %d %v", lo, hi, err)
 	}
 }
