@@ -11,7 +11,6 @@ import (
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify/skiface"
 )
 
 // LimitsConfig is every bound of a run in one place: the target configuration's "limits" member. README.md
@@ -22,12 +21,13 @@ import (
 //	  "maxBody": 8388608, "maxSSEEvent": 1048576, "maxSSEEvents": 10000, "maxRedirects": 5,
 //	  "maxJSONDepth": 128, "maxCardSkills": 1000,
 //	  "allowOrigins": ["https://proposals.example.com"],
-//	  "schemaInterface": {"maxSchemaBytes": 1048576, "maxNesting": 128, "maxRefDepth": 32, "compileTimeout": "2s",
-//	                      "maxPayloadBytes": 4194304, "maxCacheEntries": 64, "maxCacheBytes": 33554432}
+//	  "schemaInterface": {…}   // a document's own limits: an object member a Document claims (LimitsMember)
 //	}
 type LimitsConfig struct {
 	A2A             a2a.Limits     // the client's bounds on every exchange; zero fields take a2a.DefaultLimits
-	SchemaInterface skiface.Limits // the Skill Interface toolkit's bounds; zero fields take skiface.DefaultLimits
+	// Documents holds the object-valued members a document claims as its own limits (e.g. "schemaInterface"),
+	// undecoded: the engine knows no document; CheckConfig has the claiming document decode each strictly.
+	Documents map[string]json.RawMessage
 	// AllowOrigins are origins ("https://host[:port]") besides the target's own that URLs read from target data
 	// (interface URLs, proposal URLs, jku, …) may reach. Off-origin loopback is the harness's own host and stays
 	// allowed; everything else off the target's origins is refused before dialing (reach.go).
@@ -53,44 +53,57 @@ func (d *duration) UnmarshalJSON(b []byte) error {
 }
 
 type limitsJSON struct {
-	ConnectTimeout  *duration            `json:"connectTimeout"`
-	CallTimeout     *duration            `json:"callTimeout"`
-	StreamTimeout   *duration            `json:"streamTimeout"`
-	MaxBody         *int64               `json:"maxBody"`
-	MaxSSEEvent     *int                 `json:"maxSSEEvent"`
-	MaxSSEEvents    *int                 `json:"maxSSEEvents"`
-	MaxRedirects    *int                 `json:"maxRedirects"`
-	MaxJSONDepth    *int                 `json:"maxJSONDepth"`
-	MaxCardSkills   *int                 `json:"maxCardSkills"`
-	AllowOrigins    []string             `json:"allowOrigins"`
-	SchemaInterface *schemaInterfaceJSON `json:"schemaInterface"`
+	ConnectTimeout *duration `json:"connectTimeout"`
+	CallTimeout    *duration `json:"callTimeout"`
+	StreamTimeout  *duration `json:"streamTimeout"`
+	MaxBody        *int64    `json:"maxBody"`
+	MaxSSEEvent    *int      `json:"maxSSEEvent"`
+	MaxSSEEvents   *int      `json:"maxSSEEvents"`
+	MaxRedirects   *int      `json:"maxRedirects"`
+	MaxJSONDepth   *int      `json:"maxJSONDepth"`
+	MaxCardSkills  *int      `json:"maxCardSkills"`
+	AllowOrigins   []string  `json:"allowOrigins"`
 }
 
-type schemaInterfaceJSON struct {
-	MaxSchemaBytes  *int      `json:"maxSchemaBytes"`
-	MaxNesting      *int      `json:"maxNesting"`
-	MaxRefDepth     *int      `json:"maxRefDepth"`
-	CompileTimeout  *duration `json:"compileTimeout"`
-	MaxPayloadBytes *int64    `json:"maxPayloadBytes"`
-	MaxCacheEntries *int      `json:"maxCacheEntries"`
-	MaxCacheBytes   *int64    `json:"maxCacheBytes"`
-}
+// engineLimitMembers are the members limitsJSON decodes; every other member must be an object a document claims.
+var engineLimitMembers = map[string]bool{"connectTimeout": true, "callTimeout": true, "streamTimeout": true,
+	"maxBody": true, "maxSSEEvent": true, "maxSSEEvents": true, "maxRedirects": true, "maxJSONDepth": true,
+	"maxCardSkills": true, "allowOrigins": true}
 
 // ParseLimits reads a "limits" member: members present override the defaults, absent ones keep them. Unknown
 // members, non-positive values and malformed origins are errors (a misspelt limit must not silently not apply).
 // An empty raw value gives the defaults.
 func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
-	out := LimitsConfig{A2A: a2a.DefaultLimits(), SchemaInterface: skiface.DefaultLimits()}
+	out := LimitsConfig{A2A: a2a.DefaultLimits()}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return out, nil
 	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return out, fmt.Errorf("limits: %w", err)
+	}
+	var errs []error
+	engine := map[string]json.RawMessage{}
+	for k, v := range members {
+		switch {
+		case engineLimitMembers[k]:
+			engine[k] = v
+		case bytes.HasPrefix(bytes.TrimSpace(v), []byte("{")):
+			if out.Documents == nil {
+				out.Documents = map[string]json.RawMessage{}
+			}
+			out.Documents[k] = v
+		default:
+			errs = append(errs, fmt.Errorf("limits: unknown member %q", k))
+		}
+	}
+	rest, _ := json.Marshal(engine)
 	var j limitsJSON
-	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
 		return out, fmt.Errorf("limits: %w", err)
 	}
-	var errs []error
 	posInt := func(name string, p *int, dst *int) { positive(&errs, name, p, dst) }
 	posInt64 := func(name string, p *int64, dst *int64) { positive(&errs, name, p, dst) }
 	dur := func(p *duration, dst *time.Duration) {
@@ -108,16 +121,6 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 	posInt("maxRedirects", j.MaxRedirects, &a.MaxRedirects)
 	posInt("maxJSONDepth", j.MaxJSONDepth, &a.MaxJSONDepth)
 	posInt("maxCardSkills", j.MaxCardSkills, &a.MaxCardSkills)
-	if si := j.SchemaInterface; si != nil {
-		s := &out.SchemaInterface
-		posInt("schemaInterface.maxSchemaBytes", si.MaxSchemaBytes, &s.MaxSchemaBytes)
-		posInt("schemaInterface.maxNesting", si.MaxNesting, &s.MaxNesting)
-		posInt("schemaInterface.maxRefDepth", si.MaxRefDepth, &s.MaxRefDepth)
-		dur(si.CompileTimeout, &s.CompileTimeout)
-		posInt64("schemaInterface.maxPayloadBytes", si.MaxPayloadBytes, &s.MaxPayloadBytes)
-		posInt("schemaInterface.maxCacheEntries", si.MaxCacheEntries, &s.MaxCacheEntries)
-		posInt64("schemaInterface.maxCacheBytes", si.MaxCacheBytes, &s.MaxCacheBytes)
-	}
 	for _, o := range j.AllowOrigins {
 		n, err := normalOrigin(o)
 		if err != nil {
@@ -154,14 +157,14 @@ func LimitsOf(cfg target.Config) (*a2a.Limits, error) {
 	return &l.A2A, nil
 }
 
-// SchemaInterfaceLimits are the Skill Interface toolkit's limits for this run: the target configuration's
-// limits.schemaInterface over skiface.DefaultLimits (a malformed member keeps the defaults; cmd rejects it first).
-func (e *Env) SchemaInterfaceLimits() skiface.Limits {
+// DocumentLimits is the run's limits member a document claims (e.g. "schemaInterface"), undecoded; nil when the
+// configuration sets none. The document decodes it (CheckConfig has already refused a malformed one).
+func (e *Env) DocumentLimits(member string) json.RawMessage {
 	l, err := ParseLimits(e.Target.Config.Limits)
 	if err != nil {
-		return skiface.DefaultLimits()
+		return nil
 	}
-	return l.SchemaInterface
+	return l.Documents[member]
 }
 
 // normalOrigin returns "scheme://host:port" (lower case, default port made explicit) of an http(s) origin.

@@ -16,8 +16,8 @@ import (
 // or the cloud metadata service (SSRF). The rule, applied to every request of the run's client before dialing:
 //
 //   - only http and https (the client itself refuses every other scheme: a file: URL is never read);
-//   - the target's origins are reachable: every agent's card URL (all roles), the configuration's agents,
-//     inventory and discovery URLs, and limits.allowOrigins;
+//   - the target's origins are reachable: every agent's card URL (all roles), the configuration's agents, the
+//     URLs the documents' operator input names (Document.Origins), and limits.allowOrigins;
 //   - loopback (127.0.0.0/8, ::1, "localhost") is reachable: it is the harness's own host, where the reference
 //     agents, the fixture servers and the suites' stand-ins run;
 //   - anything else is refused by name: a private, link-local, shared or unspecified address, or a non-loopback
@@ -27,7 +27,7 @@ type reach struct {
 	names   []string
 }
 
-func newReach(tgt *target.Target) *reach {
+func newReach(tgt *target.Target, suites []Suite) *reach {
 	r := &reach{origins: map[string]bool{}}
 	add := func(raw string) {
 		u, err := url.Parse(raw)
@@ -43,8 +43,13 @@ func newReach(tgt *target.Target) *reach {
 		for _, u := range tgt.Config.Agents {
 			add(u)
 		}
-		add(tgt.Config.Inventory)
-		add(tgt.Config.Discovery)
+		for _, s := range suites { // the documents' operator input (e.g. agent-cards' inventory and discovery)
+			if s.Origins != nil {
+				for _, o := range s.Origins(tgt.Config) {
+					add(o)
+				}
+			}
+		}
 		if l, err := ParseLimits(tgt.Config.Limits); err == nil {
 			for _, o := range l.AllowOrigins {
 				r.origins[o] = true
@@ -104,7 +109,12 @@ func (r *reach) describe() string {
 
 // CheckURL applies the run's reach rule (see reach) to u: nil when the harness may send a request there. Suites
 // that build their own a2a.Client for URLs read from target data set it as (part of) that client's CheckURL.
-func (e *Env) CheckURL(u *url.URL) error { return newReach(e.Target).check(u) }
+func (e *Env) CheckURL(u *url.URL) error {
+	if e.reach == nil {
+		e.reach = newReach(e.Target, nil)
+	}
+	return e.reach.check(u)
+}
 
 var sharedSpace = &net.IPNet{IP: net.IPv4(100, 64, 0, 0), Mask: net.CIDRMask(10, 32)}
 

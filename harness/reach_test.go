@@ -10,9 +10,10 @@ import (
 
 func TestReach(t *testing.T) {
 	loop := newReach(&target.Target{Agents: map[string]string{"": "http://127.0.0.1:1234/.well-known/agent-card.json",
-		"operator": "data:application/json,{}"}})
+		"operator": "data:application/json,{}"}}, nil)
 	priv := newReach(&target.Target{Agents: map[string]string{"": "https://10.0.0.5:8443/.well-known/agent-card.json"},
-		Config: target.Config{Inventory: "https://inventory.example/agents", Limits: []byte(`{"allowOrigins":["https://cdn.example"]}`)}})
+		Config: target.Config{Inventory: "https://inventory.example/agents", Limits: []byte(`{"allowOrigins":["https://cdn.example"]}`)}},
+		[]Suite{{Origins: func(c target.Config) []string { return []string{c.Inventory} }}})
 	cases := []struct {
 		r    *reach
 		url  string

@@ -23,7 +23,7 @@ import (
 
 // Options select and shape one run.
 type Options struct {
-	Suites                  []Suite      // the suites to run (cmd passes suites.All())
+	Suites                  []Suite      // the suites to run (cmd passes harness.Suites(suites.All()...))
 	Documents               []string     // document ids to run; empty: every suite given
 	Rows                    []string     // row ids to run; empty: every row of the selected documents
 	Sabotage                sabotage.Set // client-side toggles for the reference client procedures
@@ -81,13 +81,14 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		limits = *o.Limits
 	}
 	rec := a2a.NewRecorder()
-	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: newReach(tgt).check})
+	rch := newReach(tgt, o.Suites)
+	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: rch.check})
 	if o.Runner.Tier == "" {
 		o.Runner.Tier = "self"
 	}
 	env := &Env{Target: tgt, Catalog: cat, Client: client, Sabotage: o.Sabotage, Runner: o.Runner,
 		cards: map[string]*cardFetch{}, applicable: map[string]*applicability{}, suites: map[string]Suite{},
-		SpecTimeout: o.SpecTimeout}
+		SpecTimeout: o.SpecTimeout, reach: rch}
 
 	sel := Selection{Documents: o.Documents, Rows: o.Rows}
 	var chosen []Suite

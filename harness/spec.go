@@ -28,6 +28,8 @@ type Suite struct {
 	Applicable func(ctx context.Context, e *Env) (ok bool, reason string)
 	// Register declares the suite's Ginkgo specs with Spec; it is called once per run, before RunSpecs.
 	Register func(e *Env)
+	// Origins, set by Suites from the suite's Document, names the origins its operator input lets the run reach.
+	Origins func(cfg target.Config) []string
 }
 
 // Env is what specs see of a run: the target, the catalog, the recording client, and the client-side toggles the
@@ -43,6 +45,7 @@ type Env struct {
 	cards       map[string]*cardFetch
 	applicable  map[string]*applicability
 	suites      map[string]Suite
+	reach       *reach
 	SpecTimeout time.Duration
 }
 

@@ -12,12 +12,13 @@ import (
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/harness/verify/skiface"
 	"github.com/extconf/extconf/mockagents/hostile"
+	"github.com/extconf/extconf/suites"
 	"github.com/extconf/extconf/suites/terms"
 )
 
 func TestParseLimits(t *testing.T) {
 	l, err := harness.ParseLimits(nil)
-	if err != nil || l.A2A != a2a.DefaultLimits() || l.SchemaInterface != skiface.DefaultLimits() || len(l.AllowOrigins) != 0 {
+	if err != nil || l.A2A != a2a.DefaultLimits() || len(l.Documents) != 0 || len(l.AllowOrigins) != 0 {
 		t.Fatalf("empty limits: %+v, %v; want the defaults", l, err)
 	}
 	l, err = harness.ParseLimits([]byte(`{"callTimeout":"750ms","maxBody":1024,"maxJSONDepth":16,"maxCardSkills":7,
@@ -33,8 +34,8 @@ func TestParseLimits(t *testing.T) {
 	}
 	ws := skiface.DefaultLimits()
 	ws.MaxNesting, ws.CompileTimeout = 9, 3*time.Second
-	if l.SchemaInterface != ws {
-		t.Errorf("schema-interface limits %+v, want %+v", l.SchemaInterface, ws)
+	if got, err := skiface.ParseLimits(l.Documents[skiface.LimitsMember]); err != nil || got != ws {
+		t.Errorf("schema-interface limits %+v (%v), want %+v", got, err, ws)
 	}
 	if strings.Join(l.AllowOrigins, " ") != "https://proposals.example.com:443 http://127.0.0.1:8080" {
 		t.Errorf("allowOrigins %v", l.AllowOrigins)
@@ -47,9 +48,10 @@ func TestParseLimits(t *testing.T) {
 		`{"allowOrigins":["file:///"]}`,    // not an http(s) origin
 		`{"allowOrigins":["https://x/p"]}`, // a path is not an origin
 		`{"schemaInterface":{"maxDepth":3}}`,
+		`{"schemaInterfce":{"maxNesting":3}}`, // a document section no document claims
 	} {
-		if _, err := harness.ParseLimits([]byte(bad)); err == nil {
-			t.Errorf("ParseLimits(%s) accepted it", bad)
+		if err := harness.CheckConfig(target.Config{Limits: []byte(bad)}, suites.Documents()...); err == nil {
+			t.Errorf("CheckConfig(limits %s) accepted it", bad)
 		}
 	}
 }

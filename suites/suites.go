@@ -1,21 +1,21 @@
-// Package suites lists the Ginkgo suites, one package per document. Each registers itself from a file here named
-// after its document, so suites land one by one without touching each other.
+// Package suites is the one list of documents the harness certifies against: each document package registers
+// itself through harness.Document, and this list is the only place that names all five.
 package suites
 
 import (
-	"sort"
-
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/suites/agentcards"
+	"github.com/extconf/extconf/suites/interview"
+	"github.com/extconf/extconf/suites/onrequest"
+	"github.com/extconf/extconf/suites/schemaiface"
+	"github.com/extconf/extconf/suites/terms"
 )
 
-// A document may have several suites (e.g. agent-side and reference-client specs); they run as one.
-var all []harness.Suite
-
-func register(s harness.Suite) { all = append(all, s) }
-
-// All returns every suite, in document order.
-func All() []harness.Suite {
-	out := append([]harness.Suite(nil), all...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Document < out[j].Document })
-	return out
+// Documents returns every document, in catalog document-id order.
+func Documents() []harness.Document {
+	return []harness.Document{agentcards.Document(), interview.Document(), onrequest.Document(),
+		schemaiface.Document(), terms.Document()}
 }
+
+// All returns every document's suites, in document order (what a whole run executes).
+func All() []harness.Suite { return harness.Suites(Documents()...) }

@@ -195,6 +195,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			return exitUsage, usageError{err}
 		}
 	}
+	if err := harness.CheckConfig(cfg, suites.Documents()...); err != nil {
+		return exitUsage, usageError{fmt.Errorf("target config %s: %w", *cfgFlag, err)}
+	}
 	limits, err := harness.LimitsOf(cfg) // the configuration's "limits" member; nil keeps the defaults
 	if err != nil {
 		return exitUsage, usageError{fmt.Errorf("target config %s: %w", *cfgFlag, err)}

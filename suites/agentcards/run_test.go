@@ -27,17 +27,17 @@ func run(t *testing.T, edit func(*target.Config)) map[string]harness.RowVerdict 
 	}
 	tgt := &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg}
 	res, err := harness.Run(context.Background(), tgt, harness.Options{
-		Suites: []harness.Suite{agentcards.Suite()}, Documents: []string{agentcards.Document}, Seed: 1})
+		Suites: []harness.Suite{agentcards.Suite()}, Documents: []string{agentcards.ID}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]harness.RowVerdict{}
 	for _, r := range res.Rows {
-		if r.Document == agentcards.Document {
+		if r.Document == agentcards.ID {
 			out[r.ID] = r
 		}
 	}
-	if got, want := len(out), len(catalog.MustLoad().ByDocument(agentcards.Document)); got != want {
+	if got, want := len(out), len(catalog.MustLoad().ByDocument(agentcards.ID)); got != want {
 		t.Fatalf("%d agent-cards rows in the result, the catalog has %d", got, want)
 	}
 	return out

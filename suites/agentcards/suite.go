@@ -20,12 +20,12 @@ import (
 	"github.com/extconf/extconf/harness/target"
 )
 
-// Document is the catalog document id; its "URI" is the facet name a2a.agentCards.
-const Document = "agent-cards"
+// ID is the catalog document id; its "URI" is the facet name a2a.agentCards.
+const ID = "agent-cards"
 
 // Suite returns the agent-cards suite.
 func Suite() harness.Suite {
-	return harness.Suite{Document: Document, Applicable: applicable, Register: register}
+	return harness.Suite{Document: ID, Applicable: applicable, Register: register}
 }
 
 // applicable: the host's discovery document advertises the a2a.agentCards facet. A discovery document that cannot

@@ -1,5 +1,0 @@
-package suites
-
-import "github.com/extconf/extconf/suites/agentcards"
-
-func init() { register(agentcards.Suite()) }

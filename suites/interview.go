@@ -1,5 +1,0 @@
-package suites
-
-import "github.com/extconf/extconf/suites/interview"
-
-func init() { register(interview.Suite()) }

@@ -1,5 +1,0 @@
-package suites
-
-import "github.com/extconf/extconf/suites/onrequest"
-
-func init() { register(onrequest.Suite()) }

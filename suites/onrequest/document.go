@@ -1,0 +1,11 @@
+package onrequest
+
+import "github.com/extconf/extconf/harness"
+
+// Document registers this suite with the engine (cmd wires every document in suites.All).
+func Document() harness.Document { return document{} }
+
+type document struct{ harness.NoOperatorInput }
+
+func (document) ID() string              { return "on-request" }
+func (document) Suites() []harness.Suite { return []harness.Suite{Suite()} }

@@ -1,5 +1,0 @@
-package suites
-
-import "github.com/extconf/extconf/suites/schemaiface"
-
-func init() { register(schemaiface.Suite()) }

@@ -1,5 +1,0 @@
-package suites
-
-import "github.com/extconf/extconf/suites/schemaifaceclient"
-
-func init() { register(schemaifaceclient.Suite()) }
