@@ -24,7 +24,7 @@ import (
 //	  "schemaInterface": {…}   // a document's own limits: an object member a Document claims (LimitsMember)
 //	}
 type LimitsConfig struct {
-	A2A             a2a.Limits     // the client's bounds on every exchange; zero fields take a2a.DefaultLimits
+	A2A a2a.Limits // the client's bounds on every exchange; zero fields take a2a.DefaultLimits
 	// Documents holds the object-valued members a document claims as its own limits (e.g. "schemaInterface"),
 	// undecoded: the engine knows no document; CheckConfig has the claiming document decode each strictly.
 	Documents map[string]json.RawMessage
