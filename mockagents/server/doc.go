@@ -77,7 +77,9 @@
 //     message.taskId outside the caller's scope → -32001, terminal → -32004. OnSend (default: echo, a COMPLETED
 //     task with one artifact holding the parts) returns a Reply. A Task is completed with id, contextId,
 //     state (COMPLETED when empty) and status timestamp, stored, and returned as {"task":…} ({"message":…} for a
-//     Message); configuration.historyLength trims the returned history.
+//     Message); configuration.historyLength trims the returned history. A reply Message (from OnSend or Before)
+//     gets messageId, role ROLE_AGENT and contextId filled when empty: the client's contextId, else its task's,
+//     else a new one (a2a.proto: server messages carry context_id).
 //   - Streaming (SSE): JSON-RPC data lines hold JSON-RPC responses whose result is a StreamResponse; HTTP+JSON data
 //     lines hold the StreamResponse itself. Reply.Events are sent as given; otherwise a Task yields Task (state
 //     SUBMITTED) → artifactUpdate per artifact → statusUpdate, a Message yields one message event. The stream

@@ -48,7 +48,7 @@ type Agent struct {
 // normally set; that is also the order of precedence.
 type Reply struct {
 	Task    *a2a.Task         // stored in the task store; ID/ContextID/status timestamp filled when empty
-	Message *a2a.Message      // messageId and role filled when empty
+	Message *a2a.Message      // SendMessage: messageId, role, contextId (client's, task's or new) filled when empty
 	Events  []a2a.StreamEvent // streaming: sent in order; nil → derived (Task then status/artifact updates, or Message)
 	Result  any               // raw result for custom cases (overrides Task/Message); json.RawMessage is sent as is
 	Err     *a2a.RPCError     // JSON-RPC error (HTTP+JSON: mapped to google.rpc.Status with the 1.0.1 table)
