@@ -46,6 +46,8 @@
 // # Surface
 //
 //	GET  /.well-known/agent-card.json   the card (Content-Type application/json), public
+//	                                    Cache-Control: public, max-age=60; ETag (hash of the bytes, new at each
+//	                                    Reload that changes them); Last-Modified; If-None-Match → 304 (A2A §8.6.1)
 //	GET  /.well-known/jwks.json         the signer's public key, when Signer.JKU
 //	POST /jsonrpc                       JSON-RPC 2.0 binding
 //	     /rest/…, /rest/{tenant}/…      HTTP+JSON binding: POST message:send, POST message:stream, GET tasks/{id},
