@@ -88,7 +88,9 @@
 //     closes at a terminal or interrupted (INPUT_REQUIRED, AUTH_REQUIRED) state; a task left WORKING/SUBMITTED is
 //     followed through TaskStore.Put until it gets there. Errors before the first event: HTTP+JSON answers the
 //     google.rpc.Status with its HTTP status; JSON-RPC sends one SSE event holding the JSON-RPC error (what the
-//     official SDK clients read), except replies with a non-200 HTTPStatus (401…) which are plain JSON.
+//     official SDK clients read), except replies with a non-200 HTTPStatus (401…) which are plain JSON. A2A 1.0
+//     leaves this open (the JS SDK's server answers an application/json JSON-RPC error instead); the harness
+//     client (harness/a2a) reads either as the JSON-RPC error, so a target may do either.
 //   - GetTask: -32001 when absent or outside the caller's scope (tenant and principal tenant), historyLength.
 //   - ListTasks: the caller's tasks, most recently updated first; contextId, status, statusTimestampAfter
 //     filters; pageSize 1–100 (default 50); opaque pageToken; nextPageToken always present ("" on the last page);
