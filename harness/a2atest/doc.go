@@ -47,6 +47,8 @@
 // # Surface
 //
 //	GET  /.well-known/agent-card.json   the card (Content-Type application/json), public
+//	                                    Cache-Control: public, max-age=60; ETag (hash of the bytes, new at each
+//	                                    Reload that changes them); Last-Modified; If-None-Match → 304 (A2A §8.6.1)
 //	GET  /.well-known/jwks.json         the signer's public key, when Signer.JKU
 //	POST /jsonrpc                       JSON-RPC 2.0 binding
 //	     /rest/…, /rest/{tenant}/…      HTTP+JSON binding: POST message:send, POST message:stream, GET tasks/{id},
@@ -78,14 +80,18 @@
 //     message.taskId outside the caller's scope → -32001, terminal → -32004. OnSend (default: echo, a COMPLETED
 //     task with one artifact holding the parts) returns a Reply. A Task is completed with id, contextId,
 //     state (COMPLETED when empty) and status timestamp, stored, and returned as {"task":…} ({"message":…} for a
-//     Message); configuration.historyLength trims the returned history.
+//     Message); configuration.historyLength trims the returned history. A reply Message (from OnSend or Before)
+//     gets messageId, role ROLE_AGENT and contextId filled when empty: the client's contextId, else its task's,
+//     else a new one (a2a.proto: server messages carry context_id).
 //   - Streaming (SSE): JSON-RPC data lines hold JSON-RPC responses whose result is a StreamResponse; HTTP+JSON data
 //     lines hold the StreamResponse itself. Reply.Events are sent as given; otherwise a Task yields Task (state
 //     SUBMITTED) → artifactUpdate per artifact → statusUpdate, a Message yields one message event. The stream
 //     closes at a terminal or interrupted (INPUT_REQUIRED, AUTH_REQUIRED) state; a task left WORKING/SUBMITTED is
 //     followed through TaskStore.Put until it gets there. Errors before the first event: HTTP+JSON answers the
 //     google.rpc.Status with its HTTP status; JSON-RPC sends one SSE event holding the JSON-RPC error (what the
-//     official SDK clients read), except replies with a non-200 HTTPStatus (401…) which are plain JSON.
+//     official SDK clients read), except replies with a non-200 HTTPStatus (401…) which are plain JSON. A2A 1.0
+//     leaves this open (the JS SDK's server answers an application/json JSON-RPC error instead); the harness
+//     client (harness/a2a) reads either as the JSON-RPC error, so a target may do either.
 //   - GetTask: -32001 when absent or outside the caller's scope (tenant and principal tenant), historyLength.
 //   - ListTasks: the caller's tasks, most recently updated first; contextId, status, statusTimestampAfter
 //     filters; pageSize 1–100 (default 50); opaque pageToken; nextPageToken always present ("" on the last page);

@@ -66,6 +66,15 @@ func (s *Server) dispatch(w http.ResponseWriter, c *Ctx, b binding, params json.
 	}
 	if s.agent.Before != nil {
 		if rep := s.agent.Before(c); rep != nil {
+			if rep.Message != nil && (c.Method == MethodSendMessage || c.Method == MethodSendStreamingMessage) {
+				var p struct {
+					Message struct {
+						ContextID string `json:"contextId"`
+					} `json:"message"`
+				}
+				_ = json.Unmarshal(params, &p) // best effort: an unreadable request gets a new context
+				rep.Message = fillMessage(rep.Message, p.Message.ContextID)
+			}
 			s.respond(w, c, b, *rep, streaming)
 			return
 		}
@@ -260,14 +269,11 @@ func (s *Server) opSend(w http.ResponseWriter, c *Ctx, b binding, params json.Ra
 		return
 	}
 	if rep.Message != nil {
-		m := *rep.Message
-		if m.MessageID == "" {
-			m.MessageID = newID()
+		ctxID := req.Message.ContextID
+		if ctxID == "" && prior != nil {
+			ctxID = prior.ContextID
 		}
-		if m.Role == "" {
-			m.Role = a2a.RoleAgent
-		}
-		rep.Message = &m
+		rep.Message = fillMessage(rep.Message, ctxID)
 	}
 	if rep.Task == nil {
 		s.respond(w, c, b, rep, streaming)
@@ -291,6 +297,26 @@ func (s *Server) opSend(w http.ResponseWriter, c *Ctx, b binding, params json.Ra
 	}
 	rep.Task = &t
 	s.respond(w, c, b, rep, streaming)
+}
+
+// fillMessage returns a copy of an agent's reply Message with what the agent left empty filled in: messageId,
+// role (ROLE_AGENT) and contextId (a2a.proto: server messages carry context_id), which is ctxID (the client's or
+// its task's context) or, when that is empty too, a new context.
+func fillMessage(msg *a2a.Message, ctxID string) *a2a.Message {
+	m := *msg
+	if m.MessageID == "" {
+		m.MessageID = newID()
+	}
+	if m.Role == "" {
+		m.Role = a2a.RoleAgent
+	}
+	if m.ContextID == "" {
+		m.ContextID = ctxID
+		if m.ContextID == "" {
+			m.ContextID = newID()
+		}
+	}
+	return &m
 }
 
 // finishTask fills what the agent left empty: id, context id, state (COMPLETED), status timestamp.

@@ -1,13 +1,16 @@
 package a2atest
 
 import (
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,7 +51,7 @@ type Agent struct {
 // normally set; that is also the order of precedence.
 type Reply struct {
 	Task    *a2a.Task         // stored in the task store; ID/ContextID/status timestamp filled when empty
-	Message *a2a.Message      // messageId and role filled when empty
+	Message *a2a.Message      // SendMessage: messageId, role, contextId (client's, task's or new) filled when empty
 	Events  []a2a.StreamEvent // streaming: sent in order; nil → derived (Task then status/artifact updates, or Message)
 	Result  any               // raw result for custom cases (overrides Task/Message); json.RawMessage is sent as is
 	Err     *a2a.RPCError     // JSON-RPC error (HTTP+JSON: mapped to google.rpc.Status with the 1.0.1 table)
@@ -83,8 +86,10 @@ type Server struct {
 	closeOne sync.Once
 
 	mu      sync.RWMutex
-	card    []byte // the served card bytes (signed when Signer is set)
-	cardErr error  // why the last build failed; the card endpoint answers 500 then
+	card    []byte    // the served card bytes (signed when Signer is set)
+	etag    string    // strong entity tag of card: a hash of its bytes
+	cardMod time.Time // when the served card bytes last changed (Last-Modified)
+	cardErr error     // why the last build failed; the card endpoint answers 500 then
 	info    cardInfo
 	jwks    []byte
 }
@@ -243,6 +248,9 @@ func (s *Server) rebuild() error {
 		s.card, s.cardErr = nil, err
 		return err
 	}
+	if tag := cardETag(card); tag != s.etag {
+		s.etag, s.cardMod = tag, time.Now()
+	}
 	s.card, s.cardErr, s.info, s.jwks = card, nil, info, jwks
 	return nil
 }
@@ -385,13 +393,46 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.RLock()
-	card, err := s.card, s.cardErr
+	card, err, etag, mod := s.card, s.cardErr, s.etag, s.cardMod
 	s.mu.RUnlock()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
+	// A2A §8.6.1: Cache-Control with max-age (SHOULD), ETag (SHOULD), Last-Modified (MAY). Revalidation is by
+	// If-None-Match only: Last-Modified has one-second resolution and cards may change faster (Reload).
+	h := w.Header()
+	h.Set("Cache-Control", CardCacheControl)
+	h.Set("ETag", etag)
+	h.Set("Last-Modified", mod.UTC().Format(http.TimeFormat))
+	if etagMatch(r.Header.Values("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
 	writeJSON(w, http.StatusOK, card)
+}
+
+// CardCacheControl is the Cache-Control of the card endpoint: a short max-age, since a reference agent's card may
+// change at any Reload (its ETag changes with it).
+const CardCacheControl = "public, max-age=60"
+
+// cardETag is a strong entity tag for card bytes.
+func cardETag(card []byte) string {
+	sum := sha256.Sum256(card)
+	return `"` + base64.RawURLEncoding.EncodeToString(sum[:16]) + `"`
+}
+
+// etagMatch evaluates If-None-Match (RFC 9110 §13.1.2: "*" or a list of tags, compared weakly).
+func etagMatch(values []string, etag string) bool {
+	for _, v := range values {
+		for _, tag := range strings.Split(v, ",") {
+			tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+			if tag == "*" || tag == etag {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (s *Server) serveJWKS(w http.ResponseWriter, r *http.Request) {

@@ -1,17 +1,23 @@
 // Interop proof: the official A2A JavaScript SDK's CLIENT (@a2a-js/sdk 1.3.0, pinned in package.json) against an
 // agent built on extconf's mock-agent server core.
 //
-//   node interop.mjs <agent card URL>
+//   node interop.mjs <agent card URL> [agents file]
+//
+// The agents file (written by interop/serve) lists the reference agents, one "agent <role> <card URL> <Authorization
+// value or ->" line each; for every one of them, over JSON-RPC and HTTP+JSON: SendMessage (a Task, or a Message
+// that carries contextId), GetTask (of that task, and of an unknown id), SendStreamingMessage when the card offers
+// streaming, and GetExtendedAgentCard (the card when capabilities.extendedAgentCard, else UnsupportedOperationError).
 //
 // Prints one line per check ("PASS …" / "FAIL …") and exits 1 if any check fails, 2 on a usage error.
 // For an https card URL signed by the test CA, run with NODE_EXTRA_CA_CERTS=fixtures/testpki/ca.pem.
 
+import { readFileSync } from 'node:fs';
 import { Role, TaskState, verifyAgentCardSignature } from '@a2a-js/sdk';
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver } from '@a2a-js/sdk/client';
 
 const cardUrl = process.argv[2];
 if (!cardUrl) {
-  console.error('usage: node interop.mjs <agent card URL>');
+  console.error('usage: node interop.mjs <agent card URL> [agents file]');
   process.exit(2);
 }
 
@@ -200,6 +206,108 @@ for (const binding of ['JSONRPC', 'HTTP+JSON']) {
     expect(JSON.stringify(seen) === JSON.stringify(want), `events ${JSON.stringify(seen)}`);
     return seen.join(' → ');
   });
+}
+
+// ---- the reference agents (interop/serve's agents file) ----
+const agentsFile = process.argv[3];
+const agents = agentsFile
+  ? readFileSync(agentsFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('agent '))
+      .map((l) => {
+        const [, role, url, ...auth] = l.split(' ');
+        return { role, url, auth: auth.join(' ') === '-' ? '' : auth.join(' ') };
+      })
+  : [];
+if (agentsFile && agents.length === 0) fail('reference agents', `no agent lines in ${agentsFile}`);
+
+// expectError runs fn and checks it throws an SDK error named name.
+async function expectError(name, fn) {
+  try {
+    await fn();
+  } catch (err) {
+    expect(err?.name === name, `got ${err?.name}: ${err?.message}`);
+    return `${err.name}${err.statusCode ? ' (HTTP ' + err.statusCode + ')' : ''}`;
+  }
+  throw new Error('mismatch: the call succeeded');
+}
+
+for (const { role, url, auth } of agents) {
+  // The credential travels as a service parameter: the SDK sends it as an HTTP header on every call.
+  const callOpts = () => ({ ...opts(), ...(auth ? { serviceParameters: { Authorization: auth } } : {}) });
+  let rcard;
+  await check(`${role}: card fetched and parsed by the SDK resolver`, async () => {
+    rcard = await new DefaultAgentCardResolver().resolve(url, '');
+    expect(rcard.name && (rcard.supportedInterfaces ?? []).length > 0, 'name and interfaces');
+    return `name="${rcard.name}", streaming ${!!rcard.capabilities?.streaming}, extended card ${!!rcard.capabilities?.extendedAgentCard}`;
+  });
+  if (!rcard) continue;
+  for (const binding of ['JSONRPC', 'HTTP+JSON']) {
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { preferredTransports: [binding] }),
+    );
+    let client;
+    await check(`${role} ${binding}: client created from the card`, async () => {
+      client = await factory.createFromAgentCard(rcard);
+      expect(client.transport?.protocolName === binding, `transport ${client.transport?.protocolName}`);
+      return `protocol ${client.transport.protocolName}`;
+    });
+    if (!client) continue;
+
+    let task;
+    await check(`${role} ${binding}: SendMessage returns a Task or a Message carrying contextId`, async () => {
+      const res = await client.sendMessage({ tenant: '', message: userMessage('hello'), metadata: undefined }, callOpts());
+      if ('messageId' in res) {
+        expect(res.contextId, 'the reply Message carries contextId');
+        expect(res.role === Role.ROLE_AGENT, `role ${res.role}`);
+        return `Message in context ${res.contextId}`;
+      }
+      expect(res.id && res.contextId && res.status, 'task id, contextId and status');
+      task = res;
+      return `task ${res.id} ${stateName(res.status.state)}`;
+    });
+    if (task) {
+      await check(`${role} ${binding}: GetTask returns the task`, async () => {
+        const got = await client.getTask({ tenant: '', id: task.id, historyLength: undefined }, callOpts());
+        expect(got.id === task.id && got.contextId === task.contextId, `id ${got.id}, contextId ${got.contextId}`);
+        return `task ${got.id} ${stateName(got.status?.state)}`;
+      });
+    }
+    await check(`${role} ${binding}: GetTask of an unknown id is TaskNotFoundError`, () =>
+      expectError('TaskNotFoundError', () => client.getTask({ tenant: '', id: 'no-such-task', historyLength: undefined }, callOpts())),
+    );
+    if (rcard.capabilities?.streaming) {
+      await check(`${role} ${binding}: SendStreamingMessage yields events, then ends`, async () => {
+        const seen = [];
+        for await (const ev of client.sendMessageStream({ tenant: '', message: userMessage('hello'), metadata: undefined }, callOpts())) {
+          const c = ev.payload?.$case;
+          if (c === 'message') expect(ev.payload.value.contextId, 'a streamed Message carries contextId');
+          seen.push(c === 'statusUpdate' ? `status:${stateName(ev.payload.value.status?.state)}` : String(c));
+        }
+        expect(seen.length > 0 && (seen[0] === 'task' || seen[0] === 'message'), `events ${JSON.stringify(seen)}`);
+        return seen.join(' → ');
+      });
+    } else {
+      console.log(`SKIP  ${role} ${binding}: SendStreamingMessage — the card does not offer streaming`);
+    }
+    if (rcard.capabilities?.extendedAgentCard) {
+      await check(`${role} ${binding}: GetExtendedAgentCard returns a card`, async () => {
+        const ext = await client.getAgentCard(callOpts()); // the SDK calls GetExtendedAgentCard when declared
+        expect(ext?.name && (ext.supportedInterfaces ?? []).length > 0, 'name and interfaces');
+        return `name="${ext.name}"`;
+      });
+    } else {
+      // The Client skips the call for a card that does not declare it, so ask the transport; the Client's
+      // A2A-Version header is then the caller's to send.
+      await check(`${role} ${binding}: GetExtendedAgentCard is UnsupportedOperationError (not declared)`, () =>
+        expectError('UnsupportedOperationError', () => {
+          const o = callOpts();
+          o.serviceParameters = { ...o.serviceParameters, 'A2A-Version': client.protocolVersion };
+          return client.transport.getExtendedAgentCard({ tenant: '' }, o);
+        }),
+      );
+    }
+  }
 }
 
 console.log(`interop: ${checks} checks, ${failures} failed`);

@@ -1,11 +1,13 @@
 // Command serve starts the extconf echo agent on the mock-agent server core for interoperability runs with other
 // A2A implementations (interop/run.sh drives the official JavaScript SDK's client against it).
 //
-// It prints the agent card URL as its first line on stdout, then serves until SIGINT or SIGTERM. By default it
+// It prints the agent card URL as its first line on stdout; with -fleet (the default) it then starts the five
+// reference agents (package mockagents, clean: no sabotage) and prints one line per document's agent,
+// "agent <role> <card URL> <Authorization value or ->", then "ready"; then it serves until SIGINT or SIGTERM. By default it
 // serves HTTPS with a leaf certificate from the TEST CA in fixtures/testpki (trust it with, e.g.,
 // NODE_EXTRA_CA_CERTS=fixtures/testpki/ca.pem) and signs the card with the TEST ES256 key (jku = the served JWKS).
 //
-//	go run ./interop/serve [-addr 127.0.0.1:0] [-tls=false] [-sign=false]
+//	go run ./interop/serve [-addr 127.0.0.1:0] [-tls=false] [-sign=false] [-fleet=false]
 package main
 
 import (
@@ -17,12 +19,25 @@ import (
 
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/mockagents"
+	"github.com/extconf/extconf/sabotage"
 )
+
+// fleetPrincipal is, per document's reference agent role, the principal (target.Config.Principals) whose
+// credential the interop client presents; "" for an agent without authentication.
+var fleetPrincipal = map[string]string{
+	"agent-cards":      "agent-cards.A",
+	"interview":        "",
+	"on-request":       "on-request.A",
+	"schema-interface": "A",
+	"terms":            "terms-A",
+}
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:0", "loopback address to listen on")
 	useTLS := flag.Bool("tls", true, "serve HTTPS with a certificate issued by the test CA (fixtures/testpki/ca.pem)")
 	sign := flag.Bool("sign", true, "sign the card with the test ES256 key and serve the JWKS (jku)")
+	fleet := flag.Bool("fleet", true, "also start the five reference agents (clean) and print their card URLs")
 	flag.Parse()
 
 	agent := a2atest.Agent{Name: "extconf interop echo agent"}
@@ -35,6 +50,35 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println(s.CardURL())
+	if *fleet {
+		tgt, err := mockagents.Start(sabotage.Set{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "serve: reference agents:", err)
+			s.Close()
+			os.Exit(1)
+		}
+		defer tgt.Close()
+		for _, role := range []string{"agent-cards", "interview", "on-request", "schema-interface", "terms"} {
+			u, ok := tgt.Agents[role]
+			if !ok {
+				fmt.Fprintln(os.Stderr, "serve: no reference agent for role", role)
+				s.Close()
+				os.Exit(1)
+			}
+			auth := "-"
+			if name := fleetPrincipal[role]; name != "" {
+				p, ok := tgt.Config.Principals[name]
+				if !ok || p.Header != "Authorization" {
+					fmt.Fprintln(os.Stderr, "serve: no Authorization principal", name, "for", role)
+					s.Close()
+					os.Exit(1)
+				}
+				auth = p.Value
+			}
+			fmt.Println("agent", role, u, auth)
+		}
+	}
+	fmt.Println("ready")
 
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)

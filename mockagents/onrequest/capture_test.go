@@ -31,7 +31,7 @@ var capture = map[string]struct {
 }
 
 var (
-	idPattern   = regexp.MustCompile(`[0-9a-f]{24}`)
+	idPattern   = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{24}`) // the core's UUIDs, the chapel's ids
 	timePattern = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`)
 )
 
