@@ -16,9 +16,9 @@ import (
 
 // found is what the source scan finds: spec declarations per row, consulting expressions per toggle id.
 type found struct {
-	specs    map[string][]specAt        // row id → declarations
+	specs    map[string][]specAt          // row id → declarations
 	consults map[string]map[position]bool // toggle id → consulting expressions
-	unknown  []string                   // constant row arguments naming no catalog row
+	unknown  []string                     // constant row arguments naming no catalog row
 }
 
 type specAt struct {
@@ -291,6 +291,7 @@ func stringConst(info *types.Info, e ast.Expr) (string, bool) {
 }
 
 func (s *scanner) collectSpecs(info *types.Info, f *ast.File, rows map[string]bool, out *found) {
+	tables := rangeTables(info, f)
 	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
@@ -300,24 +301,148 @@ func (s *scanner) collectSpecs(info *types.Info, f *ast.File, rows map[string]bo
 		if !ok || d.row >= len(call.Args) {
 			return true
 		}
-		row, ok := stringConst(info, call.Args[d.row])
-		if !ok {
-			return true // a wrapper's own pass-through call
+		var textArg ast.Expr
+		if d.text >= 0 && d.text < len(call.Args) {
+			textArg = call.Args[d.text]
 		}
 		p := s.pos(call.Pos())
-		if !rows[row] {
-			out.unknown = append(out.unknown, fmt.Sprintf("%s: spec for %q, not a catalog row", p, row))
+		record := func(row string, bind binding) {
+			if !rows[row] {
+				out.unknown = append(out.unknown, fmt.Sprintf("%s: spec for %q, not a catalog row", p, row))
+				return
+			}
+			text := "(computed text)"
+			if textArg != nil {
+				if t, ok := evalString(info, textArg, bind); ok {
+					text = t
+				}
+			}
+			out.specs[row] = append(out.specs[row], specAt{text: text, pos: p})
+		}
+		if row, ok := stringConst(info, call.Args[d.row]); ok {
+			record(row, nil)
 			return true
 		}
-		text := "(computed text)"
-		if d.text >= 0 && d.text < len(call.Args) {
-			if t, ok := stringConst(info, call.Args[d.text]); ok {
-				text = t
+		// A table-driven spec: for _, c := range []struct{ row, … string }{{"ROW", …}, …} { spec(e, c.row, …) }.
+		for _, bind := range tables.bindings(info, call.Args[d.row]) {
+			if row, ok := evalString(info, call.Args[d.row], bind); ok {
+				record(row, bind)
 			}
 		}
-		out.specs[row] = append(out.specs[row], specAt{text: text, pos: p})
+		return true // otherwise a wrapper's own pass-through call
+	})
+}
+
+// binding is one element of a ranged-over composite literal: the range variable's object and the element.
+type binding map[types.Object]ast.Expr
+
+// tables maps each range value variable ranging over a composite literal (and each variable copied from one,
+// as in c := c) to the literal's elements.
+type tables map[types.Object][]ast.Expr
+
+func rangeTables(info *types.Info, f *ast.File) tables {
+	t := tables{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.RangeStmt:
+			lit, ok := ast.Unparen(n.X).(*ast.CompositeLit)
+			if id, isID := n.Value.(*ast.Ident); ok && isID {
+				if o := objOf(info, id); o != nil {
+					t[o] = lit.Elts
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i, r := range n.Rhs {
+					l, ok1 := n.Lhs[i].(*ast.Ident)
+					ri, ok2 := r.(*ast.Ident)
+					if ok1 && ok2 {
+						if src, ok := t[info.Uses[ri]]; ok {
+							if o := objOf(info, l); o != nil {
+								t[o] = src
+							}
+						}
+					}
+				}
+			}
+		}
 		return true
 	})
+	return t
+}
+
+// bindings returns one binding per table element when e reads a table variable (v or v.field), else none.
+func (t tables) bindings(info *types.Info, e ast.Expr) []binding {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		id, _ = ast.Unparen(x.X).(*ast.Ident)
+	}
+	if id == nil {
+		return nil
+	}
+	o := info.Uses[id]
+	elts, ok := t[o]
+	if !ok {
+		return nil
+	}
+	out := make([]binding, 0, len(elts))
+	for _, el := range elts {
+		out = append(out, binding{o: el})
+	}
+	return out
+}
+
+// evalString evaluates a string expression made of constants, + and reads of a bound table element (the
+// element itself, or one of its struct fields, keyed or positional).
+func evalString(info *types.Info, e ast.Expr, bind binding) (string, bool) {
+	if v, ok := stringConst(info, e); ok {
+		return v, true
+	}
+	switch x := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		if x.Op != token.ADD {
+			return "", false
+		}
+		a, ok1 := evalString(info, x.X, bind)
+		b, ok2 := evalString(info, x.Y, bind)
+		return a + b, ok1 && ok2
+	case *ast.Ident:
+		if el, ok := bind[info.Uses[x]]; ok {
+			return stringConst(info, el)
+		}
+	case *ast.SelectorExpr:
+		id, ok := ast.Unparen(x.X).(*ast.Ident)
+		if !ok {
+			return "", false
+		}
+		el, ok := bind[info.Uses[id]]
+		if !ok {
+			return "", false
+		}
+		lit, ok := ast.Unparen(el).(*ast.CompositeLit)
+		if !ok {
+			return "", false
+		}
+		st, ok := info.TypeOf(lit).Underlying().(*types.Struct)
+		if !ok {
+			return "", false
+		}
+		for i, v := range lit.Elts {
+			if kv, ok := v.(*ast.KeyValueExpr); ok {
+				if k, ok := kv.Key.(*ast.Ident); ok && k.Name == x.Sel.Name {
+					return stringConst(info, kv.Value)
+				}
+				continue
+			}
+			if i < st.NumFields() && st.Field(i).Name() == x.Sel.Name {
+				return stringConst(info, v)
+			}
+		}
+	}
+	return "", false
 }
 
 func (s *scanner) collectConsults(info *types.Info, f *ast.File, toggles map[string]bool, out *found) {
