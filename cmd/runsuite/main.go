@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os"
 	"os/signal"
@@ -98,7 +99,7 @@ const usage = `runsuite — the extconf conformance harness
   runsuite run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST]
                [--req IDS] [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME]
                [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS]
-  runsuite catalog [--format table|json] [--check-specs DIR]
+  runsuite catalog [--format table|json|index|index-json] [--check-specs DIR]
   runsuite falsify [--sabotage IDS] [--json FILE] [--out DIR [--as NAME] [--tier T] [--sign-key FILE]]
   runsuite verify BUNDLE [--key FILE]
   runsuite render BUNDLE [--html FILE] [--junit FILE] [--key FILE]
@@ -421,7 +422,7 @@ func orAll(docs []string) []string {
 
 func cmdCatalog(args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("catalog")
-	format := fs.String("format", "table", "table or json")
+	format := fs.String("format", "table", "table, json, index or index-json")
 	check := fs.String("check-specs", "", "directory holding the five document texts")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
@@ -434,6 +435,11 @@ func cmdCatalog(args []string, stdout io.Writer) (int, error) {
 		return checkSpecs(cat, *check, stdout)
 	}
 	switch *format {
+	case "index":
+		return printIndex(cat, stdout)
+	case "index-json":
+		_, err := stdout.Write(catalog.IndexJSON())
+		return exitPass, err
 	case "json":
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -449,7 +455,61 @@ func cmdCatalog(args []string, stdout io.Writer) (int, error) {
 		fmt.Fprintf(stdout, "\n%d rows, catalog %s\n", len(cat.Rows), cat.Digest)
 		return exitPass, nil
 	}
-	return exitUsage, usageError{fmt.Errorf("--format %q: want table or json", *format)}
+	return exitUsage, usageError{fmt.Errorf("--format %q: want table, json, index or index-json", *format)}
+}
+
+// printIndex prints the committed row index: per row its spec locations, the toggles that kill it (with where each
+// is consulted) and the latitude variants that must not fail it.
+func printIndex(cat *catalog.Catalog, stdout io.Writer) (int, error) {
+	ix, err := catalog.LoadIndex()
+	if err != nil {
+		return exitFail, err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "row\twitness\tspec\ttoggles\tlatitudes")
+	join := func(vs []catalog.Variant) string {
+		ids := make([]string, len(vs))
+		for i, v := range vs {
+			ids[i] = v.ID
+		}
+		return orDash(strings.Join(ids, ","))
+	}
+	for _, r := range ix.Rows {
+		locs := make([]string, len(r.Specs))
+		for i, s := range r.Specs {
+			locs[i] = s.Location
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Witness, orDash(strings.Join(locs, ",")), join(r.Toggles), join(r.Latitudes))
+	}
+	tw.Flush()
+	byID := map[string]catalog.Variant{}
+	for _, r := range ix.Rows {
+		for _, v := range append(slices.Clone(r.Toggles), r.Latitudes...) {
+			byID[v.ID] = v
+		}
+	}
+	ids := slices.Sorted(maps.Keys(byID))
+	fmt.Fprintln(stdout)
+	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "toggle\tside\tconsulted at")
+	for _, id := range ids {
+		v := byID[id]
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.ID, v.Side, orDash(strings.Join(v.Consulted, ",")))
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "\n%d rows, index of catalog %s", len(ix.Rows), ix.Catalog)
+	if ix.Catalog != cat.Digest {
+		fmt.Fprintf(stdout, " (STALE: the catalog is %s; %s)", cat.Digest, catalog.RegenerateCommand)
+	}
+	fmt.Fprintln(stdout)
+	return exitPass, nil
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 func checkSpecs(cat *catalog.Catalog, dir string, stdout io.Writer) (int, error) {

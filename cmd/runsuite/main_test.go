@@ -77,3 +77,31 @@ func TestMockListenRefusesNonLoopback(t *testing.T) {
 		}
 	}
 }
+
+func TestCatalogIndex(t *testing.T) {
+	code, out, _ := runCLI("catalog", "--format", "index")
+	if code != exitPass || !strings.HasPrefix(out, "row ") || !strings.Contains(out, "TE-3.1 ") ||
+		!strings.Contains(out, "terms.declaration-required-true") || strings.Contains(out, "STALE") {
+		t.Fatalf("exit %d, out %.400q", code, out)
+	}
+	code, out, _ = runCLI("catalog", "--format", "index-json")
+	var ix struct {
+		Rows []struct {
+			ID        string            `json:"id"`
+			Specs     []map[string]any  `json:"specs"`
+			Toggles   []map[string]any  `json:"toggles"`
+			Latitudes []json.RawMessage `json:"latitudes"`
+		} `json:"rows"`
+	}
+	if code != exitPass {
+		t.Fatalf("exit %d", code)
+	}
+	if err := json.Unmarshal([]byte(out), &ix); err != nil || len(ix.Rows) == 0 {
+		t.Fatalf("%v, %d rows", err, len(ix.Rows))
+	}
+	for _, r := range ix.Rows {
+		if r.Latitudes == nil {
+			t.Fatalf("row %s: no latitudes list", r.ID)
+		}
+	}
+}

@@ -122,38 +122,6 @@ func slowest(t *testing.T, res *harness.Result) {
 	}
 }
 
-// SI_README=1 prints the row → spec → toggle table of README.md from a reference run (a development aid).
-func TestREADMETable(t *testing.T) {
-	if os.Getenv("SI_README") == "" {
-		t.Skip("development aid")
-	}
-	rows, _ := harnesstest.Run(t, mock.Start, sabotage.Set{}, nil, "schema-interface", harness.Options{Suites: documentSuites(), Seed: 1})
-	killers := map[string][]string{}
-	for _, tg := range sabotage.All() {
-		for _, r := range tg.Targets {
-			killers[r] = append(killers[r], "`"+tg.ID+"`")
-		}
-	}
-	var ids []string
-	for _, r := range catalog.MustLoad().ByDocument("schema-interface") {
-		ids = append(ids, r.ID)
-	}
-	var b strings.Builder
-	for _, id := range ids {
-		c, _ := catalog.MustLoad().Row(id)
-		spec := "—"
-		if len(rows[id].Specs) > 0 {
-			spec = strings.TrimPrefix(rows[id].Specs[0], "schema-interface ")
-		}
-		tg := strings.Join(killers[id], ", ")
-		if !c.Witnessable() {
-			tg = "— (" + c.Why + ")"
-		}
-		b.WriteString("| " + id + " | " + c.Witness + " | " + rows[id].Verdict + " | " + strings.ReplaceAll(spec, "|", "\\|") + " | " + tg + " |\n")
-	}
-	os.WriteFile(os.Getenv("SI_README"), []byte(b.String()), 0o644)
-}
-
 // An operator who supplies only the two principals, valid arguments for one skill the ordinary way
 // (requests[<skill_id>]) and the names of the skills it keeps deliberately broken: wire and static rows run,
 // gated rows needing more are blocked.
