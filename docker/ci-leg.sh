@@ -8,6 +8,7 @@
 #                                   must be executed-fail); watch that no connection leaves loopback
 #   docker/ci-leg.sh engine-stop    stop the engine this script started (the PID in /var/run/docker.pid)
 #   docker/ci-leg.sh no-engine      with the engine stopped: the same run ends within 15 s, rows blocked, exit 1
+#   docker/ci-leg.sh selftest       the loopback check's rule on synthetic logs (no engine; `run` calls it first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,23 +80,47 @@ engine_stop() {
   say "engine (pid $pid) stopped"
 }
 
-# watch_run RUN_NAME WANT_EXIT CMD...: runs CMD in the background and samples its TCP connections, the engine's port
-# listeners (docker-proxy) and the container's own sockets (its network namespace) every 0.2 s; afterwards every
-# peer must be 127.0.0.1, or the host's end of the engine's bridge for sockets inside the container.
+# The leg's loopback check has two halves:
+#  - deterministic: docker/bundlecheck requires every URL of the bundle's transcript (the harness's client records
+#    every exchange, dialled or refused, with its redirect hops) to be a loopback literal;
+#  - sampled: watch_run below reads sockets every 0.2 s: the harness's own, docker-proxy's (listening and
+#    connected) and, inside the container's network namespace, every TCP socket but listeners (TIME-WAIT
+#    included, so a connection the container closed stays visible for 60 s; a dial to an unroutable address stays
+#    visible in SYN-SENT). Each peer must be loopback, the host's end of the engine's bridge (container side), or
+#    the container's own address; anything else fails the leg.
+# EXTCONF_CI_LEG_FAKE_PEER=ADDR:PORT (use a documentation range, e.g. 198.51.100.7:443) adds a synthetic
+# "container ADDR:PORT" sample to the clean run's log before the check, which must then fail the leg: a negative
+# control that sends nothing anywhere. `docker/ci-leg.sh selftest` checks the rule on synthetic logs, no engine.
+
+# watch_run RUN_NAME WANT_EXIT CMD...: runs CMD in the background, samples sockets into $OUT/RUN_NAME.watch, checks.
 watch_run() {
   local name=$1 want=$2
   shift 2
   local log=$OUT/$name.watch
   : >"$log"
   "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" &
-  local pid=$! cid cpid
+  local pid=$! cid line a known=" " cpids=""
+  local p
   while kill -0 "$pid" 2>/dev/null; do
-    ss -Htnp 2>/dev/null | awk -v p="pid=$pid," 'index($0, p) { gsub(/\[::ffff:|\]/, "", $5); print "harness", $5 }' >>"$log" || true
-    ss -Htlnp 2>/dev/null | awk '/docker-proxy/ { print "listen", $4 }' >>"$log" || true
+    ss -Htanp 2>/dev/null | awk -v p="pid=$pid," '
+      index($0, p) { if ($1 == "LISTEN") print "harness-listen", $4; else print "harness", $5, $1; next }
+      /"docker-proxy"/ { if ($1 == "LISTEN") print "listen", $4; else print "proxy", $5, $1 }' >>"$log" || true
+    # A container is inspected once (its pid and own addresses); the list is read again on every pass so that a
+    # second container would be seen too.
     for cid in $(timeout 5 docker ps -q --filter label=org.extconf.harness 2>/dev/null); do
-      cpid=$(timeout 5 docker inspect -f '{{.State.Pid}}' "$cid" 2>/dev/null || true)
-      [ -n "$cpid" ] && [ "$cpid" != 0 ] && command -v nsenter >/dev/null &&
-        nsenter -t "$cpid" -n ss -Htn 2>/dev/null | awk '{ gsub(/\[::ffff:|\]/, "", $5); print "container", $5 }' >>"$log" || true
+      case $known in *" $cid "*) continue ;; esac
+      line=$(timeout 5 docker inspect -f '{{.State.Pid}} {{range .NetworkSettings.Networks}}{{.IPAddress}} {{.GlobalIPv6Address}} {{end}}' "$cid" 2>/dev/null) || continue
+      set -- $line
+      [ "${1:-0}" != 0 ] || continue
+      known="$known$cid "
+      cpids="$cpids $1"
+      p=$1
+      shift
+      for a in "$@"; do echo "self $a $cid"; done >>"$log"
+      nsenter -t "$p" -n ip -4 route show default 2>/dev/null | awk -v c="$cid" '$1 == "default" && $2 == "via" { print "route", $3, c }' >>"$log" || true
+    done
+    for p in $cpids; do
+      nsenter -t "$p" -n ss -Htan 2>/dev/null | awk '$1 != "LISTEN" { print "container", $5, $1 }' >>"$log" || true
     done
     sleep 0.2
   done
@@ -106,20 +131,108 @@ watch_run() {
     grep -v '^\s*$' "$OUT/$name.stderr" | tail -30 >&2
     die "$name run exited $rc, want $want"
   }
-  local gw bad
-  gw=$(timeout 5 docker network inspect bridge -f '{{range .IPAM.Config}}{{.Gateway}}{{end}}' 2>/dev/null || true)
-  bad=$(awk -v gw="$gw" '
-    $1 == "harness" || $1 == "listen" { if ($2 !~ /^127\.0\.0\.1:/) print }
-    $1 == "container" { if ($2 !~ /^127\.0\.0\.1:/ && (gw == "" || index($2, gw ":") != 1)) print }' "$log" | sort -u)
-  [ -z "$bad" ] || die "$name: sockets off loopback: $bad"
-  say "$name: loopback only: $(awk '$1=="harness"' "$log" | wc -l) harness connection samples, all to 127.0.0.1;" \
-    "docker-proxy listening on $(awk '$1=="listen"{sub(/:[0-9]+$/,"",$2); print $2}' "$log" | sort -u | tr '\n' ' ')only;" \
-    "$(awk '$1=="container"' "$log" | wc -l) samples inside the container, peers $(awk '$1=="container"{sub(/:[0-9]+$/,"",$2); print $2}' "$log" | sort -u | tr '\n' ' ')(127.0.0.1 and the host's bridge end ${gw:-?})"
+  if [ "$name" = clean ] && [ -n "${EXTCONF_CI_LEG_FAKE_PEER:-}" ]; then
+    say "EXTCONF_CI_LEG_FAKE_PEER: a synthetic sample with peer $EXTCONF_CI_LEG_FAKE_PEER is added to the check's input (nothing was dialled); the check must fail"
+    echo "container $EXTCONF_CI_LEG_FAKE_PEER SYN-SENT synthetic" >>"$log"
+  fi
+  bridge_end "$log"
+  check_watch "$name" "$log" "$BRIDGE"
+}
+
+# bridge_end LOG: sets BRIDGE to the host's end of the engine's bridge and BRIDGE_FROM to where it was read: the
+# bridge interface's address (docker0 unless the engine names another), else the default route seen inside a
+# container's namespace during the run, else `docker network inspect` (whose IPAM gateway is empty on Debian's
+# 20.10 engine). The address must be one of this host's own, or it is not used.
+bridge_end() {
+  local log=$1 ifname route
+  BRIDGE="" BRIDGE_FROM=""
+  ifname=$(timeout 5 docker network inspect bridge -f '{{index .Options "com.docker.network.bridge.name"}}' 2>/dev/null || true)
+  ifname=${ifname:-docker0}
+  route=$(awk '$1 == "route" { print $2; exit }' "$log")
+  BRIDGE=$(ip -o -4 addr show dev "$ifname" 2>/dev/null | awk '{ sub(/\/.*/, "", $4); print $4; exit }' || true)
+  BRIDGE_FROM="interface $ifname"
+  if [ -z "$BRIDGE" ] && [ -n "$route" ]; then
+    BRIDGE=$route BRIDGE_FROM="the container's default route"
+  fi
+  if [ -z "$BRIDGE" ]; then
+    BRIDGE=$(timeout 5 docker network inspect bridge -f '{{range .IPAM.Config}}{{.Gateway}}{{end}}' 2>/dev/null || true)
+    BRIDGE_FROM="docker network inspect bridge"
+  fi
+  if [ -z "$BRIDGE" ]; then
+    BRIDGE_FROM="none found (interface $ifname, container route, docker network inspect)"
+  elif ! ip -o addr show 2>/dev/null | awk '{ sub(/\/.*/, "", $4); print $4 }' | grep -qxF "$BRIDGE"; then
+    BRIDGE_FROM="$BRIDGE from $BRIDGE_FROM is not an address of this host: not accepted"
+    BRIDGE=""
+  fi
+  [ -z "$route" ] || [ "$route" = "$BRIDGE" ] || BRIDGE_FROM="$BRIDGE_FROM; the container's default route $route differs"
+  [ -z "$route" ] || [ "$route" != "$BRIDGE" ] || [ "$BRIDGE_FROM" = "the container's default route" ] ||
+    BRIDGE_FROM="$BRIDGE_FROM, the container's default route agrees"
+}
+
+# check_watch NAME LOG BRIDGE: every sampled peer must be loopback (all kinds), the container's own address (for
+# docker-proxy and inside the container) or BRIDGE (inside the container); any other line or kind fails the leg.
+check_watch() {
+  local name=$1 log=$2 br=$3 bad
+  bad=$(awk -v br="$br" '
+    function host(a) { sub(/:[^:]*$/, "", a); gsub(/^\[|\]$/, "", a); sub(/^::ffff:/, "", a); return a }
+    function lo(h) { return h ~ /^127\.[0-9]+\.[0-9]+\.[0-9]+$/ || h == "::1" }
+    $1 == "self" { self[$2] = 1; next }
+    $1 == "route" { next }
+    { n++; line[n] = $0; kind[n] = $1; h[n] = host($2) }
+    END {
+      for (i = 1; i <= n; i++) {
+        k = kind[i]; x = h[i]
+        if (k == "harness" || k == "harness-listen" || k == "listen") ok = lo(x)
+        else if (k == "proxy") ok = lo(x) || (x in self)
+        else if (k == "container") ok = lo(x) || (x in self) || (br != "" && x == br)
+        else ok = 0
+        if (!ok) print line[i]
+      }
+    }' "$log" | sort -u)
+  [ -z "$bad" ] || die "$name: sockets off loopback (host's bridge end ${br:-unknown}: ${BRIDGE_FROM:-given}): $(echo "$bad" | head -20 | tr '\n' ';')"
   [ "$(awk '$1=="harness"' "$log" | wc -l)" -gt 0 ] || die "$name: no harness connection was seen: the watch saw nothing"
+  peers() { awk -v k="$1" '$1 == k { a = $2; if (k != "self") sub(/:[^:]*$/, "", a); gsub(/^\[|\]$/, "", a); sub(/^::ffff:/, "", a); print a }' "$log" | sort -u | tr '\n' ' '; }
+  say "$name: loopback only: $(awk '$1=="harness"' "$log" | wc -l) harness samples, peers $(peers harness);" \
+    "docker-proxy listening on $(peers listen)only, $(awk '$1=="proxy"' "$log" | wc -l) proxy samples, peers $(peers proxy);" \
+    "$(awk '$1=="container"' "$log" | wc -l) samples inside the container, peers $(peers container)(container's own $(peers self| sed 's/ $//'), host's bridge end ${br:-?} from ${BRIDGE_FROM:-?})"
+}
+
+# selftest: the check's rule on synthetic logs (documentation-range addresses; nothing is dialled, no engine).
+leg_selftest() {
+  local d ok
+  d=$(mktemp -d)
+  cat >"$d/good" <<'LOG'
+self 172.17.0.2 c1
+route 172.17.0.1 c1
+harness 127.0.0.1:9408 ESTAB
+harness [::ffff:127.0.0.1]:9400 ESTAB
+harness-listen 127.0.0.1:40000
+listen 127.0.0.1:9423
+proxy 127.0.0.1:51234 ESTAB
+proxy 172.17.0.2:9408 ESTAB
+container 172.17.0.1:36998 TIME-WAIT
+container 127.0.0.1:9401 ESTAB
+container 172.17.0.2:9402 ESTAB
+LOG
+  BRIDGE_FROM=selftest check_watch selftest-good "$d/good" 172.17.0.1 >/dev/null
+  for ok in "container 198.51.100.7:443 SYN-SENT" "container 172.17.0.9:80 ESTAB" "proxy 203.0.113.5:9400 ESTAB" \
+    "harness 192.0.2.10:443 ESTAB" "listen 0.0.0.0:9400" "harness-listen [::]:8080" "container [2001:db8::1]:443 SYN-SENT" "udp 127.0.0.1:53"; do
+    { cat "$d/good"; echo "$ok"; } >"$d/bad"
+    if (BRIDGE_FROM=selftest check_watch selftest-bad "$d/bad" 172.17.0.1) >/dev/null 2>&1; then
+      die "selftest: the check accepted '$ok'"
+    fi
+  done
+  # Without a known bridge end, the container's connections from the host's bridge are not accepted either.
+  if (BRIDGE_FROM=selftest check_watch selftest-nobridge "$d/good" "") >/dev/null 2>&1; then
+    die "selftest: the check accepted a bridge peer with no bridge end known"
+  fi
+  rm -rf "$d"
+  say "selftest: the loopback check accepts loopback, the bridge end and the container's own address, rejects 9 off-host samples"
 }
 
 leg_run() {
   engine_up || die "no engine: run '$0 engine-start' first"
+  leg_selftest
   local t0 bin image_id
   t0=$(ms)
   rm -rf "$OUT"
@@ -178,5 +291,6 @@ engine-start) engine_start ;;
 engine-stop) engine_stop ;;
 run) leg_run ;;
 no-engine) leg_no_engine ;;
-*) die "usage: $0 engine-start|run|engine-stop|no-engine" ;;
+selftest) leg_selftest ;;
+*) die "usage: $0 engine-start|run|engine-stop|no-engine|selftest" ;;
 esac

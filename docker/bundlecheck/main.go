@@ -4,12 +4,20 @@
 //	bundlecheck -mode killed  -bundle B -image ID -toggle T  every row T targets is executed-fail
 //	bundlecheck -mode blocked -bundle B                      no engine: every selected row blocked with the reason
 //
-// The bundle is verified first (schema, digests) as a third party would; exit 1 on any failed expectation.
+// The bundle is verified first (schema, digests) as a third party would; exit 1 on any failed expectation. In the
+// clean and killed modes every URL of the transcript beside it (each exchange's URL and redirect hops, dialled or
+// refused) must name a loopback IP literal: the harness's client records every exchange, so this is the
+// deterministic half of the leg's loopback check (docker/ci-leg.sh samples sockets for the other half).
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -69,6 +77,25 @@ func check(mode, path, image, toggle string) (problems, notes []string) {
 		log, err := os.ReadFile(filepath.Join(filepath.Dir(path), "container.log"))
 		if err != nil || !strings.Contains(string(log), container.MockReady) {
 			fail("no container.log with the agents' announcement beside the bundle (%v)", err)
+		}
+		f, err := os.Open(filepath.Join(filepath.Dir(path), evidence.TranscriptFile))
+		if err != nil {
+			fail("transcript: %v", err)
+		} else {
+			n, off, err := offLoopback(f)
+			f.Close()
+			switch {
+			case err != nil:
+				fail("transcript: %v", err)
+			case len(off) > 0:
+				for _, o := range off {
+					fail("transcript: off loopback: %s", o)
+				}
+			case n != b.Transcript.Exchanges:
+				fail("transcript: %d exchanges read, the bundle records %d", n, b.Transcript.Exchanges)
+			default:
+				notes = append(notes, fmt.Sprintf("transcript: %d exchanges, every URL and redirect on a loopback address", n))
+			}
 		}
 	}
 	switch mode {
@@ -136,4 +163,41 @@ func firstLine(s string) string {
 		s = s[:160] + "…"
 	}
 	return s
+}
+
+// offLoopback reads a JSON Lines transcript and returns how many exchanges it holds and, one per line, each URL
+// (or redirect hop) whose host is not a loopback IP literal. A name (even "localhost") needs a resolver, so it
+// does not count as loopback.
+func offLoopback(r io.Reader) (n int, off []string, err error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
+	for sc.Scan() {
+		if len(strings.TrimSpace(sc.Text())) == 0 {
+			continue
+		}
+		var ex struct {
+			Seq       int      `json:"seq"`
+			URL       string   `json:"url"`
+			Redirects []string `json:"redirects"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &ex); err != nil {
+			return n, off, fmt.Errorf("line %d: %v", n+1, err)
+		}
+		n++
+		for _, u := range append([]string{ex.URL}, ex.Redirects...) {
+			if !loopbackURL(u) {
+				off = append(off, fmt.Sprintf("ex#%d %s", ex.Seq, u))
+			}
+		}
+	}
+	return n, off, sc.Err()
+}
+
+func loopbackURL(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	ip := net.ParseIP(u.Hostname())
+	return ip != nil && ip.IsLoopback()
 }
