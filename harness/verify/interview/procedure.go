@@ -1,4 +1,4 @@
-package verify
+package interview
 
 // The interview as procedure (§8), with the churn rule of §7 rule 3 and the honesty rules of §9 that bind what
 // the verifier records.

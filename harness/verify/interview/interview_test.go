@@ -1,4 +1,4 @@
-package verify_test
+package interview_test
 
 import (
 	"bytes"

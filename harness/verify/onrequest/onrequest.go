@@ -1,4 +1,4 @@
-package verify
+package onrequest
 
 // On Request (agent-capability.org/ext/on-request/v1): what a client needs to read an agent's declaration and its
 // replies. The suite grades agents with these; the relay (onrequest_relay.go) is the reference assistant.

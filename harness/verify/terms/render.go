@@ -1,4 +1,4 @@
-package verify
+package terms
 
 // The harness's terms view (terminal and HTML): verified proposals with every clause's grade beside it (§7 rule 2),
 // the §6 boundary stated, nothing worded as certification, endorsement or conduct (§7 rule 1). extconf's own

@@ -1,4 +1,4 @@
-package verify
+package terms
 
 // The terms extension (Agent SoW: A2A Terms Extension 0.1.0-draft): the card entry, and the four-step
 // verification of §6 plus the standing-proposal checks of §3 rule 5, as a consumer runs them.

@@ -1,4 +1,4 @@
-package verify
+package interview
 
 // The consistency diff of interview §7: every projection is resolved in the declared document it names and
 // compared, under JCS, byte for byte.

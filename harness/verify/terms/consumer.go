@@ -1,4 +1,4 @@
-package verify
+package terms
 
 // The reference consumer of the terms extension: what a client, catalog or user interface concludes from a card
 // (§7, §8). Its rules: only verified proposals state terms; a failing entry is exactly an absent entry (plus a

@@ -1,4 +1,4 @@
-package verify
+package interview
 
 // The interview extension's client side (https://agentsow.com/extensions/a2a-interview/v1): how an interviewer
 // calls the five methods and reads what comes back. The §7 diff is in interview_diff.go, the §8 procedure in
