@@ -11,6 +11,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify/terms"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -19,7 +20,7 @@ import (
 // with the card itself as its value is consistent whenever the card is I-JSON.
 func FuzzInterviewDiff(f *testing.F) {
 	card := []byte(`{"name":"Agent","description":"d","version":"1.0","skills":[{"id":"s1","name":"S","description":"x","tags":["a~b/c"]}],` +
-		`"capabilities":{"extensions":[{"uri":"` + interviewTermsURI + `","params":{"proposals":[{"url":"https://127.0.0.1:1/p.json","digest":"sha256:00"}]}}]},` +
+		`"capabilities":{"extensions":[{"uri":"` + terms.TermsURI + `","params":{"proposals":[{"url":"https://127.0.0.1:1/p.json","digest":"sha256:00"}]}}]},` +
 		`"price":1.50,"n":1e2}`)
 	answer := []byte(`{"question":"identity","projections":[{"source":{"document":"card","member":"/name"},"value":"Agent"},` +
 		`{"source":{"document":"card","member":"/skills/0/tags/0"},"value":"a~b/c"},` +

@@ -18,9 +18,6 @@ import (
 // InterviewURI is the interview extension's URI (§2), matched byte for byte.
 const InterviewURI = "https://agentsow.com/extensions/a2a-interview/v1"
 
-// interviewTermsURI is the sibling terms extension whose entries commit to the proposals an answer may project.
-const interviewTermsURI = "https://agentsow.com/extensions/a2a-terms/v1"
-
 // InterviewMethods are the five methods of §4, in the order the procedure asks them.
 var InterviewMethods = []string{"interview/identity", "interview/capabilities", "interview/usage", "interview/terms", "interview/refusals"}
 

@@ -18,6 +18,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -343,7 +344,7 @@ func InterviewCardSignature(ctx context.Context, c *a2a.Client, cardURL string, 
 			}
 		}
 	}
-	res, err := CardSignature(raw, keys)
+	res, err := verify.CardSignature(raw, keys)
 	if err != nil && len(offOrigin) > 0 {
 		return "", exs, fmt.Errorf("card signature: %w (off-origin jku not followed: %s)", err, strings.Join(offOrigin, ", "))
 	}
