@@ -19,8 +19,8 @@ func (s *suite) hasActingFor() bool {
 }
 
 // informational returns the entries for informational skills whose assistantAccess is (or is not) true.
-func (s *suite) informational(w *harness.W, a *agentView, st *statement, optedIn bool) []vonrequest.OREntry {
-	return a.skillEntries(w, func(e vonrequest.OREntry) bool { return !isAction(e, st) && e.AssistantAccess == optedIn })
+func (s *suite) informational(w *harness.W, a *agentView, st *statement, optedIn bool) []vonrequest.Entry {
+	return a.skillEntries(w, func(e vonrequest.Entry) bool { return !isAction(e, st) && e.AssistantAccess == optedIn })
 }
 
 // publicControl asks the agent's public skill in the same mode: the agent answers it, so the channel, headers
@@ -32,7 +32,7 @@ func (s *suite) publicControl(w *harness.W, row string, a *agentView, activated 
 	}
 	for _, o := range s.send(w, row, a, probe{skill: id, activated: activated, principal: principal}) {
 		ok := o.err == "" && strings.TrimSpace(o.reply.AllText()) != ""
-		if obj := o.reply.Object(); obj != nil && (obj.Status == vonrequest.ORStatusOnRequest || obj.Status == vonrequest.ORStatusActionReferred) {
+		if obj := o.reply.Object(); obj != nil && (obj.Status == vonrequest.StatusOnRequest || obj.Status == vonrequest.StatusActionReferred) {
 			ok = false
 		}
 		w.Control(ok, fmt.Sprintf("public skill %s is answered (%s, %s)", id, o.variant, o.mode), o.String(), o.ex)
@@ -44,7 +44,7 @@ var anonymousModes = []probe{{activated: true}, {activated: false}}
 
 // informationalSpec is the opening of the informational rows: the main agent, the operator statement, and the
 // informational entries whose assistantAccess is (or is not) true; none makes the spec inapplicable.
-func (s *suite) informationalSpec(w *harness.W, row string, optedIn bool) (*agentView, *statement, []vonrequest.OREntry) {
+func (s *suite) informationalSpec(w *harness.W, row string, optedIn bool) (*agentView, *statement, []vonrequest.Entry) {
 	a := s.loadAgent(w, roleMain, row)
 	st := s.loadStatement(w, row)
 	entries := s.informational(w, a, st, optedIn)
@@ -58,7 +58,7 @@ func (s *suite) informationalSpec(w *harness.W, row string, optedIn bool) (*agen
 }
 
 // askInModes asks for e once in each of modes (every binding variant) and hands each answer to check.
-func (s *suite) askInModes(w *harness.W, row string, a *agentView, e vonrequest.OREntry, modes []probe, check func(m probe, o outcome)) {
+func (s *suite) askInModes(w *harness.W, row string, a *agentView, e vonrequest.Entry, modes []probe, check func(m probe, o outcome)) {
 	for _, m := range modes {
 		m.skill = e.ID
 		for _, o := range s.send(w, row, a, m) {
@@ -68,7 +68,7 @@ func (s *suite) askInModes(w *harness.W, row string, a *agentView, e vonrequest.
 }
 
 // aboutSkill is the control before a referral is graded: the reply is about e (reachedSkill).
-func aboutSkill(w *harness.W, row string, e vonrequest.OREntry, o outcome) {
+func aboutSkill(w *harness.W, row string, e vonrequest.Entry, o outcome) {
 	ok, obs := reachedSkill(o, e)
 	w.Control(ok, "the reply is about "+e.ID, obs, o.ex)
 }
@@ -78,7 +78,7 @@ func (s *suite) behaviourSpecs() {
 		const row = "OR-3.8c"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		var https []vonrequest.OREntry
+		var https []vonrequest.Entry
 		for _, e := range s.informational(w, a, st, false) {
 			if k, _ := vonrequest.CheckPersonEntry(e.PersonEntry); k == vonrequest.PersonEntryHTTPS {
 				https = append(https, e)
@@ -108,7 +108,7 @@ func (s *suite) behaviourSpecs() {
 		const row = "OR-5.1"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		entries := a.skillEntries(w, func(e vonrequest.OREntry) bool { return !isAction(e, st) || !e.AssistantAccess })
+		entries := a.skillEntries(w, func(e vonrequest.Entry) bool { return !isAction(e, st) || !e.AssistantAccess })
 		if len(entries) == 0 {
 			w.Inapplicable("no listed skill to compare")
 		}
@@ -166,7 +166,7 @@ func (s *suite) behaviourSpecs() {
 		for _, e := range entries {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				aboutSkill(w, row, e, o)
-				hit := vonrequest.MatchAny(vonrequest.DefaultORPhrases.OperatorGives, o.reply.Text())
+				hit := vonrequest.MatchAny(vonrequest.DefaultPhrases.OperatorGives, o.reply.Text())
 				w.Check(hit != "", fmt.Sprintf("the reply text says the operator gives %s to the person who asks (%s; wording-checked)", e.ID, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 			})
@@ -193,7 +193,7 @@ func (s *suite) behaviourSpecs() {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				aboutSkill(w, row, e, o)
 				state := o.reply.State()
-				denial := vonrequest.MatchAny(vonrequest.DefaultORPhrases.Denial, o.reply.AllText())
+				denial := vonrequest.MatchAny(vonrequest.DefaultPhrases.Denial, o.reply.AllText())
 				w.Negative(state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
 					fmt.Sprintf("no failed or rejected task and no denial in words (%s; wording-checked)", o.mode),
 					fmt.Sprintf("state %q, denial %q; %s", state, denial, o), o.ex)
@@ -241,14 +241,14 @@ func (s *suite) behaviourSpecs() {
 			}
 			s.askInModes(w, row, a, e, anonymousModes, func(m probe, o outcome) {
 				w.Check(o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
-				hit := vonrequest.MatchAny(vonrequest.DefaultORPhrases.OperatorGives, o.reply.Text())
+				hit := vonrequest.MatchAny(vonrequest.DefaultPhrases.OperatorGives, o.reply.Text())
 				w.Check(hit != "", fmt.Sprintf("the text says the operator gives it to the person who asks (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				w.Check(vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				if m.activated {
 					obj := o.reply.Object()
-					w.Check(obj != nil && obj.Status == vonrequest.ORStatusOnRequest, "the object's status is on-request, as in OR-5.3",
+					w.Check(obj != nil && obj.Status == vonrequest.StatusOnRequest, "the object's status is on-request, as in OR-5.3",
 						o.String(), o.ex)
 				}
 			})
@@ -281,10 +281,10 @@ func (s *suite) behaviourSpecs() {
 			m.text, m.skill = text, "(staff)"
 			for _, o := range s.send(w, row, a, m) {
 				w.Check(o.err == "", "the agent answers a request for staff", o.String(), o.ex)
-				said := vonrequest.MatchAny(vonrequest.DefaultORPhrases.NobodyReachable, o.reply.AllText())
+				said := vonrequest.MatchAny(vonrequest.DefaultPhrases.NobodyReachable, o.reply.AllText())
 				w.Check(said != "", fmt.Sprintf("the reply says nobody can be reached (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.AllText()), o.ex)
-				route := vonrequest.MatchAny(vonrequest.DefaultORPhrases.Route, o.reply.AllText())
+				route := vonrequest.MatchAny(vonrequest.DefaultPhrases.Route, o.reply.AllText())
 				w.Negative(route == "", "the reply offers no transfer or callback that does not exist",
 					fmt.Sprintf("offers %q in %q", route, o.reply.AllText()), o.ex)
 			}
@@ -295,9 +295,9 @@ func (s *suite) behaviourSpecs() {
 // loadAny fetches the card of role whether or not it declares the extension (OR-5.10 is about any agent).
 func (s *suite) loadAny(w *harness.W, role, row string) *agentView {
 	card, raw, ex := w.Card(role)
-	decl, _ := vonrequest.FindOnRequest(raw)
+	decl, _ := vonrequest.FindDeclaration(raw)
 	if decl == nil {
-		decl = &vonrequest.ORDeclaration{}
+		decl = &vonrequest.Declaration{}
 	}
 	return &agentView{role: role, card: card, raw: raw, ex: ex, decl: decl}
 }
@@ -305,11 +305,11 @@ func (s *suite) loadAny(w *harness.W, role, row string) *agentView {
 // givenObjects lists where a given-on-opt-in object appears in the reply.
 func givenObjects(o outcome) []string {
 	var where []string
-	if obj := o.reply.Object(); obj != nil && obj.Status == vonrequest.ORStatusGivenOnOptIn {
+	if obj := o.reply.Object(); obj != nil && obj.Status == vonrequest.StatusGivenOnOptIn {
 		where = append(where, "reply message")
 	}
 	for i, obj := range o.reply.ArtifactObjects() {
-		if obj.Status == vonrequest.ORStatusGivenOnOptIn {
+		if obj.Status == vonrequest.StatusGivenOnOptIn {
 			where = append(where, fmt.Sprintf("artifacts[%d]", i))
 		}
 	}
@@ -322,7 +322,7 @@ func isGiven(o outcome) bool {
 }
 
 // outcomeClass is what OR-5.1 compares: the kind of answer, whether it gives the address, which values it holds.
-func outcomeClass(o outcome, e vonrequest.OREntry, values []string, action bool) string {
+func outcomeClass(o outcome, e vonrequest.Entry, values []string, action bool) string {
 	if o.err != "" {
 		return "error"
 	}

@@ -15,7 +15,7 @@ import (
 func (s *suite) cardSpecs() {
 	s.spec("OR-3.1a", "the card declares the extension under its exact URI", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.1a")
-		w.Check(a.decl.Exact, "capabilities.extensions[] holds uri "+vonrequest.OnRequestURI+" byte for byte",
+		w.Check(a.decl.Exact, "capabilities.extensions[] holds uri "+vonrequest.URI+" byte for byte",
 			fmt.Sprintf("the declaration's uri is %q", a.decl.URI), a.ex)
 	})
 
@@ -116,7 +116,7 @@ func (s *suite) cardSpecs() {
 
 	s.spec("OR-3.4c", "every https personEntry is on an origin the operator controls", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.4c")
-		var https []vonrequest.OREntry
+		var https []vonrequest.Entry
 		for _, e := range a.entries(w) {
 			if kind, err := vonrequest.CheckPersonEntry(e.PersonEntry); err == nil && kind == vonrequest.PersonEntryHTTPS {
 				https = append(https, e)
@@ -145,7 +145,7 @@ func (s *suite) cardSpecs() {
 
 	s.spec("OR-3.4d", "every tel: personEntry is a number the operator answers", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.4d")
-		var tels []vonrequest.OREntry
+		var tels []vonrequest.Entry
 		for _, e := range a.entries(w) {
 			if kind, err := vonrequest.CheckPersonEntry(e.PersonEntry); err == nil && kind == vonrequest.PersonEntryTel {
 				tels = append(tels, e)
@@ -171,7 +171,7 @@ func (s *suite) cardSpecs() {
 	s.spec("OR-3.4e", "an action's personEntry is an https address", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.4e")
 		st := s.loadStatement(w, "OR-3.4e")
-		actions := a.skillEntries(w, func(e vonrequest.OREntry) bool { return isAction(e, st) })
+		actions := a.skillEntries(w, func(e vonrequest.Entry) bool { return isAction(e, st) })
 		if len(actions) == 0 {
 			w.Inapplicable("no entry is an action (none carries completion, and the operator statement names no actionSkills)")
 		}
@@ -184,7 +184,7 @@ func (s *suite) cardSpecs() {
 
 	s.spec("OR-3.7", "no listed skill also carries securityRequirements", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.7")
-		for _, e := range a.skillEntries(w, func(vonrequest.OREntry) bool { return true }) {
+		for _, e := range a.skillEntries(w, func(vonrequest.Entry) bool { return true }) {
 			sk, _ := a.card.Skill(e.ID)
 			b, _ := json.Marshal(sk.SecurityRequirements)
 			w.Check(len(sk.SecurityRequirements) == 0, fmt.Sprintf("skill %s, listed as on request, has no securityRequirements", e.ID),
@@ -274,7 +274,7 @@ func (s *suite) cardSpecs() {
 
 // isAction reports whether an entry is for a skill that changes something: it carries completion, or the operator
 // names it.
-func isAction(e vonrequest.OREntry, st *statement) bool {
+func isAction(e vonrequest.Entry, st *statement) bool {
 	return e.IsAction() || (st != nil && st.isActionSkill(e.ID))
 }
 

@@ -190,11 +190,11 @@ func registerAgentSpecs(s *state) {
 			if v, _ := d.entry["required"].(bool); v {
 				// A card that misdeclares the data-only extension required (TE-3.1) would refuse any call without it;
 				// requesting it keeps this row about directed proposals only.
-				call.Extensions = []string{vterms.TermsURI}
+				call.Extensions = []string{vterms.URI}
 			}
 			card, _, ex, err := c.GetExtendedAgentCard(w.Ctx(), rpc.URL, rpc.Tenant, call)
 			w.Control(err == nil && card != nil, "GetExtendedAgentCard answers a card to principal "+p.name, errOrOK(err), ex)
-			params, err := vterms.ReadTermsParams(card)
+			params, err := vterms.ReadParams(card)
 			if err != nil {
 				continue // an extended card without the declaration lists nothing
 			}

@@ -57,16 +57,16 @@ type cardState struct {
 	raw     []byte
 	ex      *a2a.Exchange
 	signed  bool
-	entries []vterms.TermsEntry
+	entries []vterms.Entry
 }
 
-func (c cardState) entry(u string) (vterms.TermsEntry, bool) {
+func (c cardState) entry(u string) (vterms.Entry, bool) {
 	for _, en := range c.entries {
 		if en.URL == u {
 			return en, true
 		}
 	}
-	return vterms.TermsEntry{}, false
+	return vterms.Entry{}, false
 }
 
 type changed struct {
@@ -87,10 +87,10 @@ func (s *state) freshCard(w *harness.W, row, note string) cardState {
 	var sigs []json.RawMessage
 	_ = json.Unmarshal(top["signatures"], &sigs)
 	cs.signed = len(sigs) > 0
-	cs.entries, err = vterms.TermsEntries(card)
+	cs.entries, err = vterms.Entries(card)
 	switch {
-	case errors.Is(err, vterms.ErrTermsNotDeclared):
-		w.Inapplicable("the card does not declare " + vterms.TermsURI)
+	case errors.Is(err, vterms.ErrNotDeclared):
+		w.Inapplicable("the card does not declare " + vterms.URI)
 	case err != nil || len(cs.entries) == 0:
 		w.Blocked(fmt.Sprintf("the terms declaration lists no proposals to change (see TE-3.2a/b): %v", err))
 	}
@@ -98,7 +98,7 @@ func (s *state) freshCard(w *harness.W, row, note string) cardState {
 }
 
 // servedDigests fetches every entry's document afresh.
-func (s *state) servedDigests(w *harness.W, entries []vterms.TermsEntry) map[string]string {
+func (s *state) servedDigests(w *harness.W, entries []vterms.Entry) map[string]string {
 	out := map[string]string{}
 	for _, en := range entries {
 		body, _, err := vterms.FetchProposal(w.Ctx(), s.proposalClient(), en.URL, a2a.Call{Note: "terms proposal (change rows) " + en.URL})

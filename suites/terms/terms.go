@@ -91,13 +91,13 @@ func (s *state) declaration(w *harness.W, row string) *decl {
 	}
 	_ = json.Unmarshal(raw, &top)
 	for _, x := range top.Capabilities.Extensions {
-		if x["uri"] == vterms.TermsURI {
+		if x["uri"] == vterms.URI {
 			d.entry = x
 			break
 		}
 	}
 	if d.entry == nil {
-		w.Inapplicable(fmt.Sprintf("the card (%s) does not declare %s", ex.Summary(), vterms.TermsURI))
+		w.Inapplicable(fmt.Sprintf("the card (%s) does not declare %s", ex.Summary(), vterms.URI))
 	}
 	d.params, _ = d.entry["params"].(map[string]any)
 	if list, ok := d.params["proposals"].([]any); ok {

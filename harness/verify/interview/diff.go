@@ -28,75 +28,75 @@ const (
 	ConflictValue       = "value"        // JCS(value) differs from JCS(resolved)
 )
 
-// InterviewConflict is one failed comparison of §7.
-type InterviewConflict struct {
+// Conflict is one failed comparison of §7.
+type Conflict struct {
 	Kind     string
 	Method   string
 	Index    int // projections[] index
-	Source   InterviewSource
+	Source   Source
 	Detail   string
 	Exchange *a2a.Exchange // the answer's exchange
 }
 
-func (c InterviewConflict) String() string {
+func (c Conflict) String() string {
 	return fmt.Sprintf("%s projections[%d] (%s %s): %s: %s", c.Method, c.Index, c.Source.Document, c.Source.Member, c.Kind, c.Detail)
 }
 
-// InterviewDeclared is what the verifier fetched: the card (verified per §8 step 1) and, lazily, the proposals
+// Declared is what the verifier fetched: the card (verified per §8 step 1) and, lazily, the proposals
 // its terms entries commit to.
-type InterviewDeclared struct {
+type Declared struct {
 	CardURL      string
 	CardRaw      []byte
 	Card         *a2a.AgentCard
 	CardExchange *a2a.Exchange
 	cardDoc      any
-	Entries      []terms.TermsEntry
+	Entries      []terms.Entry
 	EntriesErr   error
 	proposals    map[string]*terms.ProposalResult // url + " " + digest
 	proposalDocs map[string]any
 }
 
-// NewInterviewDeclared wraps a fetched card. The card's terms entries are read here; a card without the terms
+// NewDeclared wraps a fetched card. The card's terms entries are read here; a card without the terms
 // extension has none.
-func NewInterviewDeclared(cardURL string, raw []byte, card *a2a.AgentCard, ex *a2a.Exchange) (*InterviewDeclared, error) {
+func NewDeclared(cardURL string, raw []byte, card *a2a.AgentCard, ex *a2a.Exchange) (*Declared, error) {
 	doc, err := verify.DecodeJSONDoc(raw)
 	if err != nil {
 		return nil, fmt.Errorf("card: %w", err)
 	}
-	d := &InterviewDeclared{CardURL: cardURL, CardRaw: raw, Card: card, CardExchange: ex, cardDoc: doc,
+	d := &Declared{CardURL: cardURL, CardRaw: raw, Card: card, CardExchange: ex, cardDoc: doc,
 		proposals: map[string]*terms.ProposalResult{}, proposalDocs: map[string]any{}}
-	if _, ok := card.Extension(terms.TermsURI); ok {
-		d.Entries, d.EntriesErr = terms.TermsEntries(card)
+	if _, ok := card.Extension(terms.URI); ok {
+		d.Entries, d.EntriesErr = terms.Entries(card)
 	}
 	return d, nil
 }
 
 // CardDoc is the card decoded for pointer resolution (numbers kept as written).
-func (d *InterviewDeclared) CardDoc() any { return d.cardDoc }
+func (d *Declared) CardDoc() any { return d.cardDoc }
 
 // Entry returns the terms entry whose url and digest are byte for byte those given.
-func (d *InterviewDeclared) Entry(url, digest string) (terms.TermsEntry, bool) {
+func (d *Declared) Entry(url, digest string) (terms.Entry, bool) {
 	for _, e := range d.Entries {
 		if e.URL == url && e.Digest == digest {
 			return e, true
 		}
 	}
-	return terms.TermsEntry{}, false
+	return terms.Entry{}, false
 }
 
 // EntryByURL returns the first terms entry listing url.
-func (d *InterviewDeclared) EntryByURL(url string) (terms.TermsEntry, bool) {
+func (d *Declared) EntryByURL(url string) (terms.Entry, bool) {
 	for _, e := range d.Entries {
 		if e.URL == url {
 			return e, true
 		}
 	}
-	return terms.TermsEntry{}, false
+	return terms.Entry{}, false
 }
 
 // Proposal verifies a committed proposal once (terms §6: fetch, JCS, digest, provider signature) and returns the
 // result and the decoded document.
-func (d *InterviewDeclared) Proposal(ctx context.Context, c *a2a.Client, e terms.TermsEntry, set sabotage.Set) (*terms.ProposalResult, any) {
+func (d *Declared) Proposal(ctx context.Context, c *a2a.Client, e terms.Entry, set sabotage.Set) (*terms.ProposalResult, any) {
 	key := e.URL + " " + e.Digest
 	if r, ok := d.proposals[key]; ok {
 		return r, d.proposalDocs[key]
@@ -112,16 +112,16 @@ func (d *InterviewDeclared) Proposal(ctx context.Context, c *a2a.Client, e terms
 	return &r, d.proposalDocs[key]
 }
 
-// InterviewDiff runs §7 rules 1 and 2 over every projection of replies and returns the conflicts.
-func InterviewDiff(ctx context.Context, c *a2a.Client, d *InterviewDeclared, replies []*InterviewReply, set sabotage.Set) []InterviewConflict {
-	var out []InterviewConflict
+// Diff runs §7 rules 1 and 2 over every projection of replies and returns the conflicts.
+func Diff(ctx context.Context, c *a2a.Client, d *Declared, replies []*Reply, set sabotage.Set) []Conflict {
+	var out []Conflict
 	for _, r := range replies {
 		if r == nil || r.Answer == nil {
 			continue
 		}
 		for i, p := range r.Answer.Projections {
 			if k, why := DiffProjection(ctx, c, d, p, set); k != "" {
-				out = append(out, InterviewConflict{Kind: k, Method: r.Method, Index: i, Source: p.Source, Detail: why, Exchange: r.Exchange})
+				out = append(out, Conflict{Kind: k, Method: r.Method, Index: i, Source: p.Source, Detail: why, Exchange: r.Exchange})
 			}
 		}
 	}
@@ -129,7 +129,7 @@ func InterviewDiff(ctx context.Context, c *a2a.Client, d *InterviewDeclared, rep
 }
 
 // DiffProjection compares one projection with its declared source; it returns the conflict kind and why, or "".
-func DiffProjection(ctx context.Context, c *a2a.Client, d *InterviewDeclared, p InterviewProjection, set sabotage.Set) (kind, why string) {
+func DiffProjection(ctx context.Context, c *a2a.Client, d *Declared, p Projection, set sabotage.Set) (kind, why string) {
 	var doc any
 	switch p.Source.Document {
 	case "card":
