@@ -20,6 +20,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -273,14 +274,7 @@ func termsSafeIntegers(body []byte) error {
 
 // ProposalDigest is the terms §5 commitment of a document: "sha256:" + lowercase hex of SHA-256 over the JCS
 // (RFC 8785) form of the complete document, id and signatures included, no prefix.
-func ProposalDigest(doc []byte) (string, error) {
-	c, err := jcs.Transform(doc)
-	if err != nil {
-		return "", fmt.Errorf("JCS: %w", err)
-	}
-	s := sha256.Sum256(c)
-	return "sha256:" + hex.EncodeToString(s[:]), nil
-}
+func ProposalDigest(doc []byte) (string, error) { return verify.JCSDigest(doc) }
 
 // digestWithout hashes JCS of doc with top-level members removed (the sabotaged consumer's mistake).
 func termsDigestWithout(doc []byte, drop ...string) (string, error) {
@@ -288,8 +282,7 @@ func termsDigestWithout(doc []byte, drop ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s := sha256.Sum256(c)
-	return "sha256:" + hex.EncodeToString(s[:]), nil
+	return verify.Digest(c), nil
 }
 
 func sowCanonicalWithout(doc []byte, drop ...string) ([]byte, error) {
