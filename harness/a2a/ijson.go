@@ -30,14 +30,58 @@ func CheckIJSON(b []byte, maxDepth int) error {
 	if !json.Valid(b) {
 		return fmt.Errorf("%w: not well-formed JSON", ErrInvalidJSON)
 	}
+	var first error
+	err := ScanIJSON(b, func(is IJSONIssue) bool {
+		if is.Number != "" {
+			first = fmt.Errorf("%w: number %s at byte %d is beyond the IEEE 754 double range (I-JSON)", ErrInvalidJSON, clipName(is.Number), is.Offset)
+		} else {
+			first = fmt.Errorf("%w: duplicate member name %q at byte %d (I-JSON: names are unique; decoders disagree on which one counts)",
+				ErrInvalidJSON, clipName(is.Name), is.Offset)
+		}
+		return false
+	})
+	if first != nil {
+		return first
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrInvalidJSON, err)
+	}
+	return nil
+}
+
+// IJSONIssue is one place where well-formed JSON text is not I-JSON: a duplicate member name (Name) or a number no
+// IEEE 754 double holds (Number, as written).
+type IJSONIssue struct {
+	Offset int      // byte offset of the token
+	Name   string   // the duplicate member name
+	Number string   // the number, when the issue is a number ("" for a duplicate)
+	Path   []string // member names from the root: to the number, or to the object holding the duplicate
+	Prev   string   // for a duplicate: the name of the member read just before it in the same object
+}
+
+// ScanIJSON walks b token by token (encoding/json keeps the last of two duplicate members, so a decoded document
+// cannot show them) and calls visit for each I-JSON issue in document order until visit returns false. Array
+// positions are not part of Path. It returns the decoder's error when b is not well-formed JSON (issues before
+// the error have been visited). CheckIJSON and the schema-interface suite both read I-JSON through it.
+func ScanIJSON(b []byte, visit func(IJSONIssue) bool) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	type frame struct {
 		obj   bool
-		key   bool // the next token of this object is a member name (or its closing brace)
+		key   bool   // the next token of this object is a member name (or its closing brace)
+		name  string // the member being read
 		names map[string]struct{}
 	}
 	stack := make([]*frame, 0, 16)
+	path := func() []string {
+		var p []string
+		for _, f := range stack {
+			if f.obj {
+				p = append(p, f.name)
+			}
+		}
+		return p
+	}
 	for {
 		off := dec.InputOffset()
 		tok, err := dec.Token()
@@ -45,7 +89,7 @@ func CheckIJSON(b []byte, maxDepth int) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrInvalidJSON, err)
+			return err
 		}
 		var top *frame
 		if n := len(stack); n > 0 {
@@ -58,10 +102,13 @@ func CheckIJSON(b []byte, maxDepth int) error {
 			}
 			name, _ := tok.(string)
 			if _, dup := top.names[name]; dup {
-				return fmt.Errorf("%w: duplicate member name %q at byte %d (I-JSON: names are unique; decoders disagree on which one counts)",
-					ErrInvalidJSON, clipName(name), off)
+				p := path()
+				if !visit(IJSONIssue{Offset: int(off), Name: name, Path: p[:len(p)-1], Prev: top.name}) {
+					return nil
+				}
 			}
 			top.names[name] = struct{}{}
+			top.name = name
 			top.key = false
 			continue
 		}
@@ -80,7 +127,9 @@ func CheckIJSON(b []byte, maxDepth int) error {
 			}
 		case json.Number:
 			if f, err := strconv.ParseFloat(string(t), 64); err != nil && (math.IsInf(f, 0) || !errors.Is(err, strconv.ErrRange)) {
-				return fmt.Errorf("%w: number %s at byte %d is beyond the IEEE 754 double range (I-JSON)", ErrInvalidJSON, clipName(string(t)), off)
+				if !visit(IJSONIssue{Offset: int(off), Number: string(t), Path: path()}) {
+					return nil
+				}
 			}
 		}
 	}

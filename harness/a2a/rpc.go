@@ -7,7 +7,8 @@ import (
 	"net/http"
 )
 
-// JSON-RPC method names of A2A 1.0.
+// Method names of A2A 1.0 (the JSON-RPC method; the HTTP+JSON binding maps its routes onto the same names). The
+// client and the server kit (harness/a2atest) both use these.
 const (
 	MethodSendMessage          = "SendMessage"
 	MethodSendStreamingMessage = "SendStreamingMessage"
@@ -16,6 +17,10 @@ const (
 	MethodCancelTask           = "CancelTask"
 	MethodSubscribeToTask      = "SubscribeToTask"
 	MethodGetExtendedAgentCard = "GetExtendedAgentCard"
+	MethodCreatePushConfig     = "CreateTaskPushNotificationConfig"
+	MethodGetPushConfig        = "GetTaskPushNotificationConfig"
+	MethodListPushConfigs      = "ListTaskPushNotificationConfigs"
+	MethodDeletePushConfig     = "DeleteTaskPushNotificationConfig"
 )
 
 type rpcRequest struct {

@@ -14,23 +14,8 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 )
 
-// Standard A2A 1.0 method names (JSON-RPC method = Ctx.Method on both bindings).
-const (
-	MethodSendMessage          = "SendMessage"
-	MethodSendStreamingMessage = "SendStreamingMessage"
-	MethodGetTask              = "GetTask"
-	MethodListTasks            = "ListTasks"
-	MethodCancelTask           = "CancelTask"
-	MethodSubscribeToTask      = "SubscribeToTask"
-	MethodGetExtendedAgentCard = "GetExtendedAgentCard"
-	MethodCreatePushConfig     = "CreateTaskPushNotificationConfig"
-	MethodGetPushConfig        = "GetTaskPushNotificationConfig"
-	MethodListPushConfigs      = "ListTaskPushNotificationConfigs"
-	MethodDeletePushConfig     = "DeleteTaskPushNotificationConfig"
-)
-
 func isStreaming(method string) bool {
-	return method == MethodSendStreamingMessage || method == MethodSubscribeToTask
+	return method == a2a.MethodSendStreamingMessage || method == a2a.MethodSubscribeToTask
 }
 
 // Timestamp formats t as A2A wants it: RFC 3339 in UTC with Z, millisecond precision.
@@ -88,19 +73,19 @@ func (s *Server) dispatch(w http.ResponseWriter, c *Ctx, b binding, params json.
 		return
 	}
 	switch c.Method {
-	case MethodSendMessage, MethodSendStreamingMessage:
+	case a2a.MethodSendMessage, a2a.MethodSendStreamingMessage:
 		s.opSend(w, c, b, params, streaming)
-	case MethodGetTask:
+	case a2a.MethodGetTask:
 		s.respond(w, c, b, s.opGetTask(c, params), false)
-	case MethodListTasks:
+	case a2a.MethodListTasks:
 		s.respond(w, c, b, s.opListTasks(c, params), false)
-	case MethodCancelTask:
+	case a2a.MethodCancelTask:
 		s.respond(w, c, b, s.opCancelTask(c, params), false)
-	case MethodSubscribeToTask:
+	case a2a.MethodSubscribeToTask:
 		s.opSubscribe(w, c, b, params)
-	case MethodGetExtendedAgentCard:
+	case a2a.MethodGetExtendedAgentCard:
 		s.respond(w, c, b, s.opExtendedCard(c), false)
-	case MethodCreatePushConfig, MethodGetPushConfig, MethodListPushConfigs, MethodDeletePushConfig:
+	case a2a.MethodCreatePushConfig, a2a.MethodGetPushConfig, a2a.MethodListPushConfigs, a2a.MethodDeletePushConfig:
 		s.respond(w, c, b, Reply{Err: NewError(a2a.CodePushNotSupported, "push notifications are not supported", nil)}, false)
 	default:
 		fn := s.agent.Methods[c.Method]
@@ -132,7 +117,7 @@ func (s *Server) gate(c *Ctx) *Reply {
 			c.Principal = &p
 		}
 	}
-	needAuth := s.agent.RequireAuth || (c.Method == MethodGetExtendedAgentCard && len(keys) > 0)
+	needAuth := s.agent.RequireAuth || (c.Method == a2a.MethodGetExtendedAgentCard && len(keys) > 0)
 	if needAuth && c.Principal == nil {
 		return s.unauthenticated(c, "authentication required")
 	}
@@ -578,9 +563,9 @@ func resultBytes(method string, rep Reply) ([]byte, *a2a.RPCError) {
 	switch {
 	case rep.Result != nil:
 		v = rep.Result
-	case method == MethodSendMessage && rep.Task != nil:
+	case method == a2a.MethodSendMessage && rep.Task != nil:
 		v = a2a.SendResult{Task: rep.Task}
-	case method == MethodSendMessage && rep.Message != nil:
+	case method == a2a.MethodSendMessage && rep.Message != nil:
 		v = a2a.SendResult{Message: rep.Message}
 	case rep.Task != nil:
 		v = rep.Task

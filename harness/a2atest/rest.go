@@ -101,25 +101,25 @@ func routeREST(segs []string, hm string) (method, allow string) {
 	}
 	switch {
 	case len(segs) == 1 && segs[0] == "message:send":
-		return pick(map[string]string{http.MethodPost: MethodSendMessage})
+		return pick(map[string]string{http.MethodPost: a2a.MethodSendMessage})
 	case len(segs) == 1 && segs[0] == "message:stream":
-		return pick(map[string]string{http.MethodPost: MethodSendStreamingMessage})
+		return pick(map[string]string{http.MethodPost: a2a.MethodSendStreamingMessage})
 	case len(segs) == 1 && segs[0] == "tasks":
-		return pick(map[string]string{http.MethodGet: MethodListTasks})
+		return pick(map[string]string{http.MethodGet: a2a.MethodListTasks})
 	case len(segs) == 1 && segs[0] == "extendedAgentCard":
-		return pick(map[string]string{http.MethodGet: MethodGetExtendedAgentCard})
+		return pick(map[string]string{http.MethodGet: a2a.MethodGetExtendedAgentCard})
 	case len(segs) == 2 && segs[0] == "tasks" && segs[1] != "":
 		switch {
 		case strings.HasSuffix(segs[1], ":cancel"):
-			return pick(map[string]string{http.MethodPost: MethodCancelTask})
+			return pick(map[string]string{http.MethodPost: a2a.MethodCancelTask})
 		case strings.HasSuffix(segs[1], ":subscribe"):
-			return pick(map[string]string{http.MethodPost: MethodSubscribeToTask, http.MethodGet: MethodSubscribeToTask})
+			return pick(map[string]string{http.MethodPost: a2a.MethodSubscribeToTask, http.MethodGet: a2a.MethodSubscribeToTask})
 		}
-		return pick(map[string]string{http.MethodGet: MethodGetTask})
+		return pick(map[string]string{http.MethodGet: a2a.MethodGetTask})
 	case len(segs) == 3 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
-		return pick(map[string]string{http.MethodPost: MethodCreatePushConfig, http.MethodGet: MethodListPushConfigs})
+		return pick(map[string]string{http.MethodPost: a2a.MethodCreatePushConfig, http.MethodGet: a2a.MethodListPushConfigs})
 	case len(segs) == 4 && segs[0] == "tasks" && segs[2] == "pushNotificationConfigs":
-		return pick(map[string]string{http.MethodGet: MethodGetPushConfig, http.MethodDelete: MethodDeletePushConfig})
+		return pick(map[string]string{http.MethodGet: a2a.MethodGetPushConfig, http.MethodDelete: a2a.MethodDeletePushConfig})
 	}
 	return "", ""
 }
@@ -128,9 +128,9 @@ func routeREST(segs []string, hm string) (method, allow string) {
 func restParams(r *http.Request, method string, segs []string) (json.RawMessage, *a2a.RPCError) {
 	q := r.URL.Query()
 	switch method {
-	case MethodSendMessage, MethodSendStreamingMessage:
+	case a2a.MethodSendMessage, a2a.MethodSendStreamingMessage:
 		return readBody(r, true)
-	case MethodGetTask:
+	case a2a.MethodGetTask:
 		p := map[string]any{"id": segs[1]}
 		if v := q.Get("historyLength"); v != "" {
 			n, err := strconv.Atoi(v)
@@ -140,10 +140,10 @@ func restParams(r *http.Request, method string, segs []string) (json.RawMessage,
 			p["historyLength"] = n
 		}
 		return mustJSON(p), nil
-	case MethodCancelTask, MethodSubscribeToTask:
+	case a2a.MethodCancelTask, a2a.MethodSubscribeToTask:
 		id := segs[1][:strings.LastIndexByte(segs[1], ':')]
 		p := map[string]any{}
-		if method == MethodCancelTask && r.Method == http.MethodPost {
+		if method == a2a.MethodCancelTask && r.Method == http.MethodPost {
 			body, e := readBody(r, false)
 			if e != nil {
 				return nil, e
@@ -156,7 +156,7 @@ func restParams(r *http.Request, method string, segs []string) (json.RawMessage,
 		}
 		p["id"] = id
 		return mustJSON(p), nil
-	case MethodListTasks:
+	case a2a.MethodListTasks:
 		p := map[string]any{}
 		for _, k := range []string{"contextId", "status", "pageToken", "statusTimestampAfter"} {
 			if v := q.Get(k); v != "" {

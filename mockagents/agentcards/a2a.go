@@ -201,7 +201,7 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	}
 	c.Principal = &a2atest.Principal{Name: p.ID, Tenant: p.Tenant}
 	if r == "" {
-		if c.Method == a2atest.MethodGetExtendedAgentCard {
+		if c.Method == a2a.MethodGetExtendedAgentCard {
 			return &a2atest.Reply{Result: h.hostExtendedCard()}
 		}
 		return nil
@@ -215,12 +215,12 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 		return h.unresolvable(c, r, h.mintedAgent(r) != "")
 	}
 	switch c.Method {
-	case a2atest.MethodGetExtendedAgentCard:
+	case a2a.MethodGetExtendedAgentCard:
 		if h.on("ac.rest-ignores-tenant-prefix") && c.Binding == a2a.BindingHTTPJSON {
 			return &a2atest.Reply{Result: h.hostExtendedCard()}
 		}
 		return &a2atest.Reply{Result: h.agentCard(p, a, r)}
-	case a2atest.MethodSendMessage, a2atest.MethodSendStreamingMessage:
+	case a2a.MethodSendMessage, a2a.MethodSendStreamingMessage:
 		if h.on("ac.run-in-install-tenant") && a.InstallTenant != p.Tenant {
 			c.Principal = &a2atest.Principal{Name: "install:" + a.AgentID, Tenant: a.InstallTenant}
 		}
@@ -254,7 +254,7 @@ func (h *host) holderOf(agentID string) *principal {
 // never quotes R and never says why R did not resolve.
 func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply {
 	code, msg := -32602, "the tenant does not name an agent available to the caller"
-	if c.Method == a2atest.MethodGetExtendedAgentCard {
+	if c.Method == a2a.MethodGetExtendedAgentCard {
 		code, msg = a2a.CodeExtendedCardNotConfigured, "extended agent card is not configured"
 	}
 	if h.on("ac.refusal-echoes-r") {
@@ -262,7 +262,7 @@ func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply
 	}
 	status := 0
 	if known {
-		streaming := c.Method == a2atest.MethodSendStreamingMessage || c.Method == a2atest.MethodSubscribeToTask
+		streaming := c.Method == a2a.MethodSendStreamingMessage || c.Method == a2a.MethodSubscribeToTask
 		if h.on("ac.foreign-r-distinct-code") {
 			code, msg = a2a.CodeTaskNotFound, "the agent is not available"
 			if c.Binding == a2a.BindingHTTPJSON {
@@ -278,7 +278,7 @@ func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply
 		if h.on("ac.rest-foreign-r-distinct") && c.Binding == a2a.BindingHTTPJSON {
 			code, msg, status = a2a.CodeTaskNotFound, "agent not found", 0
 		}
-		if h.on("ac.gettask-foreign-r-leaks") && c.Method == a2atest.MethodGetTask {
+		if h.on("ac.gettask-foreign-r-leaks") && c.Method == a2a.MethodGetTask {
 			code, msg, status = a2a.CodeTaskNotFound, "task not found", 0
 		}
 	}

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/extconf/extconf/fixtures/sow"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/harness/jsonptr"
 )
 
 // methods are the five of §4 (without the "interview/" prefix).
@@ -469,30 +469,8 @@ func decode(raw []byte) (any, error) {
 	return v, err
 }
 
-// resolve is an RFC 6901 lookup, enough for the pointers this agent writes.
+// resolve is an RFC 6901 lookup (the harness's own, so agent and client read a pointer alike).
 func resolve(doc any, ptr string) (any, bool) {
-	if ptr == "" {
-		return doc, true
-	}
-	cur := doc
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch v := cur.(type) {
-		case map[string]any:
-			n, ok := v[tok]
-			if !ok {
-				return nil, false
-			}
-			cur = n
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v) {
-				return nil, false
-			}
-			cur = v[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	v, err := jsonptr.Resolve(doc, ptr)
+	return v, err == nil
 }

@@ -29,7 +29,7 @@ type call struct {
 }
 
 func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
-	k := &call{c: c, req: req, p: principalOf(c), streaming: c.Method == a2atest.MethodSendStreamingMessage,
+	k := &call{c: c, req: req, p: principalOf(c), streaming: c.Method == a2a.MethodSendStreamingMessage,
 		taskID: newID(), contextID: req.Message.ContextID}
 	if k.contextID == "" {
 		k.contextID = newID()

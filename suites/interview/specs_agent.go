@@ -15,6 +15,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
+	vinterview "github.com/extconf/extconf/harness/verify/interview"
 )
 
 // settleInterval bounds how long IV-4.2d waits for work an interview call might have enqueued; the agent's own
@@ -25,8 +26,8 @@ func registerAgentSpecs(e *harness.Env) {
 	harness.Spec(e, "IV-3.1", "the card's interview extension entry is not marked required", func(w *harness.W) {
 		const row = "IV-3.1"
 		_, raw, ex := w.Card(roleMain)
-		entry, found := rawExtension(raw, verify.InterviewURI)
-		w.Control(found, "the card's capabilities.extensions has an entry whose uri is exactly "+verify.InterviewURI, "no such entry", ex)
+		entry, found := rawExtension(raw, vinterview.URI)
+		w.Control(found, "the card's capabilities.extensions has an entry whose uri is exactly "+vinterview.URI, "no such entry", ex)
 		req, has := entry["required"]
 		ok := !has || string(bytes.TrimSpace(req)) == "false"
 		w.Negative(ok, "required absent or false", "required: "+string(req), ex)
@@ -41,7 +42,7 @@ func registerAgentSpecs(e *harness.Env) {
 			s.blockOnKeys(step.Detail)
 		}
 		w.Check(step.OK, "§8 step 1: the card is fetched and its JWS signature (A2A §8.4) verifies", step.Detail, s.cardEx)
-		for _, m := range verify.InterviewMethods {
+		for _, m := range vinterview.Methods {
 			r := rep.Reply(m)
 			ok := r != nil && r.Answer != nil && r.Answer.Malformed == ""
 			obs, ex := "not asked", (*a2a.Exchange)(nil)
@@ -61,7 +62,7 @@ func registerAgentSpecs(e *harness.Env) {
 		}
 		for _, c := range rep.Conflicts {
 			switch c.Kind {
-			case verify.ConflictBadSource, verify.ConflictUnresolved, verify.ConflictUncommitted, verify.ConflictUnverified:
+			case vinterview.ConflictBadSource, vinterview.ConflictUnresolved, vinterview.ConflictUncommitted, vinterview.ConflictUnverified:
 				w.Check(false, "every projection is drawn from a published declaration: source.member resolves in the card as served, or the proposal is one the card's terms entry commits to and it verifies",
 					c.String()+" (persisted after re-fetching the card and re-asking)", c.Exchange)
 			}
@@ -76,7 +77,7 @@ func registerAgentSpecs(e *harness.Env) {
 			w.Inapplicable("the card carries no signatures (A2A §8.4): there is no signed declaration to alter")
 		}
 		keys := trustedKeys(e)
-		status, _, err := verify.InterviewCardSignature(w.Ctx(), e.Client, s.url, s.raw, keys, e.Sabotage)
+		status, _, err := vinterview.CardSignature(w.Ctx(), e.Client, s.url, s.raw, keys, e.Sabotage)
 		if err != nil {
 			s.blockOnKeys(err.Error())
 		}
@@ -85,7 +86,7 @@ func registerAgentSpecs(e *harness.Env) {
 		if aerr != nil {
 			w.Failf(s.cardEx, "the card is a JSON object with a description", "%v", aerr)
 		}
-		status, _, err = verify.InterviewCardSignature(w.Ctx(), e.Client, s.url, altered, keys, e.Sabotage)
+		status, _, err = vinterview.CardSignature(w.Ctx(), e.Client, s.url, altered, keys, e.Sabotage)
 		w.Negative(err != nil, "the interview verifier refuses to diff against the card with its description changed after signing (§7 rule 1, §8 step 1)",
 			"accepted: "+status, s.cardEx)
 	})
@@ -106,7 +107,7 @@ func registerAgentSpecs(e *harness.Env) {
 				p map[string]any
 			}{"interview/terms", map[string]any{"skill": s.skills[0]}})
 		}
-		var first []*verify.InterviewReply
+		var first []*vinterview.Reply
 		var diffs []string
 		var diffEx *a2a.Exchange
 		for attempt := 1; attempt <= 2; attempt++ {
@@ -163,7 +164,7 @@ func registerAgentSpecs(e *harness.Env) {
 		w.Control(t0 == t1 && c0 == c1, "with no interview call in between, GetTask and the card read the same twice",
 			fmt.Sprintf("task %s → %s; card changed: %v", clip(t0, 150), clip(t1, 150), c0 != c1), ex1)
 		for i := 0; i < 2; i++ {
-			for _, m := range verify.InterviewMethods {
+			for _, m := range vinterview.Methods {
 				s.ask(m, nil, true, fmt.Sprintf("burst %d: %s", i+1, m))
 			}
 		}
@@ -185,7 +186,7 @@ func registerAgentSpecs(e *harness.Env) {
 		} else {
 			w.Control(lex != nil, "ListTasks answers", "no ListTasks exchange", sendEx)
 		}
-		for _, m := range verify.InterviewMethods {
+		for _, m := range vinterview.Methods {
 			before, _ := s.listTasks("ListTasks right before " + m)
 			r := s.answer(m, nil, m)
 			after, aex := s.listTasks("ListTasks right after " + m)
@@ -213,7 +214,7 @@ func registerAgentSpecs(e *harness.Env) {
 		settle := settleInterval + 3*time.Since(start)
 		w.Control(listed, "a task created with SendMessage becomes visible in ListTasks", fmt.Sprintf("task %s not listed within 2s", taskID), lex)
 		before := ids
-		for _, m := range append(append([]string(nil), verify.InterviewMethods...), "interview/x-settle-probe") {
+		for _, m := range append(append([]string(nil), vinterview.Methods...), "interview/x-settle-probe") {
 			s.ask(m, nil, true, "burst: "+m)
 		}
 		deadline := time.Now().Add(settle)
@@ -245,10 +246,10 @@ func registerAgentSpecs(e *harness.Env) {
 	harness.Spec(e, "IV-4.5", "interview/refusals includes only grounds declared in the card or a committed proposal", func(w *harness.W) {
 		const row = "IV-4.5"
 		s := open(w, row, roleMain)
-		replies, cs, _ := s.persistent(func(round int) []*verify.InterviewReply {
-			return []*verify.InterviewReply{s.answer("interview/refusals", nil, fmt.Sprintf("round %d", round))}
-		}, verify.ConflictBadSource, verify.ConflictUnresolved, verify.ConflictUncommitted, verify.ConflictNotAnEntry, verify.ConflictUnverified)
-		bad := map[int]verify.InterviewConflict{}
+		replies, cs, _ := s.persistent(func(round int) []*vinterview.Reply {
+			return []*vinterview.Reply{s.answer("interview/refusals", nil, fmt.Sprintf("round %d", round))}
+		}, vinterview.ConflictBadSource, vinterview.ConflictUnresolved, vinterview.ConflictUncommitted, vinterview.ConflictNotAnEntry, vinterview.ConflictUnverified)
+		bad := map[int]vinterview.Conflict{}
 		for _, c := range cs {
 			bad[c.Index] = c
 		}
@@ -288,10 +289,10 @@ func registerAgentSpecs(e *harness.Env) {
 	harness.Spec(e, "IV-5.2", "every projected value equals, under JCS, the value its pointer resolves to in the source document", func(w *harness.W) {
 		const row = "IV-5.2"
 		s := open(w, row, roleMain)
-		replies, cs, _ := s.persistent(func(round int) []*verify.InterviewReply {
+		replies, cs, _ := s.persistent(func(round int) []*vinterview.Reply {
 			return s.five(fmt.Sprintf("round %d", round))
-		}, verify.ConflictValue)
-		bad := map[string]verify.InterviewConflict{}
+		}, vinterview.ConflictValue)
+		bad := map[string]vinterview.Conflict{}
 		for _, c := range cs {
 			bad[fmt.Sprintf("%s#%d", c.Method, c.Index)] = c
 		}
@@ -316,7 +317,7 @@ func registerAgentSpecs(e *harness.Env) {
 		}
 		var obs []string
 		for _, c := range rep.Conflicts {
-			if c.Kind == verify.ConflictValue {
+			if c.Kind == vinterview.ConflictValue {
 				obs = append(obs, c.String())
 			}
 		}
@@ -329,7 +330,7 @@ func registerAgentSpecs(e *harness.Env) {
 		const row = "IV-5.3a"
 		s := open(w, row, roleMain)
 		for _, r := range s.five("answer shape") {
-			extra := verify.Outside(r.Answer.Keys, verify.InterviewAnswerMembers)
+			extra := vinterview.Outside(r.Answer.Keys, vinterview.AnswerMembers)
 			w.Check(len(extra) == 0, r.Method+"'s answer has only question, declared and projections", fmt.Sprintf("extra members %q", extra), r.Exchange)
 		}
 	})
@@ -341,7 +342,7 @@ func registerAgentSpecs(e *harness.Env) {
 		for _, r := range s.five("projection shape") {
 			for i, p := range r.Answer.Projections {
 				n++
-				ex1, ex2 := verify.Outside(p.Keys, verify.InterviewProjectionMembers), verify.Outside(p.SourceKeys, verify.InterviewSourceMembers)
+				ex1, ex2 := vinterview.Outside(p.Keys, vinterview.ProjectionMembers), vinterview.Outside(p.SourceKeys, vinterview.SourceMembers)
 				w.Check(len(ex1)+len(ex2) == 0, fmt.Sprintf("%s projection %d has only source {document, member, url, digest} and value", r.Method, i),
 					fmt.Sprintf("extra projection members %q, extra source members %q", ex1, ex2), r.Exchange)
 			}
@@ -394,7 +395,7 @@ func registerAgentSpecs(e *harness.Env) {
 				w.Check(false, "a refusal result", r.Observed(), r.Exchange)
 				continue
 			}
-			why := verify.SameSkillSet(r.Refusal.DeclaredSkills, s.skills)
+			why := vinterview.SameSkillSet(r.Refusal.DeclaredSkills, s.skills)
 			w.Check(why == "", "declared_skills holds exactly the card's skills[].id values, each once", "declared_skills "+why, r.Exchange)
 			body := string(r.Result)
 			echoed := strings.Contains(body, n) || strings.Contains(body, in.input) || strings.Contains(body, "instructions")
@@ -465,7 +466,7 @@ func registerAgentSpecs(e *harness.Env) {
 		const row = "IV-10.1d"
 		s := open(w, row, roleMain)
 		control := s.ask("interview/usage", map[string]any{"skill": "zz-" + nonce()}, true, "control: a selector far from every id")
-		ok := control.Refusal != nil && len(verify.Outside(control.Refusal.Keys, verify.InterviewRefusalMembers)) == 0 && len(control.Refusal.Keys) == 4
+		ok := control.Refusal != nil && len(vinterview.Outside(control.Refusal.Keys, vinterview.RefusalMembers)) == 0 && len(control.Refusal.Keys) == 4
 		w.Control(ok, "a selector matching nothing draws a refusal with exactly refused, reason, detail, declared_skills", control.Observed(), control.Exchange)
 		probes := []struct {
 			m string
@@ -481,7 +482,7 @@ func registerAgentSpecs(e *harness.Env) {
 			r := s.ask(p.m, p.p, true, "a near miss")
 			var extra []string
 			if r.Refusal != nil {
-				extra = verify.Outside(r.Refusal.Keys, verify.InterviewRefusalMembers)
+				extra = vinterview.Outside(r.Refusal.Keys, vinterview.RefusalMembers)
 			}
 			w.Negative(r.Refusal != nil && len(extra) == 0 && jcsOf(r) == jcsOf(control),
 				r.Label()+" draws exactly the standard refusal: no suggestion, partial answer or extra member, JCS-identical to the control",
@@ -525,12 +526,12 @@ func checkTerms(s *session) {
 
 // proposalSources returns the proposal projections of interview/terms; rows about them are inapplicable when
 // there are none to look at.
-func proposalSources(s *session) (*verify.InterviewReply, []verify.InterviewProjection) {
+func proposalSources(s *session) (*vinterview.Reply, []vinterview.Projection) {
 	if _, ok := s.card.Extension(termsURI); !ok {
 		s.w.Inapplicable("the card declares no terms extension, so no answer may cite a proposal")
 	}
 	r := s.answer("interview/terms", nil, "terms")
-	var out []verify.InterviewProjection
+	var out []vinterview.Projection
 	for _, p := range r.Answer.Projections {
 		if p.Source.Document == "proposal" {
 			out = append(out, p)
@@ -614,7 +615,7 @@ func (s *session) listTasks(note string) ([]string, *a2a.Exchange) {
 }
 
 // refusalShape checks §6's refusal shape and reason; "" when it holds.
-func refusalShape(r *verify.InterviewReply) string {
+func refusalShape(r *vinterview.Reply) string {
 	switch {
 	case r.Err != nil || r.RPCError != nil:
 		return "not a result"
@@ -706,7 +707,7 @@ func newIDs(before, after []string) []string {
 	return out
 }
 
-func entriesText(d *verify.InterviewDeclared) string {
+func entriesText(d *vinterview.Declared) string {
 	var parts []string
 	for _, e := range d.Entries {
 		parts = append(parts, e.URL+" "+e.Digest)

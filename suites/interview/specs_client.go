@@ -13,7 +13,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify"
+	vinterview "github.com/extconf/extconf/harness/verify/interview"
 )
 
 // The §8–§9 rows bind the harness itself: who ran an interview, what standing its result has, how absence and
@@ -50,7 +50,7 @@ func registerClientSpecs(e *harness.Env) {
 		w.Negative(herr == nil && strings.Contains(html.String(), `class="banner claim"`) && !strings.Contains(html.String(), `class="banner evidence"`),
 			"the HTML report of a self-run bundle shows the claim banner, never the evidence banner", fmt.Sprintf("%v %s", herr, clip(html.String(), 300)), nil)
 
-		rep := s.procedure(verify.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
+		rep := s.procedure(vinterview.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
 		var out bytes.Buffer
 		rep.Render(&out)
 		w.Negative(strings.Contains(out.String(), "CLAIM, NOT EVIDENCE") && !strings.Contains(out.String(), "RESULT: EVIDENCE"),
@@ -60,13 +60,13 @@ func registerClientSpecs(e *harness.Env) {
 	harness.Spec(e, "IV-9.2a", "a card without the interview extension is read as not implementing it, never as a defect", func(w *harness.W) {
 		const row = "IV-9.2a"
 		s := open(w, row, roleMain)
-		a := verify.InterviewApplies(s.card, e.Sabotage)
+		a := vinterview.Applies(s.card, e.Sabotage)
 		w.Control(a.Declared, "the reference client reads the served card as declaring the interview", a.Reason, s.cardEx)
 		absent, err := withoutInterview(s.card)
 		if err != nil {
 			w.Failf(s.cardEx, "the card re-encodes", "%v", err)
 		}
-		b := verify.InterviewApplies(absent, e.Sabotage)
+		b := vinterview.Applies(absent, e.Sabotage)
 		w.Negative(!b.Declared && b.Verdict == harness.Inapplicable,
 			"the same card without the interview entry: the interview rows are inapplicable (never executed-fail or blocked)",
 			fmt.Sprintf("declared %v, verdict %q", b.Declared, b.Verdict), s.cardEx)
@@ -88,7 +88,7 @@ func registerClientSpecs(e *harness.Env) {
 		if err != nil {
 			w.Failf(s.cardEx, "the card re-encodes", "%v", err)
 		}
-		a := verify.InterviewApplies(absent, e.Sabotage)
+		a := vinterview.Applies(absent, e.Sabotage)
 		withRows := syntheticRows(e, "", "", "")
 		absentRows := syntheticRows(e, a.Verdict, a.Reason, "")
 		// Control: a failing row of another document moves both the same way, so the comparison can see a change.
@@ -146,7 +146,7 @@ func registerClientSpecs(e *harness.Env) {
 			}
 		}
 		other := rep.Failed - probeFails
-		w.Negative(rep.Outcome == verify.InterviewConsistent || other > 0,
+		w.Negative(rep.Outcome == vinterview.Consistent || other > 0,
 			"correct refusals lower no total: with nothing else failed, the recorded outcome is consistent",
 			fmt.Sprintf("outcome %s (%d passed, %d failed, %d of them correct refusals)", rep.Outcome, rep.Passed, rep.Failed, probeFails), s.cardEx)
 	})
@@ -154,7 +154,7 @@ func registerClientSpecs(e *harness.Env) {
 	harness.Spec(e, "IV-9.4a", "every interview result the harness emits carries who ran it", func(w *harness.W) {
 		const row = "IV-9.4a"
 		s := open(w, row, roleMain)
-		rep := s.procedure(verify.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier})
+		rep := s.procedure(vinterview.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier})
 		ok := rep.RunBy != nil && rep.RunBy.Name == thirdRunner.Name && rep.RunBy.Tier == thirdRunner.Tier
 		w.Check(ok, "the verifier's record names its runner "+thirdRunner.Name+" and tier third-party", fmt.Sprintf("%+v", rep.RunBy), s.cardEx)
 		var out bytes.Buffer
@@ -183,14 +183,14 @@ func registerClientSpecs(e *harness.Env) {
 		if s.card.Provider != nil {
 			provider = s.card.Provider.Organization
 		}
-		third := verify.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier}
-		w.Control(verify.InterviewStanding(third, provider, e.Sabotage) == "evidence", "a named third party's run is recorded as evidence", "", nil)
-		rep := s.procedure(verify.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
+		third := vinterview.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier}
+		w.Control(vinterview.Standing(third, provider, e.Sabotage) == "evidence", "a named third party's run is recorded as evidence", "", nil)
+		rep := s.procedure(vinterview.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
 		w.Negative(rep.Standing == "claim", "the verifier records a self-run interview with standing claim", "standing "+rep.Standing, s.cardEx)
-		st := verify.InterviewStanding(verify.RunBy{}, provider, e.Sabotage)
+		st := vinterview.Standing(vinterview.RunBy{}, provider, e.Sabotage)
 		w.Negative(st == "claim", "a run with no runner and no stated tier is recorded as a claim, never upgraded", "standing "+st, nil)
 		if provider != "" {
-			st = verify.InterviewStanding(verify.RunBy{Name: provider, Tier: "third-party"}, provider, e.Sabotage)
+			st = vinterview.Standing(vinterview.RunBy{Name: provider, Tier: "third-party"}, provider, e.Sabotage)
 			w.Negative(st == "claim", "a run by the card's own provider organization ("+provider+") is a claim even when it says third-party", "standing "+st, nil)
 		}
 		b := bundle(w, row, selfRunner, nil)
@@ -269,7 +269,7 @@ func withoutInterview(card *a2a.AgentCard) (*a2a.AgentCard, error) {
 	}
 	var kept []a2a.AgentExtension
 	for _, x := range c.Capabilities.Extensions {
-		if x.URI != verify.InterviewURI {
+		if x.URI != vinterview.URI {
 			kept = append(kept, x)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
+	vinterview "github.com/extconf/extconf/harness/verify/interview"
 )
 
 // Roles the suite reads. Only the main one is needed; the others widen what can be shown.
@@ -48,7 +49,7 @@ func applicable(ctx context.Context, e *harness.Env) (bool, string) {
 	if err != nil {
 		return true, "" // the specs fail on the fetch themselves
 	}
-	a := verify.InterviewApplies(card, e.Sabotage)
+	a := vinterview.Applies(card, e.Sabotage)
 	return a.Declared, a.Reason
 }
 
@@ -62,7 +63,7 @@ type session struct {
 	card   *a2a.AgentCard
 	raw    []byte
 	cardEx *a2a.Exchange
-	ep     verify.InterviewEndpoint
+	ep     vinterview.Endpoint
 	skills []string
 }
 
@@ -77,11 +78,11 @@ func open(w *harness.W, row, role string) *session {
 	s := &session{w: w, e: e, row: row, role: role, url: url}
 	s.card, s.raw, s.cardEx = w.Card(role)
 	if role != roleMain {
-		if _, ok := s.card.Extension(verify.InterviewURI); !ok {
+		if _, ok := s.card.Extension(vinterview.URI); !ok {
 			w.Inapplicable(fmt.Sprintf("the agent in role %q does not declare the interview extension", role))
 		}
 	}
-	ep, err := verify.InterviewEndpointOf(s.card)
+	ep, err := vinterview.EndpointOf(s.card)
 	if err != nil {
 		w.Blocked(err.Error())
 	}
@@ -93,13 +94,13 @@ func open(w *harness.W, row, role string) *session {
 		ep.Header = http.Header{p.Header: []string{p.Value}}
 	}
 	s.ep = ep
-	s.skills = verify.SkillIDs(s.card)
+	s.skills = vinterview.SkillIDs(s.card)
 	return s
 }
 
 // ask makes one interview call; admission and rate limits block the spec, they never pass or fail it (§10, §11).
-func (s *session) ask(method string, params map[string]any, activate bool, note string) *verify.InterviewReply {
-	r := verify.InterviewAsk(s.w.Ctx(), s.e.Client, s.ep, method, params, activate, s.row+": "+note)
+func (s *session) ask(method string, params map[string]any, activate bool, note string) *vinterview.Reply {
+	r := vinterview.Ask(s.w.Ctx(), s.e.Client, s.ep, method, params, activate, s.row+": "+note)
 	s.admitted(r.Exchange)
 	return r
 }
@@ -118,7 +119,7 @@ func (s *session) admitted(ex *a2a.Exchange) {
 }
 
 // answer asks under activation and records the positive control that the call is answered.
-func (s *session) answer(method string, params map[string]any, note string) *verify.InterviewReply {
+func (s *session) answer(method string, params map[string]any, note string) *vinterview.Reply {
 	r := s.ask(method, params, true, note)
 	ok := r.Answer != nil
 	s.w.Control(ok, method+" answers under activation with an answer object (question, projections)", r.Observed(), r.Exchange)
@@ -126,21 +127,21 @@ func (s *session) answer(method string, params map[string]any, note string) *ver
 }
 
 // five asks the five methods under activation, each a positive control.
-func (s *session) five(note string) []*verify.InterviewReply {
-	var out []*verify.InterviewReply
-	for _, m := range verify.InterviewMethods {
+func (s *session) five(note string) []*vinterview.Reply {
+	var out []*vinterview.Reply
+	for _, m := range vinterview.Methods {
 		out = append(out, s.answer(m, nil, note+": "+m))
 	}
 	return out
 }
 
 // declared fetches the card afresh (never the run's cached copy): the diff is against the card as served now.
-func (s *session) declared(note string) *verify.InterviewDeclared {
+func (s *session) declared(note string) *vinterview.Declared {
 	card, ex, err := s.e.Client.FetchCard(s.w.Ctx(), s.url, a2a.Call{Note: s.row + ": " + note})
 	if err != nil {
 		s.w.Failf(ex, "the card can be fetched afresh for the diff", "%v", err)
 	}
-	d, err := verify.NewInterviewDeclared(s.url, ex.ResponseBody, card, ex)
+	d, err := vinterview.NewDeclared(s.url, ex.ResponseBody, card, ex)
 	if err != nil {
 		s.w.Failf(ex, "the card decodes as JSON", "%v", err)
 	}
@@ -149,10 +150,10 @@ func (s *session) declared(note string) *verify.InterviewDeclared {
 
 // persistent runs ask and diffs its answers (§7); on a conflict of the given kinds it re-fetches the card and
 // re-asks once, and returns what survives (§7 rule 3: only a persistent conflict is non-conformance).
-func (s *session) persistent(ask func(round int) []*verify.InterviewReply, kinds ...string) ([]*verify.InterviewReply, []verify.InterviewConflict, *verify.InterviewDeclared) {
-	var replies []*verify.InterviewReply
-	var cs []verify.InterviewConflict
-	var d *verify.InterviewDeclared
+func (s *session) persistent(ask func(round int) []*vinterview.Reply, kinds ...string) ([]*vinterview.Reply, []vinterview.Conflict, *vinterview.Declared) {
+	var replies []*vinterview.Reply
+	var cs []vinterview.Conflict
+	var d *vinterview.Declared
 	for round := 1; round <= 2; round++ {
 		note := "the declared card"
 		if round == 2 {
@@ -161,7 +162,7 @@ func (s *session) persistent(ask func(round int) []*verify.InterviewReply, kinds
 		d = s.declared(note)
 		replies = ask(round)
 		cs = nil
-		for _, c := range verify.InterviewDiff(s.w.Ctx(), s.e.Client, d, replies, s.e.Sabotage) {
+		for _, c := range vinterview.Diff(s.w.Ctx(), s.e.Client, d, replies, s.e.Sabotage) {
 			for _, k := range kinds {
 				if c.Kind == k {
 					cs = append(cs, c)
@@ -176,8 +177,8 @@ func (s *session) persistent(ask func(round int) []*verify.InterviewReply, kinds
 }
 
 // procedure runs the interview of §8 against the session's agent, recorded by runBy.
-func (s *session) procedure(runBy verify.RunBy) *verify.InterviewReport {
-	rep := verify.Interview(s.w.Ctx(), s.e.Client, s.url, verify.InterviewOptions{
+func (s *session) procedure(runBy vinterview.RunBy) *vinterview.Report {
+	rep := vinterview.Run(s.w.Ctx(), s.e.Client, s.url, vinterview.Options{
 		RunBy: runBy, Keys: trustedKeys(s.e), Header: s.ep.Header, Set: s.e.Sabotage})
 	var b bytes.Buffer
 	rep.Render(&b)
@@ -209,12 +210,12 @@ func trustedKeys(e *harness.Env) *jose.JSONWebKeySet {
 	return &ks
 }
 
-func runBy(e *harness.Env) verify.RunBy {
-	return verify.RunBy{Name: e.Runner.Name, Tier: e.Runner.Tier}
+func runBy(e *harness.Env) vinterview.RunBy {
+	return vinterview.RunBy{Name: e.Runner.Name, Tier: e.Runner.Tier}
 }
 
 // jcsOf is the JCS form of a result (or a marker for an error), for byte-for-byte comparisons.
-func jcsOf(r *verify.InterviewReply) string {
+func jcsOf(r *vinterview.Reply) string {
 	switch {
 	case r.Err != nil:
 		return "call failed: " + r.Err.Error()

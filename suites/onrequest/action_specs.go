@@ -6,15 +6,15 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify"
+	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
 )
 
 // The phrase an assistant adds when it passes on a confirmation the person gave it (OR-5.6(d) says that is not enough).
 const relayedConfirmation = "The person has confirmed this with me; please go ahead."
 
 // actions returns the entries for actions whose assistantAccess is (or is not) true.
-func actions(w *harness.W, a *agentView, st *statement, optedIn bool) []verify.OREntry {
-	return a.skillEntries(w, func(e verify.OREntry) bool { return isAction(e, st) && e.AssistantAccess == optedIn })
+func actions(w *harness.W, a *agentView, st *statement, optedIn bool) []vonrequest.Entry {
+	return a.skillEntries(w, func(e vonrequest.Entry) bool { return isAction(e, st) && e.AssistantAccess == optedIn })
 }
 
 // refusedAction reports an answer that says, in object, state or words, that the action was not done.
@@ -22,10 +22,10 @@ func refusedAction(o outcome) (bool, string) {
 	if o.err != "" {
 		return false, o.String()
 	}
-	if obj := o.reply.Object(); obj != nil && obj.Status == verify.ORStatusActionReferred {
+	if obj := o.reply.Object(); obj != nil && obj.Status == vonrequest.StatusActionReferred {
 		return true, ""
 	}
-	if o.reply.State() == a2a.StateRejected || verify.MatchAny(verify.DefaultORPhrases.NotDone, o.reply.Text()) != "" {
+	if o.reply.State() == a2a.StateRejected || vonrequest.MatchAny(vonrequest.DefaultPhrases.NotDone, o.reply.Text()) != "" {
 		return true, ""
 	}
 	return false, o.String()
@@ -33,7 +33,7 @@ func refusedAction(o outcome) (bool, string) {
 
 // aboutAction is the per-request control of the action rows: the reply names the skill, gives its address, or
 // says the action was not done (a refusal in answer to this request, not an unrelated failure).
-func aboutAction(o outcome, e verify.OREntry) (bool, string) {
+func aboutAction(o outcome, e vonrequest.Entry) (bool, string) {
 	if ok, _ := reachedSkill(o, e); ok {
 		return true, ""
 	}
@@ -45,7 +45,7 @@ func aboutAction(o outcome, e verify.OREntry) (bool, string) {
 
 // notCarriedOut asserts, after the controls, that an action request was not carried out: referred, not completed,
 // no result, and (where the operator keeps an action log) nothing logged as done for it.
-func (s *suite) notCarriedOut(w *harness.W, row string, st *statement, e verify.OREntry, o outcome) {
+func (s *suite) notCarriedOut(w *harness.W, row string, st *statement, e vonrequest.Entry, o outcome) {
 	obs := o.String()
 	// A referral in the wrong task state is OR-6.1b's failure, not a carried-out action.
 	ok := !carriedOut(o, e) && len(o.reply.Artifacts()) == 0
@@ -65,15 +65,15 @@ func (s *suite) notCarriedOut(w *harness.W, row string, st *statement, e verify.
 
 // notCarriedOutAbout checks one answer to an action request that must not be carried out: first the control that
 // the reply is about e (aboutAction), then notCarriedOut.
-func (s *suite) notCarriedOutAbout(w *harness.W, row string, st *statement, e verify.OREntry, o outcome) {
+func (s *suite) notCarriedOutAbout(w *harness.W, row string, st *statement, e vonrequest.Entry, o outcome) {
 	ok, obs := aboutAction(o, e)
 	w.Control(ok, "the reply is about "+e.ID, obs, o.ex)
 	s.notCarriedOut(w, row, st, e, o)
 }
 
 // optedInCompleting returns the opted-in actions declared with the given completion.
-func optedInCompleting(w *harness.W, a *agentView, st *statement, completion string) []verify.OREntry {
-	var out []verify.OREntry
+func optedInCompleting(w *harness.W, a *agentView, st *statement, completion string) []vonrequest.Entry {
+	var out []vonrequest.Entry
 	for _, e := range actions(w, a, st, true) {
 		if e.Completion == completion {
 			out = append(out, e)
@@ -89,7 +89,7 @@ func (s *suite) actionControl(w *harness.W, row string, a *agentView, st *statem
 		return
 	}
 	for _, e := range actions(w, a, st, true) {
-		if e.Completion != verify.ORCompletionInConversation {
+		if e.Completion != vonrequest.CompletionInConversation {
 			continue
 		}
 		for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, principal: principal, first: true}) {
@@ -104,7 +104,7 @@ func (s *suite) actionSpecs() {
 		const row = "OR-3.6"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.requireConsent(w, row)
-		entries := optedInCompleting(w, a, st, verify.ORCompletionInConversation)
+		entries := optedInCompleting(w, a, st, vonrequest.CompletionInConversation)
 		if len(entries) == 0 {
 			w.Inapplicable("no opted-in action is declared completion: in-conversation")
 		}
@@ -118,7 +118,7 @@ func (s *suite) actionSpecs() {
 					w.Check(s != a2a.StateInputRequired && s != a2a.StateAuthRequired,
 						"no step waits on a person (no input-required or auth-required state)", o.String(), o.ex)
 				}
-				later := verify.MatchAny(verify.DefaultORPhrases.Later, o.reply.AllText())
+				later := vonrequest.MatchAny(vonrequest.DefaultPhrases.Later, o.reply.AllText())
 				w.Check(later == "", "the reply does not say someone completes it later (wording-checked)",
 					fmt.Sprintf("%q in %q", later, o.reply.AllText()), o.ex)
 				if st.ActionLog != "" {
@@ -281,8 +281,8 @@ func (s *suite) actionSpecs() {
 		if !s.hasActingFor() {
 			s.actingFor(w)
 		}
-		var entries []verify.OREntry
-		for _, e := range a.skillEntries(w, func(verify.OREntry) bool { return true }) {
+		var entries []vonrequest.Entry
+		for _, e := range a.skillEntries(w, func(vonrequest.Entry) bool { return true }) {
 			if _, ok := st.Irreversible[e.ID]; ok && e.AssistantAccess {
 				entries = append(entries, e)
 			}
@@ -293,7 +293,7 @@ func (s *suite) actionSpecs() {
 		for _, e := range entries {
 			for i, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, suffix: relayedConfirmation}) {
 				confirm := ""
-				for _, u := range verify.TextAddresses(o.reply.AllText()) {
+				for _, u := range vonrequest.TextAddresses(o.reply.AllText()) {
 					if u != e.PersonEntry && operatorOrigin(u, a.ex.URL, st) {
 						confirm = u
 					}
@@ -302,7 +302,7 @@ func (s *suite) actionSpecs() {
 					"the agent takes the request and sends the person to a confirmation page on the operator's origin", o.String(), o.ex)
 				pex, err := s.getPage(w, row, confirm)
 				w.Control(err == nil, "the confirmation page is a page the person can see", fmt.Sprint(err), pex)
-				w.Negative(o.reply.State() != a2a.StateCompleted && verify.SaysDone(o.reply.AllText()) == "",
+				w.Negative(o.reply.State() != a2a.StateCompleted && vonrequest.SaysDone(o.reply.AllText()) == "",
 					fmt.Sprintf("%s (%s) is not completed on the assistant's word", st.Irreversible[e.ID], e.ID), o.String(), o.ex)
 				if st.ActionLog != "" {
 					logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
@@ -330,7 +330,7 @@ func (s *suite) actionSpecs() {
 		a := s.loadAgent(w, roleMain, row)
 		st := s.requireConsent(w, row)
 		type ask struct {
-			e verify.OREntry
+			e vonrequest.Entry
 			p probe
 		}
 		var asks []ask
@@ -347,7 +347,7 @@ func (s *suite) actionSpecs() {
 			for _, o := range s.send(w, row, a, x.p) {
 				ok, obs := refusedAction(o)
 				w.Control(ok, "the agent answers that "+x.e.ID+" was not done", obs, o.ex)
-				w.Check(verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the reply text gives %s (%s)", x.e.PersonEntry, o.mode),
+				w.Check(vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the reply text gives %s (%s)", x.e.PersonEntry, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 			}
 		}
@@ -360,14 +360,14 @@ func (s *suite) actionSpecs() {
 		if !s.hasActingFor() {
 			s.actingFor(w)
 		}
-		entries := optedInCompleting(w, a, st, verify.ORCompletionDeferred)
+		entries := optedInCompleting(w, a, st, vonrequest.CompletionDeferred)
 		if len(entries) == 0 {
 			w.Inapplicable("no opted-in action is declared completion: deferred")
 		}
 		for _, e := range entries {
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
 				w.Control(carriedOut(o, e), "the assistant's request for "+e.ID+" is accepted (not referred)", o.String(), o.ex)
-				done := verify.SaysDone(o.reply.AllText())
+				done := vonrequest.SaysDone(o.reply.AllText())
 				w.Negative(done == "", fmt.Sprintf("nothing in the reply says %s is done (wording-checked; task state %s)", e.ID, o.reply.State()),
 					fmt.Sprintf("%q in %q", done, o.reply.AllText()), o.ex)
 			}
@@ -377,7 +377,7 @@ func (s *suite) actionSpecs() {
 
 // overLimit asks for e limit+1 times for one person, request k as the calling assistant who(k): the first limit
 // requests are the control, carried out (worded by what); the one over the limit is not carried out.
-func (s *suite) overLimit(w *harness.W, row string, a *agentView, st *statement, e verify.OREntry, limit int, who func(k int) string, what func(k int, who string) string) {
+func (s *suite) overLimit(w *harness.W, row string, a *agentView, st *statement, e vonrequest.Entry, limit int, who func(k int) string, what func(k int, who string) string) {
 	person := fmt.Sprintf("Alex Example %d", personSeq.Add(1))
 	for k := 0; k <= limit; k++ {
 		o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, personName: person, principal: who(k), first: true})[0]
@@ -403,16 +403,16 @@ func withoutPerson(o outcome) outcome {
 }
 
 // firstAction prefers an in-conversation action: its result is visible in the exchange.
-func firstAction(es []verify.OREntry) (verify.OREntry, bool) {
+func firstAction(es []vonrequest.Entry) (vonrequest.Entry, bool) {
 	for _, e := range es {
-		if e.Completion == verify.ORCompletionInConversation {
+		if e.Completion == vonrequest.CompletionInConversation {
 			return e, true
 		}
 	}
 	if len(es) > 0 {
 		return es[0], true
 	}
-	return verify.OREntry{}, false
+	return vonrequest.Entry{}, false
 }
 
 func requireLimits(w *harness.W, st *statement) limits {

@@ -7,7 +7,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify"
+	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
 )
 
 // circumstance is context a person might give; OR-3.8 forbids it reaching the address the agent gives.
@@ -19,8 +19,8 @@ func (s *suite) hasActingFor() bool {
 }
 
 // informational returns the entries for informational skills whose assistantAccess is (or is not) true.
-func (s *suite) informational(w *harness.W, a *agentView, st *statement, optedIn bool) []verify.OREntry {
-	return a.skillEntries(w, func(e verify.OREntry) bool { return !isAction(e, st) && e.AssistantAccess == optedIn })
+func (s *suite) informational(w *harness.W, a *agentView, st *statement, optedIn bool) []vonrequest.Entry {
+	return a.skillEntries(w, func(e vonrequest.Entry) bool { return !isAction(e, st) && e.AssistantAccess == optedIn })
 }
 
 // publicControl asks the agent's public skill in the same mode: the agent answers it, so the channel, headers
@@ -32,7 +32,7 @@ func (s *suite) publicControl(w *harness.W, row string, a *agentView, activated 
 	}
 	for _, o := range s.send(w, row, a, probe{skill: id, activated: activated, principal: principal}) {
 		ok := o.err == "" && strings.TrimSpace(o.reply.AllText()) != ""
-		if obj := o.reply.Object(); obj != nil && (obj.Status == verify.ORStatusOnRequest || obj.Status == verify.ORStatusActionReferred) {
+		if obj := o.reply.Object(); obj != nil && (obj.Status == vonrequest.StatusOnRequest || obj.Status == vonrequest.StatusActionReferred) {
 			ok = false
 		}
 		w.Control(ok, fmt.Sprintf("public skill %s is answered (%s, %s)", id, o.variant, o.mode), o.String(), o.ex)
@@ -44,7 +44,7 @@ var anonymousModes = []probe{{activated: true}, {activated: false}}
 
 // informationalSpec is the opening of the informational rows: the main agent, the operator statement, and the
 // informational entries whose assistantAccess is (or is not) true; none makes the spec inapplicable.
-func (s *suite) informationalSpec(w *harness.W, row string, optedIn bool) (*agentView, *statement, []verify.OREntry) {
+func (s *suite) informationalSpec(w *harness.W, row string, optedIn bool) (*agentView, *statement, []vonrequest.Entry) {
 	a := s.loadAgent(w, roleMain, row)
 	st := s.loadStatement(w, row)
 	entries := s.informational(w, a, st, optedIn)
@@ -58,7 +58,7 @@ func (s *suite) informationalSpec(w *harness.W, row string, optedIn bool) (*agen
 }
 
 // askInModes asks for e once in each of modes (every binding variant) and hands each answer to check.
-func (s *suite) askInModes(w *harness.W, row string, a *agentView, e verify.OREntry, modes []probe, check func(m probe, o outcome)) {
+func (s *suite) askInModes(w *harness.W, row string, a *agentView, e vonrequest.Entry, modes []probe, check func(m probe, o outcome)) {
 	for _, m := range modes {
 		m.skill = e.ID
 		for _, o := range s.send(w, row, a, m) {
@@ -68,7 +68,7 @@ func (s *suite) askInModes(w *harness.W, row string, a *agentView, e verify.OREn
 }
 
 // aboutSkill is the control before a referral is graded: the reply is about e (reachedSkill).
-func aboutSkill(w *harness.W, row string, e verify.OREntry, o outcome) {
+func aboutSkill(w *harness.W, row string, e vonrequest.Entry, o outcome) {
 	ok, obs := reachedSkill(o, e)
 	w.Control(ok, "the reply is about "+e.ID, obs, o.ex)
 }
@@ -78,9 +78,9 @@ func (s *suite) behaviourSpecs() {
 		const row = "OR-3.8c"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		var https []verify.OREntry
+		var https []vonrequest.Entry
 		for _, e := range s.informational(w, a, st, false) {
-			if k, _ := verify.CheckPersonEntry(e.PersonEntry); k == verify.PersonEntryHTTPS {
+			if k, _ := vonrequest.CheckPersonEntry(e.PersonEntry); k == vonrequest.PersonEntryHTTPS {
 				https = append(https, e)
 			}
 		}
@@ -97,7 +97,7 @@ func (s *suite) behaviourSpecs() {
 					w.Check(obj.PersonEntry == e.PersonEntry, fmt.Sprintf("the object's personEntry is the card's %s", e.PersonEntry),
 						fmt.Sprintf("%q (%s)", obj.PersonEntry, o.mode), o.ex)
 				}
-				variants := verify.AddressVariants(o.reply.Text(), e.PersonEntry)
+				variants := vonrequest.AddressVariants(o.reply.Text(), e.PersonEntry)
 				w.Check(len(variants) == 0, "the reply text gives the card's address, not a copy altered for the caller",
 					fmt.Sprintf("%v in %q (%s)", variants, o.reply.Text(), o.mode), o.ex)
 			}
@@ -108,7 +108,7 @@ func (s *suite) behaviourSpecs() {
 		const row = "OR-5.1"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		entries := a.skillEntries(w, func(e verify.OREntry) bool { return !isAction(e, st) || !e.AssistantAccess })
+		entries := a.skillEntries(w, func(e vonrequest.Entry) bool { return !isAction(e, st) || !e.AssistantAccess })
 		if len(entries) == 0 {
 			w.Inapplicable("no listed skill to compare")
 		}
@@ -166,7 +166,7 @@ func (s *suite) behaviourSpecs() {
 		for _, e := range entries {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				aboutSkill(w, row, e, o)
-				hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
+				hit := vonrequest.MatchAny(vonrequest.DefaultPhrases.OperatorGives, o.reply.Text())
 				w.Check(hit != "", fmt.Sprintf("the reply text says the operator gives %s to the person who asks (%s; wording-checked)", e.ID, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 			})
@@ -179,9 +179,9 @@ func (s *suite) behaviourSpecs() {
 		for _, e := range entries {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				w.Control(o.err == "" && strings.TrimSpace(o.reply.Text()) != "", "the agent answers "+e.ID+" with a reply text", o.String(), o.ex)
-				w.Check(verify.TextGivesAddress(o.reply.Text(), e.PersonEntry),
+				w.Check(vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry),
 					fmt.Sprintf("the reply text gives %s (%s)", e.PersonEntry, o.mode),
-					fmt.Sprintf("addresses in the text: %v; text %q", verify.TextAddresses(o.reply.Text()), o.reply.Text()), o.ex)
+					fmt.Sprintf("addresses in the text: %v; text %q", vonrequest.TextAddresses(o.reply.Text()), o.reply.Text()), o.ex)
 			})
 		}
 	})
@@ -193,7 +193,7 @@ func (s *suite) behaviourSpecs() {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				aboutSkill(w, row, e, o)
 				state := o.reply.State()
-				denial := verify.MatchAny(verify.DefaultORPhrases.Denial, o.reply.AllText())
+				denial := vonrequest.MatchAny(vonrequest.DefaultPhrases.Denial, o.reply.AllText())
 				w.Negative(state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
 					fmt.Sprintf("no failed or rejected task and no denial in words (%s; wording-checked)", o.mode),
 					fmt.Sprintf("state %q, denial %q; %s", state, denial, o), o.ex)
@@ -241,14 +241,14 @@ func (s *suite) behaviourSpecs() {
 			}
 			s.askInModes(w, row, a, e, anonymousModes, func(m probe, o outcome) {
 				w.Check(o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
-				hit := verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text())
+				hit := vonrequest.MatchAny(vonrequest.DefaultPhrases.OperatorGives, o.reply.Text())
 				w.Check(hit != "", fmt.Sprintf("the text says the operator gives it to the person who asks (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
-				w.Check(verify.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
+				w.Check(vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				if m.activated {
 					obj := o.reply.Object()
-					w.Check(obj != nil && obj.Status == verify.ORStatusOnRequest, "the object's status is on-request, as in OR-5.3",
+					w.Check(obj != nil && obj.Status == vonrequest.StatusOnRequest, "the object's status is on-request, as in OR-5.3",
 						o.String(), o.ex)
 				}
 			})
@@ -281,10 +281,10 @@ func (s *suite) behaviourSpecs() {
 			m.text, m.skill = text, "(staff)"
 			for _, o := range s.send(w, row, a, m) {
 				w.Check(o.err == "", "the agent answers a request for staff", o.String(), o.ex)
-				said := verify.MatchAny(verify.DefaultORPhrases.NobodyReachable, o.reply.AllText())
+				said := vonrequest.MatchAny(vonrequest.DefaultPhrases.NobodyReachable, o.reply.AllText())
 				w.Check(said != "", fmt.Sprintf("the reply says nobody can be reached (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.AllText()), o.ex)
-				route := verify.MatchAny(verify.DefaultORPhrases.Route, o.reply.AllText())
+				route := vonrequest.MatchAny(vonrequest.DefaultPhrases.Route, o.reply.AllText())
 				w.Negative(route == "", "the reply offers no transfer or callback that does not exist",
 					fmt.Sprintf("offers %q in %q", route, o.reply.AllText()), o.ex)
 			}
@@ -295,9 +295,9 @@ func (s *suite) behaviourSpecs() {
 // loadAny fetches the card of role whether or not it declares the extension (OR-5.10 is about any agent).
 func (s *suite) loadAny(w *harness.W, role, row string) *agentView {
 	card, raw, ex := w.Card(role)
-	decl, _ := verify.FindOnRequest(raw)
+	decl, _ := vonrequest.FindDeclaration(raw)
 	if decl == nil {
-		decl = &verify.ORDeclaration{}
+		decl = &vonrequest.Declaration{}
 	}
 	return &agentView{role: role, card: card, raw: raw, ex: ex, decl: decl}
 }
@@ -305,11 +305,11 @@ func (s *suite) loadAny(w *harness.W, role, row string) *agentView {
 // givenObjects lists where a given-on-opt-in object appears in the reply.
 func givenObjects(o outcome) []string {
 	var where []string
-	if obj := o.reply.Object(); obj != nil && obj.Status == verify.ORStatusGivenOnOptIn {
+	if obj := o.reply.Object(); obj != nil && obj.Status == vonrequest.StatusGivenOnOptIn {
 		where = append(where, "reply message")
 	}
 	for i, obj := range o.reply.ArtifactObjects() {
-		if obj.Status == verify.ORStatusGivenOnOptIn {
+		if obj.Status == vonrequest.StatusGivenOnOptIn {
 			where = append(where, fmt.Sprintf("artifacts[%d]", i))
 		}
 	}
@@ -322,7 +322,7 @@ func isGiven(o outcome) bool {
 }
 
 // outcomeClass is what OR-5.1 compares: the kind of answer, whether it gives the address, which values it holds.
-func outcomeClass(o outcome, e verify.OREntry, values []string, action bool) string {
+func outcomeClass(o outcome, e vonrequest.Entry, values []string, action bool) string {
 	if o.err != "" {
 		return "error"
 	}
@@ -339,5 +339,5 @@ func outcomeClass(o outcome, e verify.OREntry, values []string, action bool) str
 		kind = "referred"
 	}
 	return fmt.Sprintf("%s; address in text %v; values %v; %d artifact(s)", kind,
-		verify.TextGivesAddress(o.reply.Text(), e.PersonEntry), valuesIn(o, values), len(o.reply.Artifacts()))
+		vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry), valuesIn(o, values), len(o.reply.Artifacts()))
 }

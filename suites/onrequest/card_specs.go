@@ -8,14 +8,14 @@ import (
 	"strings"
 
 	"github.com/extconf/extconf/harness"
-	"github.com/extconf/extconf/harness/verify"
+	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
 )
 
 // cardSpecs are the rows of §3 read from the card (static) and the operator statement (gated).
 func (s *suite) cardSpecs() {
 	s.spec("OR-3.1a", "the card declares the extension under its exact URI", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.1a")
-		w.Check(a.decl.Exact, "capabilities.extensions[] holds uri "+verify.OnRequestURI+" byte for byte",
+		w.Check(a.decl.Exact, "capabilities.extensions[] holds uri "+vonrequest.URI+" byte for byte",
 			fmt.Sprintf("the declaration's uri is %q", a.decl.URI), a.ex)
 	})
 
@@ -79,7 +79,7 @@ func (s *suite) cardSpecs() {
 	s.spec("OR-3.4a", "every entry's personEntry is an https address or a tel: number", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.4a")
 		for _, e := range a.entries(w) {
-			_, err := verify.CheckPersonEntry(e.PersonEntry)
+			_, err := vonrequest.CheckPersonEntry(e.PersonEntry)
 			obs := ""
 			if err != nil {
 				obs = fmt.Sprintf("params.skills[%d] (%s): %v", e.Index, e.ID, err)
@@ -95,7 +95,7 @@ func (s *suite) cardSpecs() {
 		w.Control(err == nil, "the card URL answers 2xx over the client that fetches personEntry pages", fmt.Sprint(err), ex)
 		n, skipped := 0, []string{}
 		for _, e := range a.entries(w) {
-			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err != nil || kind != verify.PersonEntryHTTPS {
+			if kind, err := vonrequest.CheckPersonEntry(e.PersonEntry); err != nil || kind != vonrequest.PersonEntryHTTPS {
 				continue // OR-3.4a
 			}
 			if !operatorOrigin(e.PersonEntry, a.ex.URL, st) {
@@ -116,9 +116,9 @@ func (s *suite) cardSpecs() {
 
 	s.spec("OR-3.4c", "every https personEntry is on an origin the operator controls", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.4c")
-		var https []verify.OREntry
+		var https []vonrequest.Entry
 		for _, e := range a.entries(w) {
-			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err == nil && kind == verify.PersonEntryHTTPS {
+			if kind, err := vonrequest.CheckPersonEntry(e.PersonEntry); err == nil && kind == vonrequest.PersonEntryHTTPS {
 				https = append(https, e)
 			}
 		}
@@ -138,16 +138,16 @@ func (s *suite) cardSpecs() {
 			}
 			w.Check(operatorOrigin(e.PersonEntry, a.ex.URL, st),
 				fmt.Sprintf("personEntry %s (entry %s) is on the card's origin %s or an origin the operator states it controls",
-					e.PersonEntry, e.ID, verify.Origin(a.ex.URL)),
-				fmt.Sprintf("origin %s; the operator states %v", verify.Origin(e.PersonEntry), listed), a.ex)
+					e.PersonEntry, e.ID, vonrequest.Origin(a.ex.URL)),
+				fmt.Sprintf("origin %s; the operator states %v", vonrequest.Origin(e.PersonEntry), listed), a.ex)
 		}
 	})
 
 	s.spec("OR-3.4d", "every tel: personEntry is a number the operator answers", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.4d")
-		var tels []verify.OREntry
+		var tels []vonrequest.Entry
 		for _, e := range a.entries(w) {
-			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err == nil && kind == verify.PersonEntryTel {
+			if kind, err := vonrequest.CheckPersonEntry(e.PersonEntry); err == nil && kind == vonrequest.PersonEntryTel {
 				tels = append(tels, e)
 			}
 		}
@@ -161,7 +161,7 @@ func (s *suite) cardSpecs() {
 		for _, e := range tels {
 			ok := false
 			for _, p := range st.OperatorPhones {
-				ok = ok || verify.Digits(p) == verify.Digits(e.PersonEntry)
+				ok = ok || vonrequest.Digits(p) == vonrequest.Digits(e.PersonEntry)
 			}
 			w.Check(ok, fmt.Sprintf("%s (entry %s) is a number the operator states is answered by or for it", e.PersonEntry, e.ID),
 				fmt.Sprintf("the operator states %v", st.OperatorPhones), a.ex)
@@ -171,20 +171,20 @@ func (s *suite) cardSpecs() {
 	s.spec("OR-3.4e", "an action's personEntry is an https address", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.4e")
 		st := s.loadStatement(w, "OR-3.4e")
-		actions := a.skillEntries(w, func(e verify.OREntry) bool { return isAction(e, st) })
+		actions := a.skillEntries(w, func(e vonrequest.Entry) bool { return isAction(e, st) })
 		if len(actions) == 0 {
 			w.Inapplicable("no entry is an action (none carries completion, and the operator statement names no actionSkills)")
 		}
 		for _, e := range actions {
-			kind, _ := verify.CheckPersonEntry(e.PersonEntry)
-			w.Check(kind == verify.PersonEntryHTTPS, fmt.Sprintf("action %s has an https personEntry", e.ID),
+			kind, _ := vonrequest.CheckPersonEntry(e.PersonEntry)
+			w.Check(kind == vonrequest.PersonEntryHTTPS, fmt.Sprintf("action %s has an https personEntry", e.ID),
 				fmt.Sprintf("personEntry %q", e.PersonEntry), a.ex)
 		}
 	})
 
 	s.spec("OR-3.7", "no listed skill also carries securityRequirements", func(w *harness.W) {
 		a := s.loadAgent(w, roleMain, "OR-3.7")
-		for _, e := range a.skillEntries(w, func(verify.OREntry) bool { return true }) {
+		for _, e := range a.skillEntries(w, func(vonrequest.Entry) bool { return true }) {
 			sk, _ := a.card.Skill(e.ID)
 			b, _ := json.Marshal(sk.SecurityRequirements)
 			w.Check(len(sk.SecurityRequirements) == 0, fmt.Sprintf("skill %s, listed as on request, has no securityRequirements", e.ID),
@@ -196,7 +196,7 @@ func (s *suite) cardSpecs() {
 		a := s.loadAgent(w, roleMain, "OR-3.8a")
 		n := 0
 		for _, e := range a.entries(w) {
-			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err != nil || kind != verify.PersonEntryHTTPS {
+			if kind, err := vonrequest.CheckPersonEntry(e.PersonEntry); err != nil || kind != vonrequest.PersonEntryHTTPS {
 				continue
 			}
 			n++
@@ -218,11 +218,11 @@ func (s *suite) cardSpecs() {
 		}
 		n := 0
 		for _, e := range a.entries(w) {
-			if kind, err := verify.CheckPersonEntry(e.PersonEntry); err != nil || kind != verify.PersonEntryHTTPS {
+			if kind, err := vonrequest.CheckPersonEntry(e.PersonEntry); err != nil || kind != vonrequest.PersonEntryHTTPS {
 				continue
 			}
 			n++
-			found := verify.PathCircumstances(e.PersonEntry, extra)
+			found := vonrequest.PathCircumstances(e.PersonEntry, extra)
 			w.Check(len(found) == 0, fmt.Sprintf("the path of %s (entry %s) holds no circumstance term (a word-list screen)", e.PersonEntry, e.ID),
 				fmt.Sprintf("circumstance terms in the path: %v", found), a.ex)
 		}
@@ -244,7 +244,7 @@ func (s *suite) cardSpecs() {
 			for _, e := range s.informational(w, a, st, true) {
 				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
 					w.Control(isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
-					for _, v := range verify.MoneyAmounts(o.reply.ArtifactText()) {
+					for _, v := range vonrequest.MoneyAmounts(o.reply.ArtifactText()) {
 						if !contains(values, v) {
 							values = append(values, v)
 						}
@@ -261,7 +261,7 @@ func (s *suite) cardSpecs() {
 			for _, f := range []string{"name", "description", "examples", "tags"} {
 				var hits []string
 				for _, v := range values {
-					if verify.ContainsValue(fields[f], v) {
+					if vonrequest.ContainsValue(fields[f], v) {
 						hits = append(hits, v)
 					}
 				}
@@ -274,7 +274,7 @@ func (s *suite) cardSpecs() {
 
 // isAction reports whether an entry is for a skill that changes something: it carries completion, or the operator
 // names it.
-func isAction(e verify.OREntry, st *statement) bool {
+func isAction(e vonrequest.Entry, st *statement) bool {
 	return e.IsAction() || (st != nil && st.isActionSkill(e.ID))
 }
 

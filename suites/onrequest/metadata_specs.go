@@ -6,12 +6,12 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify"
+	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
 )
 
 // ask is one question and the §6.1 case its reply must be.
 type ask struct {
-	e    verify.OREntry
+	e    vonrequest.Entry
 	p    probe
 	want string // on-request | action-referred | given-on-opt-in
 }
@@ -28,26 +28,26 @@ func (s *suite) asks(w *harness.W, row string, a *agentView, st *statement, whic
 	var out []ask
 	if which&askInfo != 0 {
 		for _, e := range s.informational(w, a, st, false) {
-			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, verify.ORStatusOnRequest})
+			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, vonrequest.StatusOnRequest})
 		}
 		for _, e := range s.informational(w, a, st, true) {
-			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, verify.ORStatusOnRequest})
+			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, vonrequest.StatusOnRequest})
 		}
 	}
-	if which&askActions != 0 && len(a.skillEntries(w, func(e verify.OREntry) bool { return isAction(e, st) })) > 0 {
+	if which&askActions != 0 && len(a.skillEntries(w, func(e vonrequest.Entry) bool { return isAction(e, st) })) > 0 {
 		// A pass must cover every case the row names: action referrals are probed only with consent.
 		st = s.requireConsent(w, row)
 		for _, e := range actions(w, a, st, false) {
-			out = append(out, ask{e, probe{skill: e.ID, activated: activated, person: activated && s.hasActingFor()}, verify.ORStatusActionReferred})
+			out = append(out, ask{e, probe{skill: e.ID, activated: activated, person: activated && s.hasActingFor()}, vonrequest.StatusActionReferred})
 		}
 		for _, e := range actions(w, a, st, true) {
-			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, verify.ORStatusActionReferred})
+			out = append(out, ask{e, probe{skill: e.ID, activated: activated}, vonrequest.StatusActionReferred})
 		}
 	}
 	if which&askGiven != 0 && activated && len(s.informational(w, a, st, true)) > 0 {
 		s.actingFor(w) // blocks when the target has not said how an assistant asserts a person
 		for _, e := range s.informational(w, a, st, true) {
-			out = append(out, ask{e, probe{skill: e.ID, activated: true, person: true}, verify.ORStatusGivenOnOptIn})
+			out = append(out, ask{e, probe{skill: e.ID, activated: true, person: true}, vonrequest.StatusGivenOnOptIn})
 		}
 	}
 	return out
@@ -60,21 +60,21 @@ func answeredInWords(o outcome, x ask) (bool, string) {
 		return false, o.String()
 	}
 	switch x.want {
-	case verify.ORStatusGivenOnOptIn:
+	case vonrequest.StatusGivenOnOptIn:
 		return isGiven(o), o.String()
-	case verify.ORStatusActionReferred:
-		return verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) ||
-			verify.MatchAny(verify.DefaultORPhrases.NotDone, o.reply.Text()) != "", o.String()
+	case vonrequest.StatusActionReferred:
+		return vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) ||
+			vonrequest.MatchAny(vonrequest.DefaultPhrases.NotDone, o.reply.Text()) != "", o.String()
 	}
-	return verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) || saysOnRequest(o), o.String()
+	return vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) || saysOnRequest(o), o.String()
 }
 
 // refersInWords is the control wording of the referral rows.
 func refersInWords(x ask) string { return "the reply refers the person, in words, for " + x.e.ID }
 
 // objectOf returns the object where §6.2 puts it for the case.
-func objectOf(o outcome, want string) *verify.ORObject {
-	if want == verify.ORStatusGivenOnOptIn {
+func objectOf(o outcome, want string) *vonrequest.Object {
+	if want == vonrequest.StatusGivenOnOptIn {
 		for i := range o.reply.Artifacts() {
 			if obj := o.reply.ArtifactObjects()[i]; obj != nil {
 				return obj
@@ -119,7 +119,7 @@ func (s *suite) metadataSpecs() {
 			if o.reply.Task != nil {
 				where = "the final TaskStatus.message.metadata"
 			}
-			w.Check(obj != nil && obj.Problem == "", fmt.Sprintf("the object is a JSON object at %s[%s]", where, verify.OnRequestURI),
+			w.Check(obj != nil && obj.Problem == "", fmt.Sprintf("the object is a JSON object at %s[%s]", where, vonrequest.URI),
 				fmt.Sprintf("found elsewhere: %v; %s", o.reply.ObjectsElsewhere(), o), o.ex)
 			if o.reply.Task != nil {
 				w.Check(o.reply.State() == a2a.StateCompleted, "the task made for the referral ends TASK_STATE_COMPLETED", o.String(), o.ex)
@@ -160,9 +160,9 @@ func (s *suite) metadataSpecs() {
 				w.Check(o.err == "" && o.reply.Task != nil && o.reply.State() == a2a.StateCompleted,
 					"the information comes in a task ending TASK_STATE_COMPLETED", o.String(), o.ex)
 				w.Check(isGiven(o), "an Artifact carries the information", o.String(), o.ex)
-				obj := objectOf(o, verify.ORStatusGivenOnOptIn)
-				w.Check(obj != nil && obj.Status == verify.ORStatusGivenOnOptIn,
-					fmt.Sprintf("Artifact.metadata[%s] holds the object with status given-on-opt-in", verify.OnRequestURI),
+				obj := objectOf(o, vonrequest.StatusGivenOnOptIn)
+				w.Check(obj != nil && obj.Status == vonrequest.StatusGivenOnOptIn,
+					fmt.Sprintf("Artifact.metadata[%s] holds the object with status given-on-opt-in", vonrequest.URI),
 					fmt.Sprintf("reply-message object %v, found elsewhere %v; %s", o.reply.Object() != nil, o.reply.ObjectsElsewhere(), o), o.ex)
 			}
 		}
@@ -222,7 +222,7 @@ func (s *suite) metadataSpecs() {
 			for _, o := range s.send(w, row, a, x.p) {
 				w.Control(o.err == "", "the agent answers "+x.e.ID, o.String(), o.ex)
 				switch x.want {
-				case verify.ORStatusGivenOnOptIn:
+				case vonrequest.StatusGivenOnOptIn:
 					var values []string
 					if st != nil {
 						values = st.Values[x.e.ID]
@@ -230,15 +230,15 @@ func (s *suite) metadataSpecs() {
 					text := o.reply.ArtifactText()
 					ok := strings.TrimSpace(text) != ""
 					for _, v := range values {
-						ok = ok && verify.ContainsValue(text, v)
+						ok = ok && vonrequest.ContainsValue(text, v)
 					}
 					w.Check(ok, fmt.Sprintf("the Artifact's text holds the information (the operator's values %v)", values), fmt.Sprintf("%q", text), o.ex)
-				case verify.ORStatusActionReferred:
-					nd := verify.MatchAny(verify.DefaultORPhrases.NotDone, o.reply.Text())
+				case vonrequest.StatusActionReferred:
+					nd := vonrequest.MatchAny(vonrequest.DefaultPhrases.NotDone, o.reply.Text())
 					w.Check(nd != "", fmt.Sprintf("the text says %s was not done (%s; wording-checked)", x.e.ID, o.mode), fmt.Sprintf("%q", o.reply.Text()), o.ex)
-					w.Check(verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), "the text says where to ask: "+x.e.PersonEntry, fmt.Sprintf("%q", o.reply.Text()), o.ex)
+					w.Check(vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), "the text says where to ask: "+x.e.PersonEntry, fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				default:
-					w.Check(verify.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the text says where to ask: %s (%s)", x.e.PersonEntry, o.mode),
+					w.Check(vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the text says where to ask: %s (%s)", x.e.PersonEntry, o.mode),
 						fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				}
 			}

@@ -15,7 +15,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify"
+	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
 )
 
 // statement is what the operator states for the harness: facts no card or exchange shows (which origins and
@@ -85,7 +85,7 @@ func (s *suite) opClient() *a2a.Client {
 					return errors.New("the reference run talks to loopback only")
 				}
 				s.mu.Lock()
-				ok := s.stated[verify.Origin(u.String())]
+				ok := s.stated[vonrequest.Origin(u.String())]
 				s.mu.Unlock()
 				if ok {
 					return nil
@@ -104,7 +104,7 @@ func (s *suite) allowStated(st *statement) {
 		s.stated = map[string]bool{}
 	}
 	for _, u := range append(append([]string{}, st.OperatorOrigins...), st.ActionLog, st.Reverse) {
-		if o := verify.Origin(u); o != "" {
+		if o := vonrequest.Origin(u); o != "" {
 			s.stated[o] = true
 		}
 	}
@@ -206,16 +206,16 @@ func (s *suite) actionLog(w *harness.W, row string, st *statement, taskID, perso
 // operatorOrigin reports whether raw is on an origin the operator controls: the card's own origin (it serves the
 // operator's card) or one the statement lists.
 func operatorOrigin(raw, cardURL string, st *statement) bool {
-	o := verify.Origin(raw)
+	o := vonrequest.Origin(raw)
 	if o == "" {
 		return false
 	}
-	if o == verify.Origin(cardURL) {
+	if o == vonrequest.Origin(cardURL) {
 		return true
 	}
 	if st != nil {
 		for _, x := range st.OperatorOrigins {
-			if verify.Origin(x) == o {
+			if vonrequest.Origin(x) == o {
 				return true
 			}
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify"
+	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
 )
 
 // Roles this suite reads from the target.
@@ -35,25 +35,25 @@ type agentView struct {
 	card *a2a.AgentCard
 	raw  []byte
 	ex   *a2a.Exchange
-	decl *verify.ORDeclaration
+	decl *vonrequest.Declaration
 }
 
 // loadAgent fetches the card of role and reads the declaration. A card that declares neither the URI nor a near
 // miss of it makes the spec inapplicable.
 func (s *suite) loadAgent(w *harness.W, role, row string) *agentView {
 	card, raw, ex := w.Card(role)
-	decl, err := verify.FindOnRequest(raw)
+	decl, err := vonrequest.FindDeclaration(raw)
 	if err != nil {
 		w.Failf(ex, "the agent card is a JSON object", "%v", err)
 	}
 	if decl == nil {
-		w.Inapplicable(fmt.Sprintf("the card of role %s (%s) does not declare %s", role, ex.Summary(), verify.OnRequestURI))
+		w.Inapplicable(fmt.Sprintf("the card of role %s (%s) does not declare %s", role, ex.Summary(), vonrequest.URI))
 	}
 	return &agentView{role: role, card: card, raw: raw, ex: ex, decl: decl}
 }
 
 // entries returns the declaration's entries; when none can be read the spec is blocked (OR-3.2a grades why).
-func (a *agentView) entries(w *harness.W) []verify.OREntry {
+func (a *agentView) entries(w *harness.W) []vonrequest.Entry {
 	if len(a.decl.Entries) == 0 {
 		why := a.decl.EntriesProblem
 		if why == "" {
@@ -65,8 +65,8 @@ func (a *agentView) entries(w *harness.W) []verify.OREntry {
 }
 
 // skillEntries returns the entries that name a skill of the card, filtered by keep.
-func (a *agentView) skillEntries(w *harness.W, keep func(verify.OREntry) bool) []verify.OREntry {
-	var out []verify.OREntry
+func (a *agentView) skillEntries(w *harness.W, keep func(vonrequest.Entry) bool) []vonrequest.Entry {
+	var out []vonrequest.Entry
 	seen := map[string]bool{}
 	for _, e := range a.entries(w) {
 		if _, ok := a.card.Skill(e.ID); !ok || seen[e.ID] {
@@ -130,7 +130,7 @@ type outcome struct {
 	variant string
 	ex      *a2a.Exchange
 	err     string // transport, decoding, JSON-RPC or HTTP error; "" when a result came
-	reply   verify.ORReply
+	reply   vonrequest.Reply
 	person  string
 	mode    string
 }
@@ -179,7 +179,7 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 		o := outcome{variant: v.name, mode: modeOf(p)}
 		call := a2a.Call{Header: http.Header{}}
 		if p.activated {
-			call.Extensions = []string{verify.OnRequestURI}
+			call.Extensions = []string{vonrequest.URI}
 		}
 		if p.principal != "" {
 			pr := s.e.Target.Config.Principals[p.principal]
@@ -212,7 +212,7 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 			case resp != nil && resp.Error != nil:
 				o.err = fmt.Sprintf("JSON-RPC error %d: %s", resp.Error.Code, resp.Error.Message)
 			default:
-				o.reply = verify.ORReplyFromResult(res)
+				o.reply = vonrequest.ReplyFromResult(res)
 			}
 		case "JSON-RPC SendStreamingMessage":
 			events, resps, ex, err := s.e.Client.SendStreamingMessage(ctx, v.iface.URL, req, call)
@@ -226,7 +226,7 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 				o.err = err.Error()
 			}
 			if o.err == "" {
-				o.reply = verify.ORReplyFromStream(events)
+				o.reply = vonrequest.ReplyFromStream(events)
 			}
 		default:
 			path := "/message:send"
@@ -246,7 +246,7 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 				if derr := a2a.DecodeStrict(ex.ResponseBody, &res); derr != nil {
 					o.err = "the HTTP+JSON response is not a SendMessageResponse: " + derr.Error()
 				} else {
-					o.reply = verify.ORReplyFromResult(&res)
+					o.reply = vonrequest.ReplyFromResult(&res)
 				}
 			}
 		}
@@ -316,7 +316,7 @@ func clip(s string, n int) string {
 // reachedSkill reports whether the answer is about skillID: for an activated client the object names it (any
 // status, anywhere §6.2 puts it); otherwise the text gives the entry's address or the reply carries a result.
 // It is the positive control before a refusal is graded: an answer about something else never passes a row.
-func reachedSkill(o outcome, e verify.OREntry) (bool, string) {
+func reachedSkill(o outcome, e vonrequest.Entry) (bool, string) {
 	if o.err != "" {
 		return false, o.String()
 	}
@@ -328,7 +328,7 @@ func reachedSkill(o outcome, e verify.OREntry) (bool, string) {
 			return true, ""
 		}
 	}
-	if verify.TextGivesAddress(o.reply.AllText(), e.PersonEntry) || saysOnRequest(o) {
+	if vonrequest.TextGivesAddress(o.reply.AllText(), e.PersonEntry) || saysOnRequest(o) {
 		return true, ""
 	}
 	return false, o.String()
@@ -337,24 +337,24 @@ func reachedSkill(o outcome, e verify.OREntry) (bool, string) {
 // saysOnRequest reports a text that refers the person in the document's terms (the operator gives it to the
 // person who asks), with no result attached: a referral in words even when the address is missing.
 func saysOnRequest(o outcome) bool {
-	return len(o.reply.Artifacts()) == 0 && verify.MatchAny(verify.DefaultORPhrases.OperatorGives, o.reply.Text()) != ""
+	return len(o.reply.Artifacts()) == 0 && vonrequest.MatchAny(vonrequest.DefaultPhrases.OperatorGives, o.reply.Text()) != ""
 }
 
 // isReferral reports whether the answer refers the person elsewhere: a referral object (activated) or, in words,
 // the entry's address with no result attached.
-func isReferral(o outcome, e verify.OREntry) bool {
+func isReferral(o outcome, e vonrequest.Entry) bool {
 	if o.err != "" {
 		return false
 	}
-	if obj := o.reply.Object(); obj != nil && (obj.Status == verify.ORStatusOnRequest || obj.Status == verify.ORStatusActionReferred) {
+	if obj := o.reply.Object(); obj != nil && (obj.Status == vonrequest.StatusOnRequest || obj.Status == vonrequest.StatusActionReferred) {
 		return true
 	}
-	return len(o.reply.Artifacts()) == 0 && (verify.TextGivesAddress(o.reply.Text(), e.PersonEntry) || saysOnRequest(o))
+	return len(o.reply.Artifacts()) == 0 && (vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry) || saysOnRequest(o))
 }
 
 // carriedOut reports whether an action request was carried out or accepted: answered, not referred, not
 // rejected.
-func carriedOut(o outcome, e verify.OREntry) bool {
+func carriedOut(o outcome, e vonrequest.Entry) bool {
 	return o.err == "" && !isReferral(o, e) && o.reply.State() != a2a.StateRejected && o.reply.State() != a2a.StateFailed
 }
 
@@ -367,7 +367,7 @@ func valuesIn(o outcome, values []string) []string {
 	// JSON escapes (\u00a0, …) do not hide a value from the folded comparison, which drops non-alphanumerics.
 	var found []string
 	for _, v := range values {
-		if verify.ContainsValue(body, v) {
+		if vonrequest.ContainsValue(body, v) {
 			found = append(found, v)
 		}
 	}

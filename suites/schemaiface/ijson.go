@@ -1,14 +1,12 @@
 package schemaiface
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/extconf/extconf/harness/a2a"
 )
 
 var uEscape = regexp.MustCompile(`\\u([0-9a-fA-F]{4})`)
@@ -51,88 +49,35 @@ func loneSurrogates(b []byte) []string {
 	return out
 }
 
-type frame struct {
-	object bool
-	keys   map[string]bool
-	key    string // the member being read (objects)
-	expect bool   // objects: next token is a key
-}
-
+// scanIJSON reports the I-JSON issues a2a.ScanIJSON finds inside a resolution.schema value, and a JSON syntax error.
+// A duplicate counts as inside when its object's path followed by the member read before it is (so a second
+// "schema" member of resolution counts).
 func scanIJSON(b []byte) []string {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var stack []*frame
 	var out []string
-	path := func() []string {
-		var p []string
-		for _, f := range stack {
-			if f.object {
-				p = append(p, f.key)
+	err := a2a.ScanIJSON(b, func(is a2a.IJSONIssue) bool {
+		if is.Number != "" {
+			if inSchema(is.Path) {
+				out = append(out, "number "+is.Number+" is not an IEEE 754 double")
 			}
+			return true
 		}
-		return p
-	}
-	inSchema := func() bool {
-		p := path()
-		for i := 0; i+1 < len(p); i++ {
-			if p[i] == "resolution" && p[i+1] == "schema" {
-				return true
-			}
+		if inSchema(append(append([]string(nil), is.Path...), is.Prev)) {
+			out = append(out, fmt.Sprintf("duplicate member %q at /%s", is.Name, strings.Join(is.Path, "/")))
 		}
-		return false
-	}
-	value := func() { // a value was read in the top frame
-		if n := len(stack); n > 0 && stack[n-1].object {
-			stack[n-1].expect = true
-		}
-	}
-	for {
-		t, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			out = append(out, "not well-formed JSON: "+err.Error())
-			break
-		}
-		top := (*frame)(nil)
-		if n := len(stack); n > 0 {
-			top = stack[n-1]
-		}
-		switch v := t.(type) {
-		case json.Delim:
-			switch v {
-			case '{':
-				stack = append(stack, &frame{object: true, keys: map[string]bool{}, expect: true})
-			case '[':
-				stack = append(stack, &frame{})
-			case '}', ']':
-				stack = stack[:len(stack)-1]
-				value()
-			}
-		case string:
-			if top != nil && top.object && top.expect {
-				if top.keys[v] && inSchemaWith(path(), inSchema) {
-					out = append(out, fmt.Sprintf("duplicate member %q at /%s", v, strings.Join(path()[:len(path())-1], "/")))
-				}
-				top.keys[v], top.key, top.expect = true, v, false
-				continue
-			}
-			value()
-		case json.Number:
-			if inSchema() {
-				f, err := strconv.ParseFloat(string(v), 64)
-				if err != nil || math.IsInf(f, 0) {
-					out = append(out, "number "+string(v)+" is not an IEEE 754 double")
-				}
-			}
-			value()
-		default:
-			value()
-		}
+		return true
+	})
+	if err != nil {
+		out = append(out, "not well-formed JSON: "+err.Error())
 	}
 	return out
 }
 
-// inSchemaWith reports whether the member about to be read lies inside a resolution.schema value.
-func inSchemaWith(_ []string, inSchema func() bool) bool { return inSchema() }
+// inSchema reports whether a member path lies inside a resolution.schema value.
+func inSchema(p []string) bool {
+	for i := 0; i+1 < len(p); i++ {
+		if p[i] == "resolution" && p[i+1] == "schema" {
+			return true
+		}
+	}
+	return false
+}

@@ -3,6 +3,8 @@ package schemaiface
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/extconf/extconf/harness/jsonptr"
 )
 
 // Invalid arguments are derived mechanically from valid ones and the skill's input_schema, so the same specs run
@@ -31,7 +33,7 @@ func withoutRequired(sch map[string]any, args json.RawMessage) (json.RawMessage,
 		k, _ := r.(string)
 		if _, ok := m[k]; ok {
 			delete(m, k)
-			return mustJSON(m), "/" + escapePtr(k), true
+			return mustJSON(m), "/" + jsonptr.Escape(k), true
 		}
 	}
 	return nil, "", false
@@ -68,7 +70,7 @@ func findLeaf(sch map[string]any, inst map[string]any, at, want string) (string,
 			continue
 		}
 		ps, _ := props[k].(map[string]any)
-		p := at + "/" + escapePtr(k)
+		p := at + "/" + jsonptr.Escape(k)
 		if sub, ok := v.(map[string]any); ok {
 			if q, ok := findLeaf(ps, sub, p, want); ok {
 				return q, true
@@ -86,7 +88,7 @@ func setPtr(m map[string]any, p string, v any) {
 	toks := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	cur := m
 	for i, t := range toks {
-		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		t = jsonptr.Unescape(t)
 		if i == len(toks)-1 {
 			cur[t] = v
 			return
@@ -109,10 +111,6 @@ func withoutMember(args json.RawMessage, k string) json.RawMessage {
 	m := cloneArgs(args)
 	delete(m, k)
 	return mustJSON(m)
-}
-
-func escapePtr(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // formatSamples: a valid and an invalid value per JSON Schema Validation format the specs can exercise.

@@ -129,7 +129,7 @@ func refuse(state, code, msg string) a2atest.Reply {
 
 func (s *standin) before(c *a2atest.Ctx) *a2atest.Reply {
 	switch c.Method {
-	case a2atest.MethodSendMessage, a2atest.MethodSendStreamingMessage:
+	case a2a.MethodSendMessage, a2a.MethodSendStreamingMessage:
 		return nil // logged with its content in onSend
 	}
 	s.mu.Lock()

@@ -11,7 +11,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify"
+	vterms "github.com/extconf/extconf/harness/verify/terms"
 )
 
 var digestSpelling = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
@@ -95,7 +95,7 @@ func registerAgentSpecs(s *state) {
 	harness.Spec(e, "TE-3.3e", "every served proposal's JCS digest equals the entry's digest", func(w *harness.W) {
 		// The harness's digest must reproduce a committed fixture before it judges anyone else's.
 		p := sow.Proposals()[0]
-		got, err := verify.ProposalDigest(p.Doc)
+		got, err := vterms.ProposalDigest(p.Doc)
 		w.Control(err == nil && got == p.Digest, "the harness's JCS digest of a reference fixture equals its recorded digest", got, nil)
 		d := s.declaration(w, "TE-3.3e")
 		docs := s.fetchedEntries(w, d)
@@ -103,7 +103,7 @@ func registerAgentSpecs(s *state) {
 			if en.dig == "" {
 				w.Blocked(fmt.Sprintf("proposals[%d] has no digest (see TE-3.3b)", en.index))
 			}
-			got, err := verify.ProposalDigest(docs[i].body)
+			got, err := vterms.ProposalDigest(docs[i].body)
 			obs := got
 			if err != nil {
 				obs = err.Error()
@@ -123,23 +123,23 @@ func registerAgentSpecs(s *state) {
 		d := s.declaration(w, "TE-3.5a")
 		docs := s.fetchedEntries(w, d)
 		for i, f := range docs {
-			if !verify.KnownSowFormat(f.parsed) {
+			if !vterms.KnownSowFormat(f.parsed) {
 				w.Blocked(fmt.Sprintf("%s carries format marker sow=%s; the harness implements completeness for Agent SoW \"v1\" only", d.entries[i].url, jsonOf(f.parsed["sow"])))
 			}
-			probs := verify.CompletenessProblems(f.parsed)
-			w.Check(len(probs) == 0, "a complete Agent SoW v1 document: members "+strings.Join(verify.SowClauses, ", ")+", each graded enforced|evidence|recorded, one price arrangement",
+			probs := vterms.CompletenessProblems(f.parsed)
+			w.Check(len(probs) == 0, "a complete Agent SoW v1 document: members "+strings.Join(vterms.SowClauses, ", ")+", each graded enforced|evidence|recorded, one price arrangement",
 				fmt.Sprintf("%s: %s", d.entries[i].url, orNone(probs)), f.ex)
 		}
 	})
 
 	harness.Spec(e, "TE-3.5b", "every listed proposal carries a provider signature that verifies over the agent-sow-v1 signed bytes", func(w *harness.W) {
 		p := sow.Proposals()[0]
-		w.Control(verify.VerifyProviderSignature(p.Doc) == nil, "the harness verifies a reference fixture's provider signature", "rejected", nil)
+		w.Control(vterms.VerifyProviderSignature(p.Doc) == nil, "the harness verifies a reference fixture's provider signature", "rejected", nil)
 		d := s.declaration(w, "TE-3.5b")
 		docs := s.fetchedEntries(w, d)
 		for i, f := range docs {
-			err := verify.VerifyProviderSignature(f.body)
-			w.Check(err == nil, "a signatures[] record with role provider verifying (accepted keys: "+verify.AcceptedSowKeyEncodings+")",
+			err := vterms.VerifyProviderSignature(f.body)
+			w.Check(err == nil, "a signatures[] record with role provider verifying (accepted keys: "+vterms.AcceptedSowKeyEncodings+")",
 				fmt.Sprintf("%s: %v", d.entries[i].url, errOrOK(err)), f.ex)
 		}
 	})
@@ -148,7 +148,7 @@ func registerAgentSpecs(s *state) {
 		d := s.declaration(w, "TE-3.5c")
 		docs := s.fetchedEntries(w, d)
 		for i, f := range docs {
-			probs := verify.StandingProblems(f.parsed)
+			probs := vterms.StandingProblems(f.parsed)
 			w.Check(len(probs) == 0, "parties.client null, starts_at null, no signature record with role client",
 				fmt.Sprintf("%s: %s", d.entries[i].url, orNone(probs)), f.ex)
 		}
@@ -159,7 +159,7 @@ func registerAgentSpecs(s *state) {
 		docs := s.fetchedEntries(w, d)
 		w.Control(len(docs) > 0, "the public card's proposals are fetched and parsed", fmt.Sprintf("%d fetched", len(docs)), d.ex)
 		for i, f := range docs {
-			to, directed := verify.Directed(f.parsed)
+			to, directed := vterms.Directed(f.parsed)
 			w.Negative(!directed, "no proposal in the card served to the public carries parties.offered_to",
 				fmt.Sprintf("%s is offered to %s", d.entries[i].url, jsonOf(to)), f.ex)
 		}
@@ -190,22 +190,22 @@ func registerAgentSpecs(s *state) {
 			if v, _ := d.entry["required"].(bool); v {
 				// A card that misdeclares the data-only extension required (TE-3.1) would refuse any call without it;
 				// requesting it keeps this row about directed proposals only.
-				call.Extensions = []string{verify.TermsURI}
+				call.Extensions = []string{vterms.URI}
 			}
 			card, _, ex, err := c.GetExtendedAgentCard(w.Ctx(), rpc.URL, rpc.Tenant, call)
 			w.Control(err == nil && card != nil, "GetExtendedAgentCard answers a card to principal "+p.name, errOrOK(err), ex)
-			params, err := verify.ReadTermsParams(card)
+			params, err := vterms.ReadParams(card)
 			if err != nil {
 				continue // an extended card without the declaration lists nothing
 			}
 			pc := s.proposalClient().WithHeader(p.Header, p.Value)
 			for _, en := range params.Entries {
-				body, fex, err := verify.FetchProposal(w.Ctx(), pc, en.URL, a2a.Call{})
+				body, fex, err := vterms.FetchProposal(w.Ctx(), pc, en.URL, a2a.Call{})
 				if err != nil {
 					w.Blocked(fmt.Sprintf("%s, listed to %s, could not be fetched with that principal's credential: %v", en.URL, p.name, err))
 				}
-				parsed, _ := verify.ParseProposal(body)
-				to, directed := verify.Directed(parsed)
+				parsed, _ := vterms.ParseProposal(body)
+				to, directed := vterms.Directed(parsed)
 				if !directed {
 					continue
 				}
@@ -234,7 +234,7 @@ func registerAgentSpecs(s *state) {
 
 	harness.Spec(e, "TE-4.1a", "every price the card's prose states is backed by a listed proposal's price clause", func(w *harness.W) {
 		d := s.declaration(w, "TE-4.1a")
-		claims := verify.CardPriceClaims(d.card)
+		claims := vterms.CardPriceClaims(d.card)
 		if len(claims) == 0 {
 			w.Inapplicable("the card's prose states no price (amount with a currency, or a no-charge claim)")
 		}
@@ -250,7 +250,7 @@ func registerAgentSpecs(s *state) {
 			}
 		}
 		for _, c := range claims {
-			backed := verify.PriceBacked(c, verified)
+			backed := vterms.PriceBacked(c, verified)
 			if !backed && len(failed) > 0 {
 				w.Blocked(fmt.Sprintf("the claim %q (%s) is not backed by a verifying proposal, and listed proposals failed verification (TE-3.3e/3.5b/3.5c): %s", c.Text, c.Where, strings.Join(failed, "; ")))
 			}
@@ -262,7 +262,7 @@ func registerAgentSpecs(s *state) {
 	claimSpec := func(row, kind string, lexicon *regexp.Regexp, text string) {
 		harness.Spec(e, row, text, func(w *harness.W) {
 			d := s.declaration(w, row)
-			flagged := verify.FlaggedSentences(d.card, lexicon)
+			flagged := vterms.FlaggedSentences(d.card, lexicon)
 			cm, cex := s.claimMap(w)
 			var mine []claim
 			for _, c := range cm.Claims {
@@ -273,7 +273,7 @@ func registerAgentSpecs(s *state) {
 			if len(flagged) == 0 && len(mine) == 0 {
 				w.Inapplicable(fmt.Sprintf("the card's prose states no %s claim the lexicon flags, and the claim map maps none", kind))
 			}
-			prose := verify.CardProse(d.card)
+			prose := vterms.CardProse(d.card)
 			if len(mine) > 0 {
 				d.needEntries(w)
 			}
@@ -288,7 +288,7 @@ func registerAgentSpecs(s *state) {
 				if why != "" {
 					w.Blocked(fmt.Sprintf("%s, which backs %q, fails verification (TE-3.3e/3.5b/3.5c): %s", c.Proposal, c.Span, why))
 				}
-				got, found := verify.ClauseValue(f.parsed, c.Path)
+				got, found := vterms.ClauseValue(f.parsed, c.Path)
 				w.Check(found && jsonOf(got) == jsonOf(c.Value),
 					fmt.Sprintf("%q: clause %s of %s states %s", c.Span, c.Path, c.Proposal, jsonOf(c.Value)),
 					fmt.Sprintf("clause %s is %s", c.Path, jsonOrAbsent(got, found)), f.ex)
@@ -303,8 +303,8 @@ func registerAgentSpecs(s *state) {
 			}
 		})
 	}
-	claimSpec("TE-4.1b", "term", verify.TermLexicon, "every term the card's prose states is backed by a clause of a listed proposal")
-	claimSpec("TE-4.1c", "data-use", verify.DataUseLexicon, "every data-use claim the card's prose states is backed by a clause of a listed proposal")
+	claimSpec("TE-4.1b", "term", vterms.TermLexicon, "every term the card's prose states is backed by a clause of a listed proposal")
+	claimSpec("TE-4.1c", "data-use", vterms.DataUseLexicon, "every data-use claim the card's prose states is backed by a clause of a listed proposal")
 }
 
 func (d *decl) someEntryLacksURL() bool {
@@ -386,7 +386,7 @@ func sortPrincipals(ps []namedPrincipal) {
 	}
 }
 
-func spanIn(prose []verify.ProseSpan, span string) bool {
+func spanIn(prose []vterms.ProseSpan, span string) bool {
 	for _, p := range prose {
 		if strings.Contains(strings.ToLower(p.Text), strings.ToLower(span)) {
 			return true
@@ -395,7 +395,7 @@ func spanIn(prose []verify.ProseSpan, span string) bool {
 	return false
 }
 
-func claimDesc(c verify.PriceClaim) string {
+func claimDesc(c vterms.PriceClaim) string {
 	if c.NoCharge {
 		return "arrangement no_charge"
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
+	vterms "github.com/extconf/extconf/harness/verify/terms"
 )
 
 // The §8 "update the card whenever the standing proposal changes" rows need a change during the run: the operator's
@@ -56,16 +57,16 @@ type cardState struct {
 	raw     []byte
 	ex      *a2a.Exchange
 	signed  bool
-	entries []verify.TermsEntry
+	entries []vterms.Entry
 }
 
-func (c cardState) entry(u string) (verify.TermsEntry, bool) {
+func (c cardState) entry(u string) (vterms.Entry, bool) {
 	for _, en := range c.entries {
 		if en.URL == u {
 			return en, true
 		}
 	}
-	return verify.TermsEntry{}, false
+	return vterms.Entry{}, false
 }
 
 type changed struct {
@@ -86,10 +87,10 @@ func (s *state) freshCard(w *harness.W, row, note string) cardState {
 	var sigs []json.RawMessage
 	_ = json.Unmarshal(top["signatures"], &sigs)
 	cs.signed = len(sigs) > 0
-	cs.entries, err = verify.TermsEntries(card)
+	cs.entries, err = vterms.Entries(card)
 	switch {
-	case errors.Is(err, verify.ErrTermsNotDeclared):
-		w.Inapplicable("the card does not declare " + verify.TermsURI)
+	case errors.Is(err, vterms.ErrNotDeclared):
+		w.Inapplicable("the card does not declare " + vterms.URI)
 	case err != nil || len(cs.entries) == 0:
 		w.Blocked(fmt.Sprintf("the terms declaration lists no proposals to change (see TE-3.2a/b): %v", err))
 	}
@@ -97,14 +98,14 @@ func (s *state) freshCard(w *harness.W, row, note string) cardState {
 }
 
 // servedDigests fetches every entry's document afresh.
-func (s *state) servedDigests(w *harness.W, entries []verify.TermsEntry) map[string]string {
+func (s *state) servedDigests(w *harness.W, entries []vterms.Entry) map[string]string {
 	out := map[string]string{}
 	for _, en := range entries {
-		body, _, err := verify.FetchProposal(w.Ctx(), s.proposalClient(), en.URL, a2a.Call{Note: "terms proposal (change rows) " + en.URL})
+		body, _, err := vterms.FetchProposal(w.Ctx(), s.proposalClient(), en.URL, a2a.Call{Note: "terms proposal (change rows) " + en.URL})
 		if err != nil {
 			w.Blocked(fmt.Sprintf("%s could not be fetched (see TE-3.3d): %v", en.URL, err))
 		}
-		d, err := verify.ProposalDigest(body)
+		d, err := vterms.ProposalDigest(body)
 		if err != nil {
 			w.Blocked(fmt.Sprintf("%s does not canonicalize: %v", en.URL, err))
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify"
+	vterms "github.com/extconf/extconf/harness/verify/terms"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -55,9 +55,9 @@ func (b *bed) card(set string) (*a2a.AgentCard, *a2a.Exchange) {
 }
 
 // outcome runs the reference consumer (with the run's client-side toggles) over a fixture set's card.
-func (b *bed) outcome(set string) (*verify.TermsOutcome, *a2a.Exchange) {
+func (b *bed) outcome(set string) (*vterms.Outcome, *a2a.Exchange) {
 	card, ex := b.card(set)
-	o := verify.TermsCard(b.w.Ctx(), b.c, card, b.set)
+	o := vterms.Card(b.w.Ctx(), b.c, card, b.set)
 	for _, r := range o.Results {
 		if r.Exchange != nil {
 			ex = r.Exchange
@@ -67,21 +67,21 @@ func (b *bed) outcome(set string) (*verify.TermsOutcome, *a2a.Exchange) {
 }
 
 // entry verifies the first entry of a fixture set's card with the reference consumer.
-func (b *bed) entry(set string) (verify.ProposalResult, verify.TermsEntry) {
+func (b *bed) entry(set string) (vterms.ProposalResult, vterms.Entry) {
 	card, _ := b.card(set)
-	es, err := verify.TermsEntries(card)
+	es, err := vterms.Entries(card)
 	if err != nil || len(es) == 0 {
 		b.w.Blocked(fmt.Sprintf("fixture %s lists no entry: %v", set, err))
 	}
-	return verify.VerifyProposal(b.w.Ctx(), b.c, es[0], b.set), es[0]
+	return vterms.VerifyProposal(b.w.Ctx(), b.c, es[0], b.set), es[0]
 }
 
-func viewJSON(o *verify.TermsOutcome) string {
+func viewJSON(o *vterms.Outcome) string {
 	v, _ := json.Marshal(o.View)
 	return string(v)
 }
 
-func stepOf(r verify.ProposalResult) string {
+func stepOf(r vterms.ProposalResult) string {
 	if r.OK() {
 		return "verified"
 	}
@@ -113,15 +113,15 @@ func registerConsumerSpecs(s *state) {
 		r, _ := b.entry(termsfix.SetOneGood)
 		w.Control(r.OK(), "the signed document verifies", stepOf(r), r.Exchange)
 		r, _ = b.entry(termsfix.SetUnsigned)
-		w.Negative(r.Step == verify.TermsStepSignature && errors.Is(r.Err, verify.ErrSignatureAbsent),
+		w.Negative(r.Step == vterms.StepSignature && errors.Is(r.Err, vterms.ErrSignatureAbsent),
 			"an unsigned template committed by the right digest fails at step signature (no provider signature)", stepOf(r), r.Exchange)
 		o, ex := b.outcome(termsfix.SetUnsigned)
-		w.Negative(o.View.State == verify.TermsUnstated, "the card's terms read as not stated", viewJSON(o), ex)
+		w.Negative(o.View.State == vterms.Unstated, "the card's terms read as not stated", viewJSON(o), ex)
 	})
 
-	render := func(w *harness.W, b *bed) (*verify.TermsOutcome, string, *a2a.Exchange) {
+	render := func(w *harness.W, b *bed) (*vterms.Outcome, string, *a2a.Exchange) {
 		o, ex := b.outcome(termsfix.SetGood)
-		text, html := verify.RenderTermsText(o, b.set), verify.RenderTermsHTML(o, b.set)
+		text, html := vterms.RenderText(o, b.set), vterms.RenderHTML(o, b.set)
 		return o, text + "\n" + html, ex
 	}
 	wording := func(row string, words *regexp.Regexp, what, text string) {
@@ -132,7 +132,7 @@ func registerConsumerSpecs(s *state) {
 			for _, p := range o.Proposals {
 				listed = listed && strings.Contains(out, p.ID)
 			}
-			w.Control(listed && strings.Contains(out, verify.TermsBoundary), "the terms view lists both verified proposals and states the §6 boundary", out, ex)
+			w.Control(listed && strings.Contains(out, vterms.Boundary), "the terms view lists both verified proposals and states the §6 boundary", out, ex)
 			w.Negative(!words.MatchString(out), "the terms view presents nothing as "+what, fmt.Sprintf("found %q in:\n%s", words.FindString(out), out), ex)
 		})
 	}
@@ -144,11 +144,11 @@ func registerConsumerSpecs(s *state) {
 		b := s.bed(w)
 		o, ex := b.outcome(termsfix.SetGood)
 		w.Control(len(o.Proposals) == 2, "both proposals verify and are rendered", viewJSON(o), ex)
-		text, html := verify.RenderTermsText(o, b.set), verify.RenderTermsHTML(o, b.set)
+		text, html := vterms.RenderText(o, b.set), vterms.RenderHTML(o, b.set)
 		for _, p := range o.Proposals {
 			tsec := section(text, "Proposal "+p.ID, "\nProposal ")
 			hsec := section(html, `data-digest="`+p.Digest+`"`, "</article>")
-			for _, k := range verify.SowClauses {
+			for _, k := range vterms.SowClauses {
 				g := p.Parsed[k].(map[string]any)["grade"]
 				line := lineOf(tsec, "  "+k+" ")
 				w.Check(strings.Contains(line, fmt.Sprintf("[grade: %s]", g)), fmt.Sprintf("terminal: clause %s of %s shown with grade %s", k, p.ID, g), "line: "+line, ex)
@@ -163,9 +163,9 @@ func registerConsumerSpecs(s *state) {
 		o, ex := b.outcome(termsfix.SetGood)
 		w.Control(len(o.Proposals) == 2, "both proposals verify", viewJSON(o), ex)
 		for _, p := range o.Proposals {
-			via, alone := verify.RenderProposalText(p.Parsed, true, b.set), verify.RenderProposalText(p.Parsed, false, b.set)
+			via, alone := vterms.RenderProposalText(p.Parsed, true, b.set), vterms.RenderProposalText(p.Parsed, false, b.set)
 			w.Check(via == alone, "rendering through a card equals rendering the document alone", "through the card:\n"+via+"alone:\n"+alone, ex)
-			for _, k := range verify.SowClauses {
+			for _, k := range vterms.SowClauses {
 				g := p.Parsed[k].(map[string]any)["grade"]
 				if g == "enforced" {
 					continue
@@ -179,10 +179,10 @@ func registerConsumerSpecs(s *state) {
 	harness.Spec(e, "TE-7.3a", "the reference consumer reports a card without the extension as terms not stated", func(w *harness.W) {
 		b := s.bed(w)
 		good, ex := b.outcome(termsfix.SetGood)
-		w.Control(good.View.State == verify.TermsStated, "a card with verified proposals reads stated", viewJSON(good), ex)
+		w.Control(good.View.State == vterms.Stated, "a card with verified proposals reads stated", viewJSON(good), ex)
 		o, ex := b.outcome(termsfix.SetNoExtension)
-		w.Negative(o.View.State == verify.TermsUnstated && o.View.Summary == verify.SummaryNotStated && len(o.View.Prices) == 0 &&
-			!freeWords.MatchString(viewJSON(o)+verify.RenderTermsText(o, b.set)),
+		w.Negative(o.View.State == vterms.Unstated && o.View.Summary == vterms.SummaryNotStated && len(o.View.Prices) == 0 &&
+			!freeWords.MatchString(viewJSON(o)+vterms.RenderText(o, b.set)),
 			"state unstated, summary \"terms not stated\", no price, nothing reading free / unencumbered / no terms apply",
 			viewJSON(o), ex)
 	})
@@ -192,9 +192,9 @@ func registerConsumerSpecs(s *state) {
 		priced, _ := b.outcome(termsfix.SetOneGood)
 		free, _ := b.outcome(termsfix.SetFreeOnly)
 		absent, ex := b.outcome(termsfix.SetNoExtension)
-		ls := []verify.Listing{{Name: "absent", Outcome: absent}, {Name: "priced", Outcome: priced}, {Name: "no-charge", Outcome: free}}
-		r := verify.RankByPrice(ls, b.set)
-		matched := names(verify.FilterTerms(ls, verify.NoCharge(b.set)))
+		ls := []vterms.Listing{{Name: "absent", Outcome: absent}, {Name: "priced", Outcome: priced}, {Name: "no-charge", Outcome: free}}
+		r := vterms.RankByPrice(ls, b.set)
+		matched := names(vterms.Filter(ls, vterms.NoCharge(b.set)))
 		w.Control(contains(matched, "no-charge") && len(r.Priced) > 0 && r.Priced[0].Name == "no-charge",
 			"the verified no_charge agent matches the no-charge filter and ranks first", fmt.Sprintf("ranked %v, not stated %v, no-charge filter %v", names(r.Priced), names(r.NotStated), matched), ex)
 		w.Negative(contains(names(r.NotStated), "absent") && !contains(names(r.Priced), "absent") && !contains(matched, "absent"),
@@ -205,7 +205,7 @@ func registerConsumerSpecs(s *state) {
 	harness.Spec(e, "TE-7.4a", "the reference consumer treats a failing entry exactly as an absent one", func(w *harness.W) {
 		b := s.bed(w)
 		good, ex := b.outcome(termsfix.SetOneGood)
-		w.Control(good.View.State == verify.TermsStated, "the verifying entry gives terms stated", viewJSON(good), ex)
+		w.Control(good.View.State == vterms.Stated, "the verifying entry gives terms stated", viewJSON(good), ex)
 		absent, _ := b.outcome(termsfix.SetNoExtension)
 		for _, set := range termsfix.FailingSets {
 			o, ex := b.outcome(set)
@@ -226,7 +226,7 @@ func registerConsumerSpecs(s *state) {
 			"the failing fixture's document was fetched and carries the marker "+termsfix.Marker, stepOf(sub), sub.Exchange)
 		for _, set := range []string{termsfix.SetSubstitute, termsfix.SetSigInvalid} {
 			o, ex := b.outcome(set)
-			out := viewJSON(o) + verify.RenderTermsText(o, b.set) + verify.RenderTermsHTML(o, b.set)
+			out := viewJSON(o) + vterms.RenderText(o, b.set) + vterms.RenderHTML(o, b.set)
 			usedPrice := false
 			for _, p := range o.View.Prices {
 				usedPrice = usedPrice || p.Amount == termsfix.MarkerPrice
@@ -240,11 +240,11 @@ func registerConsumerSpecs(s *state) {
 	harness.Spec(e, "TE-8.1", "the reference consumer does not engage on the card's summary alone", func(w *harness.W) {
 		b := s.bed(w)
 		good, ex := b.outcome(termsfix.SetOneGood)
-		w.Control(verify.MayEngage(good, "reconcile-statement", b.set), "with the proposal verifying, the engage gate opens for reconcile-statement", viewJSON(good), ex)
+		w.Control(vterms.MayEngage(good, "reconcile-statement", b.set), "with the proposal verifying, the engage gate opens for reconcile-statement", viewJSON(good), ex)
 		dead, ex := b.outcome(termsfix.SetURL404)
-		w.Negative(len(dead.CardClaims) > 0 && !verify.MayEngage(dead, "reconcile-statement", b.set) && dead.View.State == verify.TermsUnstated,
+		w.Negative(len(dead.CardClaims) > 0 && !vterms.MayEngage(dead, "reconcile-statement", b.set) && dead.View.State == vterms.Unstated,
 			"with the url dead the card's prose (\"GBP 2.50 per statement\") is not enough: terms unstated, the gate stays shut",
-			fmt.Sprintf("card claims %s, outcome %s, may engage %v", jsonOf(dead.CardClaims), viewJSON(dead), verify.MayEngage(dead, "reconcile-statement", b.set)), ex)
+			fmt.Sprintf("card claims %s, outcome %s, may engage %v", jsonOf(dead.CardClaims), viewJSON(dead), vterms.MayEngage(dead, "reconcile-statement", b.set)), ex)
 	})
 
 	harness.Spec(e, "TE-8.2", "the reference consumer does not accept a mismatched document however plausible", func(w *harness.W) {
@@ -252,7 +252,7 @@ func registerConsumerSpecs(s *state) {
 		r, _ := b.entry(termsfix.SetOneGood)
 		w.Control(r.OK(), "the committed document (served reformatted) verifies", stepOf(r), r.Exchange)
 		r, _ = b.entry(termsfix.SetSubstitute)
-		w.Negative(r.Step == verify.TermsStepDigest && errors.Is(r.Err, verify.ErrDigestMismatch),
+		w.Negative(r.Step == vterms.StepDigest && errors.Is(r.Err, vterms.ErrDigestMismatch),
 			"a validly signed cheaper document with the same id but another digest fails at step digest", stepOf(r), r.Exchange)
 	})
 
@@ -261,7 +261,7 @@ func registerConsumerSpecs(s *state) {
 		r, _ := b.entry(termsfix.SetOneGood)
 		w.Control(r.OK(), "the committed document verifies", stepOf(r), r.Exchange)
 		r, en := b.entry(termsfix.SetResignedSameID)
-		w.Negative(r.Step == verify.TermsStepDigest && r.Parsed["id"] == en.Sow,
+		w.Negative(r.Step == vterms.StepDigest && r.Parsed["id"] == en.Sow,
 			"a re-signed copy whose id equals the entry's sow but whose digest differs fails at step digest", stepOf(r), r.Exchange)
 	})
 
@@ -271,7 +271,7 @@ func registerConsumerSpecs(s *state) {
 		w.Control(r.OK(), "the consistent fixture verifies", stepOf(r), r.Exchange)
 		for _, set := range []string{termsfix.SetSowLabelOther, termsfix.SetIDNotDerived} {
 			r, en := b.entry(set)
-			minted, _ := verify.MintSowID(r.Doc)
+			minted, _ := vterms.MintSowID(r.Doc)
 			w.Check(r.OK(), fmt.Sprintf("%s verifies (entry sow %s, document id %v, re-derived id %s): identifiers are labels", set, en.Sow, r.Parsed["id"], minted),
 				stepOf(r), r.Exchange)
 		}
@@ -303,7 +303,7 @@ func lineOf(text, prefix string) string {
 	return "(no line starting " + strings.TrimSpace(prefix) + ")"
 }
 
-func names(ls []verify.Listing) []string {
+func names(ls []vterms.Listing) []string {
 	var out []string
 	for _, l := range ls {
 		out = append(out, l.Name)

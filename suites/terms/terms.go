@@ -18,7 +18,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify"
+	vterms "github.com/extconf/extconf/harness/verify/terms"
 )
 
 // Role is the target role whose card carries the extension.
@@ -91,13 +91,13 @@ func (s *state) declaration(w *harness.W, row string) *decl {
 	}
 	_ = json.Unmarshal(raw, &top)
 	for _, x := range top.Capabilities.Extensions {
-		if x["uri"] == verify.TermsURI {
+		if x["uri"] == vterms.URI {
 			d.entry = x
 			break
 		}
 	}
 	if d.entry == nil {
-		w.Inapplicable(fmt.Sprintf("the card (%s) does not declare %s", ex.Summary(), verify.TermsURI))
+		w.Inapplicable(fmt.Sprintf("the card (%s) does not declare %s", ex.Summary(), vterms.URI))
 	}
 	d.params, _ = d.entry["params"].(map[string]any)
 	if list, ok := d.params["proposals"].([]any); ok {
@@ -183,9 +183,9 @@ func (s *state) fetch(w *harness.W, u string) *fetched {
 		return f
 	}
 	f = &fetched{}
-	f.body, f.ex, f.err = verify.FetchProposal(w.Ctx(), s.proposalClient(), u, a2a.Call{})
+	f.body, f.ex, f.err = vterms.FetchProposal(w.Ctx(), s.proposalClient(), u, a2a.Call{})
 	if f.err == nil {
-		f.parsed, _ = verify.ParseProposal(f.body)
+		f.parsed, _ = vterms.ParseProposal(f.body)
 	}
 	s.mu.Lock()
 	s.docs[u] = f
@@ -220,13 +220,13 @@ func (s *state) listedVerifies(w *harness.W, en rawEntry) (string, *fetched) {
 	if f.err != nil {
 		return "fetch: " + f.err.Error(), f
 	}
-	if d, err := verify.ProposalDigest(f.body); err != nil || d != en.dig {
+	if d, err := vterms.ProposalDigest(f.body); err != nil || d != en.dig {
 		return fmt.Sprintf("digest: the document hashes to %s, the entry commits to %q", d, en.dig), f
 	}
-	if err := verify.VerifyProviderSignature(f.body); err != nil {
+	if err := vterms.VerifyProviderSignature(f.body); err != nil {
 		return "signature: " + err.Error(), f
 	}
-	if p := append(verify.StandingProblems(f.parsed), verify.CompletenessProblems(f.parsed)...); len(p) > 0 {
+	if p := append(vterms.StandingProblems(f.parsed), vterms.CompletenessProblems(f.parsed)...); len(p) > 0 {
 		return "standing: " + strings.Join(p, "; "), f
 	}
 	return "", f

@@ -15,6 +15,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/extconf/extconf/harness/jsonptr"
 )
 
 var printer = message.NewPrinter(language.English)
@@ -536,7 +538,7 @@ func (g *graph) walk(v any, ptr, base string, root bool, dialect string, o compi
 	}
 	for _, k := range sortedKeys(obj) {
 		x := obj[k]
-		p := ptr + "/" + escapeTok(k)
+		p := ptr + "/" + jsonptr.Escape(k)
 		switch {
 		case slices.Contains(inPlaceOne, k):
 			if err := sub(p, x, true); err != nil {
@@ -564,7 +566,7 @@ func (g *graph) walk(v any, ptr, base string, root bool, dialect string, o compi
 		case slices.Contains(inPlaceMap, k), slices.Contains(childMap, k), slices.Contains(definitions, k):
 			m, _ := x.(map[string]any)
 			for _, mk := range sortedKeys(m) {
-				if err := sub(p+"/"+escapeTok(mk), m[mk], slices.Contains(inPlaceMap, k)); err != nil {
+				if err := sub(p+"/"+jsonptr.Escape(mk), m[mk], slices.Contains(inPlaceMap, k)); err != nil {
 					return err
 				}
 			}
@@ -711,10 +713,6 @@ func stripFragment(u string) string {
 		return u[:i]
 	}
 	return u
-}
-
-func escapeTok(t string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
+
+	"github.com/extconf/extconf/harness/jsonptr"
 )
 
 // nesting returns the maximum depth of arrays and objects in b without decoding it (b may be invalid JSON; the
@@ -67,64 +68,16 @@ func checkedDecode(b []byte, maxNesting int, step, what string) (any, error) {
 }
 
 // pointer builds an RFC 6901 JSON Pointer from reference tokens.
-func pointer(tokens []string) string {
-	var b strings.Builder
-	for _, t := range tokens {
-		b.WriteByte('/')
-		t = strings.ReplaceAll(t, "~", "~0")
-		b.WriteString(strings.ReplaceAll(t, "/", "~1"))
-	}
-	return b.String()
-}
-
-// splitPointer parses an RFC 6901 JSON Pointer ("" is the whole document).
-func splitPointer(p string) ([]string, error) {
-	if p == "" {
-		return nil, nil
-	}
-	if p[0] != '/' {
-		return nil, fmt.Errorf("JSON Pointer %q does not start with /", p)
-	}
-	parts := strings.Split(p[1:], "/")
-	for i, t := range parts {
-		if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(t, "~0", ""), "~1", ""), "~") {
-			return nil, fmt.Errorf("JSON Pointer %q has a bad escape", p)
-		}
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return parts, nil
-}
+func pointer(tokens []string) string { return jsonptr.Format(tokens) }
 
 // ParsePointer reports whether p is a well-formed RFC 6901 JSON Pointer.
 func ParsePointer(p string) error {
-	_, err := splitPointer(p)
+	_, err := jsonptr.Split(p)
 	return err
 }
 
 // Resolve returns the value p designates inside v (decoded JSON).
 func Resolve(v any, p string) (any, bool) {
-	toks, err := splitPointer(p)
-	if err != nil {
-		return nil, false
-	}
-	cur := v
-	for _, t := range toks {
-		switch x := cur.(type) {
-		case map[string]any:
-			n, ok := x[t]
-			if !ok {
-				return nil, false
-			}
-			cur = n
-		case []any:
-			var i int
-			if _, err := fmt.Sscanf(t, "%d", &i); err != nil || fmt.Sprint(i) != t || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			cur = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	x, err := jsonptr.Resolve(v, p)
+	return x, err == nil
 }

@@ -1,4 +1,4 @@
-package verify
+package interview
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify/terms"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -19,7 +20,7 @@ import (
 // with the card itself as its value is consistent whenever the card is I-JSON.
 func FuzzInterviewDiff(f *testing.F) {
 	card := []byte(`{"name":"Agent","description":"d","version":"1.0","skills":[{"id":"s1","name":"S","description":"x","tags":["a~b/c"]}],` +
-		`"capabilities":{"extensions":[{"uri":"` + interviewTermsURI + `","params":{"proposals":[{"url":"https://127.0.0.1:1/p.json","digest":"sha256:00"}]}}]},` +
+		`"capabilities":{"extensions":[{"uri":"` + terms.URI + `","params":{"proposals":[{"url":"https://127.0.0.1:1/p.json","digest":"sha256:00"}]}}]},` +
 		`"price":1.50,"n":1e2}`)
 	answer := []byte(`{"question":"identity","projections":[{"source":{"document":"card","member":"/name"},"value":"Agent"},` +
 		`{"source":{"document":"card","member":"/skills/0/tags/0"},"value":"a~b/c"},` +
@@ -46,11 +47,11 @@ func FuzzInterviewDiff(f *testing.F) {
 		if err != nil {
 			card = &a2a.AgentCard{} // the diff must hold up against a card the decoder refused, too
 		}
-		d, err := NewInterviewDeclared("https://127.0.0.1:1/.well-known/agent-card.json", cardRaw, card, nil)
+		d, err := NewDeclared("https://127.0.0.1:1/.well-known/agent-card.json", cardRaw, card, nil)
 		if err != nil {
 			return
 		}
-		ans, _ := DecodeInterviewResult(answerRaw)
+		ans, _ := DecodeResult(answerRaw)
 		if ans != nil {
 			for _, p := range ans.Projections {
 				kind, why := DiffProjection(ctx, c, d, p, sabotage.Set{})
@@ -58,7 +59,7 @@ func FuzzInterviewDiff(f *testing.F) {
 					t.Fatalf("conflict %s without a reason", kind)
 				}
 			}
-			_ = InterviewDiff(ctx, c, d, []*InterviewReply{{Method: "interview/identity", Answer: ans}}, sabotage.Set{})
+			_ = Diff(ctx, c, d, []*Reply{{Method: "interview/identity", Answer: ans}}, sabotage.Set{})
 		}
 		if a2a.CheckIJSON(cardRaw, 10000) != nil {
 			return
@@ -66,7 +67,7 @@ func FuzzInterviewDiff(f *testing.F) {
 		if _, err := jcs.Transform(cardRaw); err != nil {
 			return
 		}
-		whole := InterviewProjection{Source: InterviewSource{Document: "card", Member: ""}, Value: cardRaw}
+		whole := Projection{Source: Source{Document: "card", Member: ""}, Value: cardRaw}
 		if kind, why := DiffProjection(ctx, c, d, whole, sabotage.Set{}); kind != "" {
 			t.Fatalf("the card projected onto itself conflicts: %s: %s", kind, why)
 		}

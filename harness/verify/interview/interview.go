@@ -1,4 +1,4 @@
-package verify
+package interview
 
 // The interview extension's client side (https://agentsow.com/extensions/a2a-interview/v1): how an interviewer
 // calls the five methods and reads what comes back. The §7 diff is in interview_diff.go, the §8 procedure in
@@ -15,82 +15,79 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 )
 
-// InterviewURI is the interview extension's URI (§2), matched byte for byte.
-const InterviewURI = "https://agentsow.com/extensions/a2a-interview/v1"
+// URI is the interview extension's URI (§2), matched byte for byte.
+const URI = "https://agentsow.com/extensions/a2a-interview/v1"
 
-// interviewTermsURI is the sibling terms extension whose entries commit to the proposals an answer may project.
-const interviewTermsURI = "https://agentsow.com/extensions/a2a-terms/v1"
-
-// InterviewMethods are the five methods of §4, in the order the procedure asks them.
-var InterviewMethods = []string{"interview/identity", "interview/capabilities", "interview/usage", "interview/terms", "interview/refusals"}
+// Methods are the five methods of §4, in the order the procedure asks them.
+var Methods = []string{"interview/identity", "interview/capabilities", "interview/usage", "interview/terms", "interview/refusals"}
 
 // The closed member sets of §5 rule 3 and §6.
 var (
-	InterviewAnswerMembers     = []string{"question", "declared", "projections"}
-	InterviewProjectionMembers = []string{"source", "value"}
-	InterviewSourceMembers     = []string{"document", "member", "url", "digest"}
-	InterviewRefusalMembers    = []string{"refused", "reason", "detail", "declared_skills"}
-	// InterviewRefusalReasons is the closed set of §6 rule 2.
-	InterviewRefusalReasons = []string{"out_of_scope", "not_declared"}
+	AnswerMembers     = []string{"question", "declared", "projections"}
+	ProjectionMembers = []string{"source", "value"}
+	SourceMembers     = []string{"document", "member", "url", "digest"}
+	RefusalMembers    = []string{"refused", "reason", "detail", "declared_skills"}
+	// RefusalReasons is the closed set of §6 rule 2.
+	RefusalReasons = []string{"out_of_scope", "not_declared"}
 )
 
-// InterviewEndpoint is where interview calls go: the card's first JSON-RPC interface (the document names its
+// Endpoint is where interview calls go: the card's first JSON-RPC interface (the document names its
 // methods JSON-RPC style and binds them to nothing else), with its tenant and any credential the operator gave.
-type InterviewEndpoint struct {
+type Endpoint struct {
 	URL    string
 	Tenant string
 	Header http.Header
 }
 
-// InterviewEndpointOf picks the JSON-RPC interface of the card.
-func InterviewEndpointOf(card *a2a.AgentCard) (InterviewEndpoint, error) {
+// EndpointOf picks the JSON-RPC interface of the card.
+func EndpointOf(card *a2a.AgentCard) (Endpoint, error) {
 	if card == nil {
-		return InterviewEndpoint{}, errors.New("endpoint: no card")
+		return Endpoint{}, errors.New("endpoint: no card")
 	}
 	i, ok := card.Interface(a2a.BindingJSONRPC)
 	if !ok || i.URL == "" {
-		return InterviewEndpoint{}, errors.New("endpoint: the card lists no JSONRPC interface; the interview defines no HTTP+JSON or gRPC binding")
+		return Endpoint{}, errors.New("endpoint: the card lists no JSONRPC interface; the interview defines no HTTP+JSON or gRPC binding")
 	}
-	return InterviewEndpoint{URL: i.URL, Tenant: i.Tenant}, nil
+	return Endpoint{URL: i.URL, Tenant: i.Tenant}, nil
 }
 
-// InterviewReply is one interview call as the interviewer saw it.
-type InterviewReply struct {
+// Reply is one interview call as the interviewer saw it.
+type Reply struct {
 	Method   string
 	Params   map[string]any
 	Result   json.RawMessage // the JSON-RPC result, verbatim
 	RPCError *a2a.RPCError   // a JSON-RPC error instead of a result
 	Err      error           // transport, limit or decoding trouble
 	Exchange *a2a.Exchange
-	Answer   *InterviewAnswer  // the result read as an answer (it has "question")
-	Refusal  *InterviewRefusal // the result read as a refusal (it has "refused")
+	Answer   *Answer  // the result read as an answer (it has "question")
+	Refusal  *Refusal // the result read as a refusal (it has "refused")
 }
 
-// InterviewAnswer is a result carrying "question" (§5), read leniently so shape checks can see what is wrong.
-type InterviewAnswer struct {
+// Answer is a result carrying "question" (§5), read leniently so shape checks can see what is wrong.
+type Answer struct {
 	Keys        []string // top-level member names, sorted
 	Question    string
 	Declared    *bool
-	Projections []InterviewProjection
+	Projections []Projection
 	// Malformed says why the answer does not have the §5 shape ("" when it does).
 	Malformed string
 }
 
-// InterviewProjection is one projections[] element.
-type InterviewProjection struct {
+// Projection is one projections[] element.
+type Projection struct {
 	Keys       []string // member names, sorted
 	SourceKeys []string // member names of source, sorted
-	Source     InterviewSource
+	Source     Source
 	Value      json.RawMessage // verbatim; nil when absent
 }
 
-// InterviewSource names the declared document and member a value was copied from.
-type InterviewSource struct {
+// Source names the declared document and member a value was copied from.
+type Source struct {
 	Document, URL, Digest, Member string
 }
 
-// InterviewRefusal is a result carrying "refused" (§6).
-type InterviewRefusal struct {
+// Refusal is a result carrying "refused" (§6).
+type Refusal struct {
 	Keys           []string
 	Refused        bool
 	Reason         string
@@ -100,7 +97,7 @@ type InterviewRefusal struct {
 }
 
 // Label names a call for transcripts and messages: "interview/usage {skill: x}".
-func (r *InterviewReply) Label() string {
+func (r *Reply) Label() string {
 	if len(r.Params) == 0 {
 		return r.Method
 	}
@@ -109,7 +106,7 @@ func (r *InterviewReply) Label() string {
 }
 
 // Observed says in one line what came back, for failure messages.
-func (r *InterviewReply) Observed() string {
+func (r *Reply) Observed() string {
 	switch {
 	case r == nil:
 		return "no call made"
@@ -122,9 +119,9 @@ func (r *InterviewReply) Observed() string {
 	}
 }
 
-// InterviewAsk makes one interview call. activate lists the URI in A2A-Extensions; params nil sends {}. The
+// Ask makes one interview call. activate lists the URI in A2A-Extensions; params nil sends {}. The
 // interface's tenant is added to params when the card names one.
-func InterviewAsk(ctx context.Context, c *a2a.Client, ep InterviewEndpoint, method string, params map[string]any, activate bool, note string) *InterviewReply {
+func Ask(ctx context.Context, c *a2a.Client, ep Endpoint, method string, params map[string]any, activate bool, note string) *Reply {
 	p := map[string]any{}
 	for k, v := range params {
 		p[k] = v
@@ -136,9 +133,9 @@ func InterviewAsk(ctx context.Context, c *a2a.Client, ep InterviewEndpoint, meth
 	}
 	call := a2a.Call{Header: ep.Header.Clone(), Note: note}
 	if activate {
-		call.Extensions = []string{InterviewURI}
+		call.Extensions = []string{URI}
 	}
-	r := &InterviewReply{Method: method, Params: params}
+	r := &Reply{Method: method, Params: params}
 	resp, ex, err := c.RPC(ctx, ep.URL, method, p, call)
 	r.Exchange = ex
 	switch {
@@ -148,7 +145,7 @@ func InterviewAsk(ctx context.Context, c *a2a.Client, ep InterviewEndpoint, meth
 		r.RPCError = resp.Error
 	default:
 		r.Result = resp.Result
-		r.Answer, r.Refusal = DecodeInterviewResult(resp.Result)
+		r.Answer, r.Refusal = DecodeResult(resp.Result)
 	}
 	return r
 }
@@ -168,18 +165,18 @@ func ivOptional[T any](top map[string]json.RawMessage, member, want string, malf
 	return &v
 }
 
-// DecodeInterviewResult reads a result as an answer (it has "question") or a refusal (it has "refused"); neither
+// DecodeResult reads a result as an answer (it has "question") or a refusal (it has "refused"); neither
 // when it is not an object or has neither member.
-func DecodeInterviewResult(raw json.RawMessage) (*InterviewAnswer, *InterviewRefusal) {
+func DecodeResult(raw json.RawMessage) (*Answer, *Refusal) {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(raw, &top) != nil || top == nil {
 		return nil, nil
 	}
 	keys := ivSortedMembers(top)
-	var ans *InterviewAnswer
-	var ref *InterviewRefusal
+	var ans *Answer
+	var ref *Refusal
 	if q, ok := top["question"]; ok {
-		ans = &InterviewAnswer{Keys: keys}
+		ans = &Answer{Keys: keys}
 		if json.Unmarshal(q, &ans.Question) != nil {
 			ans.Malformed = "question is not a string"
 		}
@@ -199,7 +196,7 @@ func DecodeInterviewResult(raw json.RawMessage) (*InterviewAnswer, *InterviewRef
 		}
 	}
 	if f, ok := top["refused"]; ok {
-		ref = &InterviewRefusal{Keys: keys}
+		ref = &Refusal{Keys: keys}
 		if json.Unmarshal(f, &ref.Refused) != nil {
 			ref.Malformed = "refused is not a boolean"
 		}
@@ -214,8 +211,8 @@ func DecodeInterviewResult(raw json.RawMessage) (*InterviewAnswer, *InterviewRef
 	return ans, ref
 }
 
-func ivDecodeProjection(raw json.RawMessage) (InterviewProjection, string) {
-	var p InterviewProjection
+func ivDecodeProjection(raw json.RawMessage) (Projection, string) {
+	var p Projection
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil || m == nil {
 		return p, "not an object"
@@ -240,7 +237,7 @@ func ivDecodeProjection(raw json.RawMessage) (InterviewProjection, string) {
 
 // IsStandardRefusal checks a reply against §6: a result (not an error) with refused true, reason out_of_scope,
 // a string detail and declared_skills equal, as a set without duplicates, to skills. It returns "" when it is.
-func IsStandardRefusal(r *InterviewReply, skills []string) string {
+func IsStandardRefusal(r *Reply, skills []string) string {
 	switch {
 	case r.Err != nil || r.RPCError != nil:
 		return "not a result: " + r.Observed()

@@ -1,4 +1,4 @@
-package verify
+package onrequest
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ func card(exts string) []byte {
 }
 
 func TestFindOnRequest(t *testing.T) {
-	d, err := FindOnRequest(card(`{"uri":"https://agent-capability.org/ext/on-request/v1/","params":{"skills":[]}},
+	d, err := FindDeclaration(card(`{"uri":"https://agent-capability.org/ext/on-request/v1/","params":{"skills":[]}},
 		{"uri":"https://agent-capability.org/ext/on-request/v1","required":false,
 		 "params":{"skills":[{"id":"a","personEntry":"https://x.example/talk","assistantAccess":true,"completion":"deferred"},
 		                     {"id":"b","assistantAccess":"true"}, 7]}}`))
@@ -32,28 +32,28 @@ func TestFindOnRequest(t *testing.T) {
 		t.Errorf("assistantAccess is true only for a JSON true: a=%+v b=%+v", a, b)
 	}
 
-	near, _ := FindOnRequest(card(`{"uri":"HTTPS://agent-capability.org/ext/on-request/v1/","params":{"skills":{"a":{}}}}`))
+	near, _ := FindDeclaration(card(`{"uri":"HTTPS://agent-capability.org/ext/on-request/v1/","params":{"skills":{"a":{}}}}`))
 	if near == nil || near.Exact || !strings.Contains(near.EntriesProblem, "not a JSON array") {
 		t.Errorf("near miss with a map of skills: %+v", near)
 	}
-	if none, err := FindOnRequest(card(`{"uri":"https://example.com/other"}`)); none != nil || err != nil {
+	if none, err := FindDeclaration(card(`{"uri":"https://example.com/other"}`)); none != nil || err != nil {
 		t.Errorf("unrelated extension read as on-request: %+v %v", none, err)
 	}
-	if _, err := FindOnRequest([]byte(`[`)); err == nil {
+	if _, err := FindDeclaration([]byte(`[`)); err == nil {
 		t.Error("a broken card is not an error")
 	}
 }
 
 func TestNearMissORURI(t *testing.T) {
 	for uri, want := range map[string]bool{
-		OnRequestURI:       false,
-		OnRequestURI + "/": true,
+		URI:       false,
+		URI + "/": true,
 		"http://agent-capability.org/ext/on-request/v1":      true,
 		"https://www.agent-capability.org/ext/on-request/v1": true,
 		"https://agent-capability.org/ext/on-request/v2":     false,
 	} {
-		if got := NearMissORURI(uri); got != want {
-			t.Errorf("NearMissORURI(%q) = %v", uri, got)
+		if got := NearMissURI(uri); got != want {
+			t.Errorf("NearMissURI(%q) = %v", uri, got)
 		}
 	}
 }
@@ -134,7 +134,7 @@ func TestSaysDone(t *testing.T) {
 }
 
 func TestPhrases(t *testing.T) {
-	p := DefaultORPhrases
+	p := DefaultPhrases
 	cases := []struct {
 		pats []*regexp.Regexp
 		text string
@@ -159,8 +159,8 @@ func TestPhrases(t *testing.T) {
 
 func TestORReplyFromStream(t *testing.T) {
 	text := "here"
-	md := json.RawMessage(`{"` + OnRequestURI + `":{"status":"given-on-opt-in","skillId":"s"}}`)
-	r := ORReplyFromStream([]a2a.StreamEvent{
+	md := json.RawMessage(`{"` + URI + `":{"status":"given-on-opt-in","skillId":"s"}}`)
+	r := ReplyFromStream([]a2a.StreamEvent{
 		{Task: &a2a.Task{ID: "t", Status: a2a.TaskStatus{State: a2a.StateSubmitted}}},
 		{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{TaskID: "t", Artifact: a2a.Artifact{ArtifactID: "a", Parts: []a2a.Part{a2a.TextPart("GBP ")}, Metadata: md}}},
 		{ArtifactUpdate: &a2a.TaskArtifactUpdateEvent{TaskID: "t", Append: true, Artifact: a2a.Artifact{ArtifactID: "a", Parts: []a2a.Part{a2a.TextPart("2,400")}}}},
@@ -170,18 +170,18 @@ func TestORReplyFromStream(t *testing.T) {
 	if r.State() != a2a.StateCompleted || len(r.States) != 2 || r.Text() != "here" || !ContainsValue(r.ArtifactText(), "GBP 2,400") {
 		t.Fatalf("assembled %s", r.Describe())
 	}
-	if o := r.ArtifactObjects()[0]; o == nil || o.Status != ORStatusGivenOnOptIn {
+	if o := r.ArtifactObjects()[0]; o == nil || o.Status != StatusGivenOnOptIn {
 		t.Errorf("artifact object %+v", o)
 	}
 }
 
-func relayInputFor(t *testing.T, name string) ORRelayInput {
+func relayInputFor(t *testing.T, name string) RelayInput {
 	t.Helper()
 	f, err := orfix.LoadReply(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := ParseOREntry(f.Entry)
+	e, err := ParseEntry(f.Entry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func relayInputFor(t *testing.T, name string) ORRelayInput {
 	if err := a2a.DecodeStrict(f.Result, &res); err != nil {
 		t.Fatal(err)
 	}
-	return ORRelayInput{Operator: f.Operator, SkillID: f.SkillID, Entry: e, Reply: ORReplyFromResult(&res)}
+	return RelayInput{Operator: f.Operator, SkillID: f.SkillID, Entry: e, Reply: ReplyFromResult(&res)}
 }
 
 func TestOnRequestRelay(t *testing.T) {
@@ -197,38 +197,38 @@ func TestOnRequestRelay(t *testing.T) {
 	outcomes := map[string]string{"on-request": RelayReferred, "action-referred": RelayActionReferred,
 		"given-on-opt-in": RelayGiven, "deferred-accepted": RelayPending, "in-conversation-done": RelayDone}
 	for name, want := range outcomes {
-		if got, err := ORRelayOutcome(relayInputFor(t, name)); err != nil || got != want {
+		if got, err := RelayOutcome(relayInputFor(t, name)); err != nil || got != want {
 			t.Errorf("%s read as %s (%v), want %s", name, got, err, want)
 		}
 	}
 
-	out, err := OnRequestRelay(relayInputFor(t, "given-on-opt-in"), nil, none)
+	out, err := Relay(relayInputFor(t, "given-on-opt-in"), nil, none)
 	if err != nil || !strings.Contains(out, "From Example Memorial Chapel, on request: An oak memorial bench is GBP 2,400") {
 		t.Errorf("given: %q %v", out, err)
 	}
-	out, _ = OnRequestRelay(relayInputFor(t, "deferred-accepted"), nil, none)
+	out, _ = Relay(relayInputFor(t, "deferred-accepted"), nil, none)
 	if c := SaysDone(out); c != "" {
 		t.Errorf("deferred relayed as done (%q): %q", c, out)
 	}
-	out, _ = OnRequestRelay(relayInputFor(t, "deferred-accepted"), nil, sabotage.MustParse("or.client-relays-deferred-as-done"))
+	out, _ = Relay(relayInputFor(t, "deferred-accepted"), nil, sabotage.MustParse("or.client-relays-deferred-as-done"))
 	if SaysDone(out) == "" {
 		t.Errorf("the toggle does not break the relay: %q", out)
 	}
 
-	other := []OROtherSource{{Source: "price-comparison.example", Value: "GBP 1,700"}}
-	out, _ = OnRequestRelay(relayInputFor(t, "on-request"), other, none)
+	other := []OtherSource{{Source: "price-comparison.example", Value: "GBP 1,700"}}
+	out, _ = Relay(relayInputFor(t, "on-request"), other, none)
 	if s, attributed := AttributedToOperator(out, "GBP 1,700", []string{"price-comparison.example"}); attributed {
 		t.Errorf("another source's value presented as the operator's: %q", s)
 	}
 	if !strings.Contains(out, "https://agent.example.com/talk") {
 		t.Errorf("referral without the address: %q", out)
 	}
-	out, _ = OnRequestRelay(relayInputFor(t, "on-request"), other, sabotage.MustParse("or.client-presents-other-source-value"))
+	out, _ = Relay(relayInputFor(t, "on-request"), other, sabotage.MustParse("or.client-presents-other-source-value"))
 	if _, attributed := AttributedToOperator(out, "GBP 1,700", []string{"price-comparison.example"}); !attributed {
 		t.Errorf("the toggle does not break the relay: %q", out)
 	}
 
-	if _, err := OnRequestRelay(ORRelayInput{}, nil, none); err == nil || !strings.Contains(err.Error(), "step 1") {
+	if _, err := Relay(RelayInput{}, nil, none); err == nil || !strings.Contains(err.Error(), "step 1") {
 		t.Errorf("an empty reply: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package verify_test
+package interview_test
 
 import (
 	"bytes"
@@ -11,7 +11,9 @@ import (
 
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/jsonptr"
 	"github.com/extconf/extconf/harness/verify"
+	"github.com/extconf/extconf/harness/verify/interview"
 	ivmock "github.com/extconf/extconf/mockagents/interview"
 	"github.com/extconf/extconf/sabotage"
 )
@@ -30,7 +32,7 @@ func TestResolvePointer(t *testing.T) {
 		"/a~1b/m~0n/1/x": `1.5`,
 	}
 	for ptr, want := range ok {
-		v, err := verify.ResolvePointer(doc, ptr)
+		v, err := jsonptr.Resolve(doc, ptr)
 		if err != nil {
 			t.Errorf("%q: %v", ptr, err)
 			continue
@@ -41,36 +43,36 @@ func TestResolvePointer(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"a", "/list/01", "/list/2", "/list/-", "/nope", "/list/0/x", "/a~2b"} {
-		if _, err := verify.ResolvePointer(doc, bad); err == nil {
+		if _, err := jsonptr.Resolve(doc, bad); err == nil {
 			t.Errorf("%q resolved", bad)
 		}
 	}
 }
 
 func TestDecodeInterviewResult(t *testing.T) {
-	a, r := verify.DecodeInterviewResult(json.RawMessage(`{"question":"terms","declared":false,"projections":[{"source":{"document":"card","member":"/name","note":"x"},"value":"n","comment":"c"}],"note":"hi"}`))
+	a, r := interview.DecodeResult(json.RawMessage(`{"question":"terms","declared":false,"projections":[{"source":{"document":"card","member":"/name","note":"x"},"value":"n","comment":"c"}],"note":"hi"}`))
 	if a == nil || r != nil || a.Malformed != "" || a.Declared == nil || *a.Declared {
 		t.Fatalf("answer %+v refusal %+v", a, r)
 	}
-	if x := verify.Outside(a.Keys, verify.InterviewAnswerMembers); len(x) != 1 || x[0] != "note" {
+	if x := interview.Outside(a.Keys, interview.AnswerMembers); len(x) != 1 || x[0] != "note" {
 		t.Errorf("extra answer members %q", x)
 	}
 	p := a.Projections[0]
-	if x := verify.Outside(p.Keys, verify.InterviewProjectionMembers); len(x) != 1 || x[0] != "comment" {
+	if x := interview.Outside(p.Keys, interview.ProjectionMembers); len(x) != 1 || x[0] != "comment" {
 		t.Errorf("extra projection members %q", x)
 	}
-	if x := verify.Outside(p.SourceKeys, verify.InterviewSourceMembers); len(x) != 1 || x[0] != "note" {
+	if x := interview.Outside(p.SourceKeys, interview.SourceMembers); len(x) != 1 || x[0] != "note" {
 		t.Errorf("extra source members %q", x)
 	}
-	_, r = verify.DecodeInterviewResult(json.RawMessage(`{"refused":true,"reason":"out_of_scope","detail":"d","declared_skills":["a","b"]}`))
-	rep := &verify.InterviewReply{Result: json.RawMessage(`{}`), Refusal: r}
-	if why := verify.IsStandardRefusal(rep, []string{"b", "a"}); why != "" {
+	_, r = interview.DecodeResult(json.RawMessage(`{"refused":true,"reason":"out_of_scope","detail":"d","declared_skills":["a","b"]}`))
+	rep := &interview.Reply{Result: json.RawMessage(`{}`), Refusal: r}
+	if why := interview.IsStandardRefusal(rep, []string{"b", "a"}); why != "" {
 		t.Errorf("standard refusal rejected: %s", why)
 	}
-	if why := verify.IsStandardRefusal(rep, []string{"a"}); why == "" {
+	if why := interview.IsStandardRefusal(rep, []string{"a"}); why == "" {
 		t.Error("declared_skills naming an undeclared skill accepted")
 	}
-	if a, _ := verify.DecodeInterviewResult(json.RawMessage(`{"question":"x"}`)); a.Malformed == "" {
+	if a, _ := interview.DecodeResult(json.RawMessage(`{"question":"x"}`)); a.Malformed == "" {
 		t.Error("an answer without projections is not malformed")
 	}
 }
@@ -96,10 +98,10 @@ func keys(t *testing.T) *jose.JSONWebKeySet {
 
 func TestInterviewConsistent(t *testing.T) {
 	a, c := start(t, "interview")
-	rep := verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{RunBy: verify.RunBy{Name: "lab", Tier: "third-party"}, Keys: keys(t)})
+	rep := interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{RunBy: interview.RunBy{Name: "lab", Tier: "third-party"}, Keys: keys(t)})
 	var b bytes.Buffer
 	rep.Render(&b)
-	if rep.Outcome != verify.InterviewConsistent || rep.Reran || len(rep.Probes) != 2 {
+	if rep.Outcome != interview.Consistent || rep.Reran || len(rep.Probes) != 2 {
 		t.Fatalf("outcome %s reran %v\n%s", rep.Outcome, rep.Reran, b.String())
 	}
 	for _, p := range rep.Probes {
@@ -124,28 +126,28 @@ func TestInterviewConsistent(t *testing.T) {
 // calls: the first diff conflicts, the re-run does not.
 func TestInterviewChurn(t *testing.T) {
 	a, c := start(t, "interview.churn")
-	rep := verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t)})
-	if len(rep.FirstDiff) == 0 || !rep.Reran || len(rep.Conflicts) != 0 || rep.Outcome != verify.InterviewConsistent {
+	rep := interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t)})
+	if len(rep.FirstDiff) == 0 || !rep.Reran || len(rep.Conflicts) != 0 || rep.Outcome != interview.Consistent {
 		t.Fatalf("first %v reran %v persistent %v outcome %s", rep.FirstDiff, rep.Reran, rep.Conflicts, rep.Outcome)
 	}
 	a2, c2 := start(t, "interview.churn")
-	rep = verify.Interview(context.Background(), c2, a2.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse("iv.verifier-churn-as-persistent")})
-	if rep.Reran || len(rep.Conflicts) == 0 || rep.Outcome != verify.InterviewInconsistent {
+	rep = interview.Run(context.Background(), c2, a2.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse("iv.verifier-churn-as-persistent")})
+	if rep.Reran || len(rep.Conflicts) == 0 || rep.Outcome != interview.Inconsistent {
 		t.Fatalf("sabotaged verifier: reran %v persistent %v outcome %s", rep.Reran, rep.Conflicts, rep.Outcome)
 	}
 }
 
 func TestInterviewPersistentConflict(t *testing.T) {
 	a, c := start(t, "interview", "iv.value-summarized")
-	rep := verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t)})
-	if !rep.Reran || len(rep.Conflicts) != 1 || rep.Conflicts[0].Kind != verify.ConflictValue || rep.Conflicts[0].Source.Member != "/skills/0/description" {
+	rep := interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t)})
+	if !rep.Reran || len(rep.Conflicts) != 1 || rep.Conflicts[0].Kind != interview.ConflictValue || rep.Conflicts[0].Source.Member != "/skills/0/description" {
 		t.Fatalf("reran %v conflicts %v", rep.Reran, rep.Conflicts)
 	}
 	a, c = start(t, "interview", "iv.terms-from-uncommitted-proposal")
-	rep = verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t)})
+	rep = interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t)})
 	found := false
 	for _, x := range rep.Conflicts {
-		found = found || x.Kind == verify.ConflictUncommitted
+		found = found || x.Kind == interview.ConflictUncommitted
 	}
 	if !found {
 		t.Fatalf("an uncommitted proposal source is no conflict: %v", rep.Conflicts)
@@ -160,59 +162,59 @@ func TestInterviewCardSignature(t *testing.T) {
 	}
 	ctx := context.Background()
 	// The card's jku on its own origin is enough; the operator's keys are not needed.
-	if st, _, err := verify.InterviewCardSignature(ctx, c, a.Server().CardURL(), ex.ResponseBody, nil, sabotage.Set{}); err != nil {
+	if st, _, err := interview.CardSignature(ctx, c, a.Server().CardURL(), ex.ResponseBody, nil, sabotage.Set{}); err != nil {
 		t.Fatalf("served card: %v", err)
 	} else if !strings.HasPrefix(st, "verified") {
 		t.Fatalf("status %q", st)
 	}
 	altered := bytes.Replace(ex.ResponseBody, []byte("Reconciles bank statements"), []byte("Reconciles all statements"), 1)
-	if _, _, err := verify.InterviewCardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.Set{}); err == nil || !strings.Contains(err.Error(), verify.StepSignatureFailed) {
+	if _, _, err := interview.CardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.Set{}); err == nil || !strings.Contains(err.Error(), verify.StepSignatureFailed) {
 		t.Fatalf("altered card: %v", err)
 	}
-	if _, _, err := verify.InterviewCardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.MustParse("iv.verifier-skips-card-signature")); err != nil {
+	if _, _, err := interview.CardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.MustParse("iv.verifier-skips-card-signature")); err != nil {
 		t.Fatalf("the sabotaged verifier still checks: %v", err)
 	}
 }
 
 func TestInterviewRecordAndApplicability(t *testing.T) {
 	none := sabotage.Set{}
-	lab, self := verify.RunBy{Name: "lab", Tier: "third-party"}, verify.RunBy{Name: "lab", Tier: "self"}
-	if verify.InterviewStanding(self, "", none) != "claim" || verify.InterviewStanding(verify.RunBy{}, "", none) != "claim" ||
-		verify.InterviewStanding(lab, "Stonework", none) != "evidence" {
+	lab, self := interview.RunBy{Name: "lab", Tier: "third-party"}, interview.RunBy{Name: "lab", Tier: "self"}
+	if interview.Standing(self, "", none) != "claim" || interview.Standing(interview.RunBy{}, "", none) != "claim" ||
+		interview.Standing(lab, "Stonework", none) != "evidence" {
 		t.Error("standing by tier")
 	}
-	if verify.InterviewStanding(verify.RunBy{Tier: "third-party"}, "", none) != "claim" {
+	if interview.Standing(interview.RunBy{Tier: "third-party"}, "", none) != "claim" {
 		t.Error("an unnamed third party is evidence")
 	}
-	if verify.InterviewStanding(verify.RunBy{Name: " stonework ", Tier: "third-party"}, "Stonework", none) != "claim" {
+	if interview.Standing(interview.RunBy{Name: " stonework ", Tier: "third-party"}, "Stonework", none) != "claim" {
 		t.Error("the provider's own run is evidence")
 	}
-	if verify.InterviewStanding(self, "", sabotage.MustParse("iv.self-tier-upgraded")) != "evidence" {
+	if interview.Standing(self, "", sabotage.MustParse("iv.self-tier-upgraded")) != "evidence" {
 		t.Error("iv.self-tier-upgraded has no effect")
 	}
-	card := &a2a.AgentCard{Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: verify.InterviewURI + "/"}}}}
-	ap := verify.InterviewApplies(card, none)
+	card := &a2a.AgentCard{Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: interview.URI + "/"}}}}
+	ap := interview.Applies(card, none)
 	if ap.Declared || ap.Verdict != "inapplicable" || strings.Contains(ap.Reason, "evad") {
 		t.Errorf("a near-miss URI is read as %+v (URIs match exactly, absence states nothing)", ap)
 	}
-	if ap := verify.InterviewApplies(card, sabotage.MustParse("iv.absence-lowers-score")); ap.Verdict != "blocked" {
+	if ap := interview.Applies(card, sabotage.MustParse("iv.absence-lowers-score")); ap.Verdict != "blocked" {
 		t.Errorf("iv.absence-lowers-score: %+v", ap)
 	}
 	a, c := start(t, "interview")
-	rep := verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse("iv.result-omits-runner")})
+	rep := interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse("iv.result-omits-runner")})
 	if rep.RunBy != nil {
 		t.Errorf("iv.result-omits-runner kept %+v", rep.RunBy)
 	}
-	rep = verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse("iv.refusal-counted-as-failure")})
-	if rep.Outcome != verify.InterviewInconsistent || rep.Probes[0].CountedAs != "fail" {
+	rep = interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse("iv.refusal-counted-as-failure")})
+	if rep.Outcome != interview.Inconsistent || rep.Probes[0].CountedAs != "fail" {
 		t.Errorf("iv.refusal-counted-as-failure: %s %s", rep.Outcome, rep.Probes[0].CountedAs)
 	}
 }
 
 func TestInterviewWithoutTerms(t *testing.T) {
 	a, c := start(t, "interview.noterms")
-	rep := verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t)})
-	if rep.Outcome != verify.InterviewConsistent {
+	rep := interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t)})
+	if rep.Outcome != interview.Consistent {
 		t.Fatalf("noterms agent: %s", rep.Outcome)
 	}
 	if r := rep.Reply("interview/terms"); r == nil || r.Answer == nil || r.Answer.Declared == nil || *r.Answer.Declared || len(r.Answer.Projections) != 0 {

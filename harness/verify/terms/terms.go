@@ -1,4 +1,4 @@
-package verify
+package terms
 
 // The terms extension (Agent SoW: A2A Terms Extension 0.1.0-draft): the card entry, and the four-step
 // verification of §6 plus the standing-proposal checks of §3 rule 5, as a consumer runs them.
@@ -20,61 +20,62 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify"
 	"github.com/extconf/extconf/sabotage"
 )
 
-// TermsURI is the extension's URI; consumers match it exactly (§2).
-const TermsURI = "https://agentsow.com/extensions/a2a-terms/v1"
+// URI is the extension's URI; consumers match it exactly (§2).
+const URI = "https://agentsow.com/extensions/a2a-terms/v1"
 
-// TermsEntry is one params.proposals[] entry of the card's terms declaration. A member the card omits (or spells
+// Entry is one params.proposals[] entry of the card's terms declaration. A member the card omits (or spells
 // with a non-string) is "".
-type TermsEntry struct{ URL, Digest, Sow, Offering string }
+type Entry struct{ URL, Digest, Sow, Offering string }
 
-// TermsParams is the declaration's params as the consumer reads them.
-type TermsParams struct {
+// Params is the declaration's params as the consumer reads them.
+type Params struct {
 	SowSpec   string
-	Entries   []TermsEntry
+	Entries   []Entry
 	Required  bool
 	Malformed []string // entries that are not objects, by index
 }
 
 // Errors of the card entry.
 var (
-	ErrTermsNotDeclared = errors.New("the card does not declare " + TermsURI)
-	ErrTermsParams      = errors.New("the terms declaration's params are malformed")
+	ErrNotDeclared = errors.New("the card does not declare " + URI)
+	ErrParams      = errors.New("the terms declaration's params are malformed")
 )
 
-// TermsEntries parses params.proposals of the card's terms declaration.
-func TermsEntries(card *a2a.AgentCard) ([]TermsEntry, error) {
-	p, err := ReadTermsParams(card)
+// Entries parses params.proposals of the card's terms declaration.
+func Entries(card *a2a.AgentCard) ([]Entry, error) {
+	p, err := ReadParams(card)
 	if err != nil {
 		return nil, err
 	}
 	return p.Entries, nil
 }
 
-// ReadTermsParams parses the terms declaration's params: sow_spec and the proposals entries.
-func ReadTermsParams(card *a2a.AgentCard) (*TermsParams, error) {
+// ReadParams parses the terms declaration's params: sow_spec and the proposals entries.
+func ReadParams(card *a2a.AgentCard) (*Params, error) {
 	if card == nil {
-		return nil, ErrTermsNotDeclared
+		return nil, ErrNotDeclared
 	}
-	ext, ok := card.Extension(TermsURI)
+	ext, ok := card.Extension(URI)
 	if !ok {
-		return nil, ErrTermsNotDeclared
+		return nil, ErrNotDeclared
 	}
 	var params map[string]json.RawMessage
 	if err := json.Unmarshal(ext.Params, &params); err != nil || params == nil {
-		return nil, fmt.Errorf("%w: params is not an object", ErrTermsParams)
+		return nil, fmt.Errorf("%w: params is not an object", ErrParams)
 	}
-	out := &TermsParams{Required: ext.Required}
+	out := &Params{Required: ext.Required}
 	_ = json.Unmarshal(params["sow_spec"], &out.SowSpec)
 	raw, ok := params["proposals"]
 	if !ok {
-		return out, fmt.Errorf("%w: params.proposals is absent", ErrTermsParams)
+		return out, fmt.Errorf("%w: params.proposals is absent", ErrParams)
 	}
 	var list []json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
-		return out, fmt.Errorf("%w: params.proposals is not an array", ErrTermsParams)
+		return out, fmt.Errorf("%w: params.proposals is not an array", ErrParams)
 	}
 	for i, item := range list {
 		var m map[string]any
@@ -83,18 +84,18 @@ func ReadTermsParams(card *a2a.AgentCard) (*TermsParams, error) {
 			continue
 		}
 		str := func(k string) string { s, _ := m[k].(string); return s }
-		out.Entries = append(out.Entries, TermsEntry{URL: str("url"), Digest: str("digest"), Sow: str("sow"), Offering: str("offering")})
+		out.Entries = append(out.Entries, Entry{URL: str("url"), Digest: str("digest"), Sow: str("sow"), Offering: str("offering")})
 	}
 	return out, nil
 }
 
 // Steps of the verification, in order, as ProposalResult.Step names them.
 const (
-	TermsStepFetch     = "fetch"     // §6 step 1: the GET failed, or the status was not 2xx
-	TermsStepParse     = "parse"     // §6 step 1: the body is not one I-JSON object
-	TermsStepDigest    = "digest"    // §6 steps 2–3: JCS of the complete document does not hash to the entry's digest
-	TermsStepSignature = "signature" // §6 step 4: no provider signature, or it does not verify (Agent SoW §6)
-	TermsStepStanding  = "standing"  // §3 rule 5: not a standing proposal (client seat filled, starts_at set, incomplete)
+	StepFetch     = "fetch"     // §6 step 1: the GET failed, or the status was not 2xx
+	StepParse     = "parse"     // §6 step 1: the body is not one I-JSON object
+	StepDigest    = "digest"    // §6 steps 2–3: JCS of the complete document does not hash to the entry's digest
+	StepSignature = "signature" // §6 step 4: no provider signature, or it does not verify (Agent SoW §6)
+	StepStanding  = "standing"  // §3 rule 5: not a standing proposal (client seat filled, starts_at set, incomplete)
 )
 
 // Errors a ProposalResult wraps, one per failure kind.
@@ -133,20 +134,20 @@ func (r ProposalResult) fail(step string, err error) ProposalResult {
 // document; SHA-256 compared exactly with the entry's digest; the provider signature per Agent SoW §6; then the
 // §3 rule 5 standing-proposal checks (complete, client seat blank). Identifiers are never compared (§8).
 // set carries the client-side sabotage toggles of the terms document; pass sabotage.Set{} for the correct consumer.
-func VerifyProposal(ctx context.Context, c *a2a.Client, e TermsEntry, set sabotage.Set) ProposalResult {
+func VerifyProposal(ctx context.Context, c *a2a.Client, e Entry, set sabotage.Set) ProposalResult {
 	var r ProposalResult
 	u, err := url.Parse(e.URL)
 	if e.URL == "" || err != nil || !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
-		return r.fail(TermsStepFetch, fmt.Errorf("%w: url %q is not an absolute https URL (§3 rule 3)", ErrProposalFetch, e.URL))
+		return r.fail(StepFetch, fmt.Errorf("%w: url %q is not an absolute https URL (§3 rule 3)", ErrProposalFetch, e.URL))
 	}
 	body, ex, err := FetchProposal(ctx, c, e.URL, a2a.Call{})
 	r.Exchange = ex
 	if err != nil {
 		if errors.Is(err, ErrProposalParse) {
 			r.Doc = body
-			return r.fail(TermsStepParse, err)
+			return r.fail(StepParse, err)
 		}
-		return r.fail(TermsStepFetch, err)
+		return r.fail(StepFetch, err)
 	}
 	r.Doc = body
 	r.Parsed, _ = ParseProposal(body) // FetchProposal parsed it already
@@ -163,24 +164,24 @@ func VerifyProposal(ctx context.Context, c *a2a.Client, e TermsEntry, set sabota
 		digest, err = ProposalDigest(body)
 	}
 	if err != nil {
-		return r.fail(TermsStepParse, fmt.Errorf("%w: %v", ErrProposalParse, err))
+		return r.fail(StepParse, fmt.Errorf("%w: %v", ErrProposalParse, err))
 	}
 	r.Digest = digest
 	id, _ := r.Parsed["id"].(string)
 	if set.On("terms.client-rejects-on-identifier-mismatch") {
 		if minted, err := MintSowID(body); (e.Sow != "" && e.Sow != id) || err != nil || minted != id {
-			return r.fail(TermsStepDigest, fmt.Errorf("%w: entry sow %q, document id %q, re-derived %q", ErrIdentifierMismatch, e.Sow, id, minted))
+			return r.fail(StepDigest, fmt.Errorf("%w: entry sow %q, document id %q, re-derived %q", ErrIdentifierMismatch, e.Sow, id, minted))
 		}
 	}
 	sameID := set.On("terms.client-compares-identifiers") && e.Sow != "" && e.Sow == id
 	if digest != e.Digest && !sameID && !set.On("terms.client-accepts-digest-mismatch") {
-		return r.fail(TermsStepDigest, fmt.Errorf("%w: the entry commits to %q, the served document hashes to %q", ErrDigestMismatch, e.Digest, digest))
+		return r.fail(StepDigest, fmt.Errorf("%w: the entry commits to %q, the served document hashes to %q", ErrDigestMismatch, e.Digest, digest))
 	}
 
 	// Step 4: the provider's signature over the Agent SoW §6 signed bytes.
 	if err := VerifyProviderSignature(body); err != nil {
 		if !(errors.Is(err, ErrSignatureAbsent) && set.On("terms.client-accepts-unsigned")) {
-			return r.fail(TermsStepSignature, err)
+			return r.fail(StepSignature, err)
 		}
 	}
 
@@ -188,7 +189,7 @@ func VerifyProposal(ctx context.Context, c *a2a.Client, e TermsEntry, set sabota
 	problems := StandingProblems(r.Parsed)
 	problems = append(problems, CompletenessProblems(r.Parsed)...)
 	if len(problems) > 0 {
-		return r.fail(TermsStepStanding, fmt.Errorf("%w: %s", ErrNotStanding, strings.Join(problems, "; ")))
+		return r.fail(StepStanding, fmt.Errorf("%w: %s", ErrNotStanding, strings.Join(problems, "; ")))
 	}
 	return r
 }
@@ -273,14 +274,7 @@ func termsSafeIntegers(body []byte) error {
 
 // ProposalDigest is the terms §5 commitment of a document: "sha256:" + lowercase hex of SHA-256 over the JCS
 // (RFC 8785) form of the complete document, id and signatures included, no prefix.
-func ProposalDigest(doc []byte) (string, error) {
-	c, err := jcs.Transform(doc)
-	if err != nil {
-		return "", fmt.Errorf("JCS: %w", err)
-	}
-	s := sha256.Sum256(c)
-	return "sha256:" + hex.EncodeToString(s[:]), nil
-}
+func ProposalDigest(doc []byte) (string, error) { return verify.JCSDigest(doc) }
 
 // digestWithout hashes JCS of doc with top-level members removed (the sabotaged consumer's mistake).
 func termsDigestWithout(doc []byte, drop ...string) (string, error) {
@@ -288,8 +282,7 @@ func termsDigestWithout(doc []byte, drop ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s := sha256.Sum256(c)
-	return "sha256:" + hex.EncodeToString(s[:]), nil
+	return verify.Digest(c), nil
 }
 
 func sowCanonicalWithout(doc []byte, drop ...string) ([]byte, error) {

@@ -1,4 +1,4 @@
-package verify
+package terms
 
 // Agent SoW §6 provider signatures, checked independently of the fixtures' signing code (fixtures/sow/sowdoc):
 // the key decoding, checksum and signed bytes are written again here so each implementation checks the other.

@@ -1,4 +1,4 @@
-package verify
+package terms
 
 import (
 	"errors"

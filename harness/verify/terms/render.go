@@ -1,4 +1,4 @@
-package verify
+package terms
 
 // The harness's terms view (terminal and HTML): verified proposals with every clause's grade beside it (§7 rule 2),
 // the §6 boundary stated, nothing worded as certification, endorsement or conduct (§7 rule 1). extconf's own
@@ -15,8 +15,8 @@ import (
 	"github.com/extconf/extconf/sabotage"
 )
 
-// TermsBoundary is the fixed sentence every terms view carries.
-const TermsBoundary = "A verified proposal is an offer, honestly attributed: the card commits to exactly these bytes and the provider signed them. " +
+// Boundary is the fixed sentence every terms view carries.
+const Boundary = "A verified proposal is an offer, honestly attributed: the card commits to exactly these bytes and the provider signed them. " +
 	"It proves nothing about conduct, and the card raises no clause's grade."
 
 // GradeMeaning explains each Agent SoW §3 grade as the provider's claim.
@@ -121,10 +121,10 @@ func proposalBadge(set sabotage.Set) string {
 	return ""
 }
 
-// RenderTermsText is the terminal view of a consumer outcome.
-func RenderTermsText(o *TermsOutcome, set sabotage.Set) string {
+// RenderText is the terminal view of a consumer outcome.
+func RenderText(o *Outcome, set sabotage.Set) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %s\n%s\n", termsHeading(set), o.View.Summary, TermsBoundary)
+	fmt.Fprintf(&b, "%s: %s\n%s\n", termsHeading(set), o.View.Summary, Boundary)
 	if set.On("terms.render-drops-grades") {
 		b.WriteString("\n")
 	} else {
@@ -143,12 +143,12 @@ func RenderTermsText(o *TermsOutcome, set sabotage.Set) string {
 	return b.String()
 }
 
-// RenderTermsHTML is the HTML view of a consumer outcome; each clause is an <li data-clause> with its grade.
-func RenderTermsHTML(o *TermsOutcome, set sabotage.Set) string {
+// RenderHTML is the HTML view of a consumer outcome; each clause is an <li data-clause> with its grade.
+func RenderHTML(o *Outcome, set sabotage.Set) string {
 	e := html.EscapeString
 	var b strings.Builder
 	fmt.Fprintf(&b, "<section class=\"terms\">\n<h2>%s</h2>\n<p class=\"summary\">%s</p>\n<p class=\"boundary\">%s</p>\n",
-		e(termsHeading(set)), e(o.View.Summary), e(TermsBoundary))
+		e(termsHeading(set)), e(o.View.Summary), e(Boundary))
 	for _, p := range o.Proposals {
 		fmt.Fprintf(&b, "<article class=\"proposal\" data-digest=\"%s\"><h3>Proposal %s (offering %s)%s</h3>\n<ul>\n",
 			e(p.Digest), e(p.ID), e(p.Entry.Offering), e(proposalBadge(set)))

@@ -1,4 +1,4 @@
-package verify
+package interview
 
 // The interview as procedure (§8), with the churn rule of §7 rule 3 and the honesty rules of §9 that bind what
 // the verifier records.
@@ -18,6 +18,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/verify"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -30,15 +31,15 @@ type RunBy struct {
 
 // Outcomes of the procedure.
 const (
-	InterviewConsistent     = "consistent"      // five answers, no persistent conflict, both probes drew the standard refusal
-	InterviewInconsistent   = "inconsistent"    // a persistent conflict, a missing answer or a wrong probe response
-	InterviewNotImplemented = "not implemented" // the card does not declare the extension (states nothing, §9 rule 2)
-	InterviewUnverifiedCard = "unverified card" // the card's JWS does not verify: there is no published declaration to diff against
-	InterviewIncomplete     = "incomplete"      // the card could not be fetched or read
+	Consistent     = "consistent"      // five answers, no persistent conflict, both probes drew the standard refusal
+	Inconsistent   = "inconsistent"    // a persistent conflict, a missing answer or a wrong probe response
+	NotImplemented = "not implemented" // the card does not declare the extension (states nothing, §9 rule 2)
+	UnverifiedCard = "unverified card" // the card's JWS does not verify: there is no published declaration to diff against
+	Incomplete     = "incomplete"      // the card could not be fetched or read
 )
 
-// InterviewOptions shape one run of the procedure.
-type InterviewOptions struct {
+// Options shape one run of the procedure.
+type Options struct {
 	RunBy  RunBy
 	Keys   *jose.JSONWebKeySet // card-signing keys the operator trusts; a same-origin jku is also read
 	Header map[string][]string // credential for the interview calls, when the card requires one
@@ -46,42 +47,42 @@ type InterviewOptions struct {
 	Nonce  string              // makes the probes' names unique; random when empty
 }
 
-// InterviewStep is one step of §8 as it ran.
-type InterviewStep struct {
+// Step is one step of §8 as it ran.
+type Step struct {
 	Name      string
 	OK        bool
 	Detail    string
 	Exchanges []*a2a.Exchange
 }
 
-// InterviewProbe is one closure probe (§8 step 4).
-type InterviewProbe struct {
+// Probe is one closure probe (§8 step 4).
+type Probe struct {
 	Name      string
-	Reply     *InterviewReply
+	Reply     *Reply
 	Correct   bool   // the standard refusal, mechanically produced
 	Why       string // why not, when not
 	CountedAs string // "pass" or "fail" in the record: a correct refusal is a correct response (§9 rule 3)
 }
 
-// InterviewReport is the recorded result of §8 step 5.
-type InterviewReport struct {
+// Report is the recorded result of §8 step 5.
+type Report struct {
 	CardURL   string
 	RunBy     *RunBy // who ran it (§8, §9 rule 4)
 	Standing  string // "claim" (self-run) or "evidence" (third-party)
-	Steps     []InterviewStep
-	Declared  *InterviewDeclared
-	Replies   []*InterviewReply   // the five answers the diff finally judged
-	FirstDiff []InterviewConflict // conflicts of the first round
-	Conflicts []InterviewConflict // persistent conflicts: non-conformance (§7 rule 3)
-	Reran     bool                // the card was re-fetched and the five re-asked
-	Probes    []InterviewProbe
+	Steps     []Step
+	Declared  *Declared
+	Replies   []*Reply   // the five answers the diff finally judged
+	FirstDiff []Conflict // conflicts of the first round
+	Conflicts []Conflict // persistent conflicts: non-conformance (§7 rule 3)
+	Reran     bool       // the card was re-fetched and the five re-asked
+	Probes    []Probe
 	Passed    int
 	Failed    int
 	Outcome   string
 }
 
 // Reply returns the final reply to method.
-func (r *InterviewReport) Reply(method string) *InterviewReply {
+func (r *Report) Reply(method string) *Reply {
 	for _, x := range r.Replies {
 		if x.Method == method {
 			return x
@@ -90,9 +91,9 @@ func (r *InterviewReport) Reply(method string) *InterviewReply {
 	return nil
 }
 
-// InterviewStanding is the standing of a result run by by against an agent of provider: only a third-party run
+// Standing is the standing of a result run by by against an agent of provider: only a third-party run
 // is evidence (§8), and a run by the agent's own provider organization is self-run whatever tier it states.
-func InterviewStanding(by RunBy, provider string, set sabotage.Set) string {
+func Standing(by RunBy, provider string, set sabotage.Set) string {
 	if set.On("iv.self-tier-upgraded") {
 		return "evidence"
 	}
@@ -103,23 +104,23 @@ func InterviewStanding(by RunBy, provider string, set sabotage.Set) string {
 	return "claim"
 }
 
-// InterviewApplicability is how the reference client reads a card's (non-)declaration of the interview.
-type InterviewApplicability struct {
+// Applicability is how the reference client reads a card's (non-)declaration of the interview.
+type Applicability struct {
 	Declared bool
 	Verdict  string // for the interview rows when not declared: "inapplicable"
 	Reason   string
 }
 
-// InterviewApplies reads the card: absence of the extension means the agent has not implemented it, nothing
+// Applies reads the card: absence of the extension means the agent has not implemented it, nothing
 // more (§9 rule 2): its rows are inapplicable, never failed, blocked or ranked.
-func InterviewApplies(card *a2a.AgentCard, set sabotage.Set) InterviewApplicability {
+func Applies(card *a2a.AgentCard, set sabotage.Set) Applicability {
 	if card != nil {
-		if _, ok := card.Extension(InterviewURI); ok {
-			return InterviewApplicability{Declared: true}
+		if _, ok := card.Extension(URI); ok {
+			return Applicability{Declared: true}
 		}
 	}
-	a := InterviewApplicability{Verdict: "inapplicable",
-		Reason: "the card does not declare " + InterviewURI + " in capabilities.extensions: the agent has not implemented the interview, which states nothing about it (interview §9 rule 2)"}
+	a := Applicability{Verdict: "inapplicable",
+		Reason: "the card does not declare " + URI + " in capabilities.extensions: the agent has not implemented the interview, which states nothing about it (interview §9 rule 2)"}
 	if set.On("iv.absence-as-defect") {
 		a.Reason = "the agent evades the interview: the extension is missing from its card, a defect"
 	}
@@ -129,12 +130,12 @@ func InterviewApplies(card *a2a.AgentCard, set sabotage.Set) InterviewApplicabil
 	return a
 }
 
-// Interview runs the procedure of §8 against the agent whose card is at cardURL: fetch the card and verify its
+// Run runs the procedure of §8 against the agent whose card is at cardURL: fetch the card and verify its
 // signature; activate and make the five calls; diff every projection (§7), re-fetching and re-asking once on a
 // conflict; probe the closure; record who ran it. It never stops on the agent's answers, only when there is
 // nothing to diff against.
-func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOptions) *InterviewReport {
-	r := &InterviewReport{CardURL: cardURL}
+func Run(ctx context.Context, c *a2a.Client, cardURL string, o Options) *Report {
+	r := &Report{CardURL: cardURL}
 	nonce := o.Nonce
 	if nonce == "" {
 		nonce = ivRandomNonce()
@@ -145,22 +146,22 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 	d, step := ivFetchCard(ctx, c, cardURL, o, "interview §8 step 1")
 	r.Steps = append(r.Steps, step)
 	if d == nil {
-		r.Outcome = InterviewIncomplete
+		r.Outcome = Incomplete
 		if strings.HasPrefix(step.Detail, "card signature") {
-			r.Outcome = InterviewUnverifiedCard
+			r.Outcome = UnverifiedCard
 		}
 		return r
 	}
-	if a := InterviewApplies(d.Card, o.Set); !a.Declared {
-		r.Outcome = InterviewNotImplemented
-		r.Steps = append(r.Steps, InterviewStep{Name: "applicability", OK: true, Detail: a.Reason})
+	if a := Applies(d.Card, o.Set); !a.Declared {
+		r.Outcome = NotImplemented
+		r.Steps = append(r.Steps, Step{Name: "applicability", OK: true, Detail: a.Reason})
 		return r
 	}
 	r.Declared = d
-	ep, err := InterviewEndpointOf(d.Card)
+	ep, err := EndpointOf(d.Card)
 	if err != nil {
-		r.Steps = append(r.Steps, InterviewStep{Name: "2 activate and make the five calls", Detail: err.Error()})
-		r.Outcome = InterviewIncomplete
+		r.Steps = append(r.Steps, Step{Name: "2 activate and make the five calls", Detail: err.Error()})
+		r.Outcome = Incomplete
 		return r
 	}
 	ep.Header = o.Header
@@ -168,7 +169,7 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 	// Steps 2 and 3.
 	r.Replies, step = ivAskFive(ctx, c, ep, "interview §8 step 2")
 	r.Steps = append(r.Steps, step)
-	r.FirstDiff = InterviewDiff(ctx, c, d, r.Replies, o.Set)
+	r.FirstDiff = Diff(ctx, c, d, r.Replies, o.Set)
 	r.Conflicts = r.FirstDiff
 	r.Steps = append(r.Steps, ivDiffStep("3 diff every projection against the declared documents (§7)", r.FirstDiff, r.Replies))
 	if len(r.FirstDiff) > 0 && !o.Set.On("iv.verifier-churn-as-persistent") {
@@ -180,15 +181,15 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 		if d2 != nil {
 			d = d2
 			r.Declared = d2
-			if ep2, err := InterviewEndpointOf(d2.Card); err == nil {
+			if ep2, err := EndpointOf(d2.Card); err == nil {
 				ep2.Header = o.Header
 				ep = ep2
 			}
-			var st InterviewStep
+			var st Step
 			r.Replies, st = ivAskFive(ctx, c, ep, "interview §7 rule 3 re-run")
 			st.Name = "3b churn: re-ask the five questions"
 			r.Steps = append(r.Steps, st)
-			r.Conflicts = InterviewDiff(ctx, c, d, r.Replies, o.Set)
+			r.Conflicts = Diff(ctx, c, d, r.Replies, o.Set)
 			r.Steps = append(r.Steps, ivDiffStep("3c churn: diff again; what survives is persistent", r.Conflicts, r.Replies))
 		}
 	}
@@ -204,8 +205,8 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 		{"interview/usage with a selector matching nothing", "interview/usage", map[string]any{"skill": ivUnmatchedSelector(skills, nonce)}},
 	}
 	for _, p := range probes {
-		rep := InterviewAsk(ctx, c, ep, p.method, p.params, true, "interview §8 step 4 closure probe: "+p.name)
-		pr := InterviewProbe{Name: p.name, Reply: rep}
+		rep := Ask(ctx, c, ep, p.method, p.params, true, "interview §8 step 4 closure probe: "+p.name)
+		pr := Probe{Name: p.name, Reply: rep}
 		pr.Why = IsStandardRefusal(rep, skills)
 		pr.Correct = pr.Why == ""
 		pr.CountedAs = "fail"
@@ -214,7 +215,7 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 		}
 		r.Probes = append(r.Probes, pr)
 	}
-	st := InterviewStep{Name: "4 probe the closure", OK: true}
+	st := Step{Name: "4 probe the closure", OK: true}
 	for _, p := range r.Probes {
 		st.Exchanges = append(st.Exchanges, p.Reply.Exchange)
 		if !p.Correct {
@@ -225,7 +226,7 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 	r.Steps = append(r.Steps, st)
 
 	// Step 5 (the deferred record) counts.
-	for _, m := range InterviewMethods {
+	for _, m := range Methods {
 		if x := r.Reply(m); x != nil && x.Answer != nil && x.Answer.Malformed == "" {
 			r.Passed++
 		} else {
@@ -246,15 +247,15 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 			r.Failed++
 		}
 	}
-	r.Outcome = InterviewConsistent
+	r.Outcome = Consistent
 	if r.Failed > 0 {
-		r.Outcome = InterviewInconsistent
+		r.Outcome = Inconsistent
 	}
 	return r
 }
 
 // record is §8 step 5: who ran it and with what standing travel with the result.
-func (r *InterviewReport) record(o InterviewOptions) {
+func (r *Report) record(o Options) {
 	if !o.Set.On("iv.result-omits-runner") {
 		by := o.RunBy
 		if by.Tier == "" {
@@ -266,27 +267,27 @@ func (r *InterviewReport) record(o InterviewOptions) {
 	if r.Declared != nil && r.Declared.Card.Provider != nil {
 		provider = r.Declared.Card.Provider.Organization
 	}
-	r.Standing = InterviewStanding(o.RunBy, provider, o.Set)
-	r.Steps = append(r.Steps, InterviewStep{Name: "5 record the result", OK: true,
+	r.Standing = Standing(o.RunBy, provider, o.Set)
+	r.Steps = append(r.Steps, Step{Name: "5 record the result", OK: true,
 		Detail: fmt.Sprintf("outcome %s; standing %s", r.Outcome, r.Standing)})
 }
 
 // ivFetchCard is §8 step 1 (and its churn repeat): fetch, decode, verify the JWS.
-func ivFetchCard(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOptions, note string) (*InterviewDeclared, InterviewStep) {
-	st := InterviewStep{Name: "1 fetch the card and verify its signature"}
+func ivFetchCard(ctx context.Context, c *a2a.Client, cardURL string, o Options, note string) (*Declared, Step) {
+	st := Step{Name: "1 fetch the card and verify its signature"}
 	card, ex, err := c.FetchCard(ctx, cardURL, a2a.Call{Note: note + ": fetch the card"})
 	st.Exchanges = append(st.Exchanges, ex)
 	if err != nil {
 		st.Detail = "card fetch: " + err.Error()
 		return nil, st
 	}
-	status, exs, err := InterviewCardSignature(ctx, c, cardURL, ex.ResponseBody, o.Keys, o.Set)
+	status, exs, err := CardSignature(ctx, c, cardURL, ex.ResponseBody, o.Keys, o.Set)
 	st.Exchanges = append(st.Exchanges, exs...)
 	if err != nil {
 		st.Detail = err.Error()
 		return nil, st
 	}
-	d, err := NewInterviewDeclared(cardURL, ex.ResponseBody, card, ex)
+	d, err := NewDeclared(cardURL, ex.ResponseBody, card, ex)
 	if err != nil {
 		st.Detail = "card decode: " + err.Error()
 		return nil, st
@@ -295,10 +296,10 @@ func ivFetchCard(ctx context.Context, c *a2a.Client, cardURL string, o Interview
 	return d, st
 }
 
-// InterviewCardSignature verifies the card's JWS (A2A §8.4) as §7 rule 1 and §8 step 1 ask, with the operator's
+// CardSignature verifies the card's JWS (A2A §8.4) as §7 rule 1 and §8 step 1 ask, with the operator's
 // trusted keys plus the JWK Set a signature's jku names on the card's own origin (fetched through the recording
 // client; any other jku is not followed). A card with no signatures is reported "unsigned" and diffed as served.
-func InterviewCardSignature(ctx context.Context, c *a2a.Client, cardURL string, raw []byte, trusted *jose.JSONWebKeySet, set sabotage.Set) (string, []*a2a.Exchange, error) {
+func CardSignature(ctx context.Context, c *a2a.Client, cardURL string, raw []byte, trusted *jose.JSONWebKeySet, set sabotage.Set) (string, []*a2a.Exchange, error) {
 	if set.On("iv.verifier-skips-card-signature") {
 		return "signature not checked", nil, nil
 	}
@@ -343,7 +344,7 @@ func InterviewCardSignature(ctx context.Context, c *a2a.Client, cardURL string, 
 			}
 		}
 	}
-	res, err := CardSignature(raw, keys)
+	res, err := verify.CardSignature(raw, keys)
 	if err != nil && len(offOrigin) > 0 {
 		return "", exs, fmt.Errorf("card signature: %w (off-origin jku not followed: %s)", err, strings.Join(offOrigin, ", "))
 	}
@@ -376,11 +377,11 @@ func ivSameOrigin(a, b string) bool {
 		(ua.Scheme == "https" || ua.Scheme == "http")
 }
 
-func ivAskFive(ctx context.Context, c *a2a.Client, ep InterviewEndpoint, note string) ([]*InterviewReply, InterviewStep) {
-	st := InterviewStep{Name: "2 activate the extension and make the five calls", OK: true}
-	var out []*InterviewReply
-	for _, m := range InterviewMethods {
-		r := InterviewAsk(ctx, c, ep, m, nil, true, note+": "+m)
+func ivAskFive(ctx context.Context, c *a2a.Client, ep Endpoint, note string) ([]*Reply, Step) {
+	st := Step{Name: "2 activate the extension and make the five calls", OK: true}
+	var out []*Reply
+	for _, m := range Methods {
+		r := Ask(ctx, c, ep, m, nil, true, note+": "+m)
 		out = append(out, r)
 		st.Exchanges = append(st.Exchanges, r.Exchange)
 		switch {
@@ -395,14 +396,14 @@ func ivAskFive(ctx context.Context, c *a2a.Client, ep InterviewEndpoint, note st
 	return out, st
 }
 
-func ivDiffStep(name string, cs []InterviewConflict, replies []*InterviewReply) InterviewStep {
+func ivDiffStep(name string, cs []Conflict, replies []*Reply) Step {
 	n := 0
 	for _, r := range replies {
 		if r.Answer != nil {
 			n += len(r.Answer.Projections)
 		}
 	}
-	st := InterviewStep{Name: name, OK: len(cs) == 0, Detail: fmt.Sprintf("%d projections, %d conflicts", n, len(cs))}
+	st := Step{Name: name, OK: len(cs) == 0, Detail: fmt.Sprintf("%d projections, %d conflicts", n, len(cs))}
 	for _, c := range cs {
 		st.Detail += "; " + c.String()
 	}
@@ -428,7 +429,7 @@ func ivRandomNonce() string {
 
 // Render writes the record for people: the standing first, then who ran it, the steps, the conflicts and the
 // probes, each probe with how it was counted.
-func (r *InterviewReport) Render(w io.Writer) {
+func (r *Report) Render(w io.Writer) {
 	if r.Standing == "evidence" {
 		fmt.Fprintf(w, "INTERVIEW RESULT: EVIDENCE (recorded by a third party)\n")
 	} else {

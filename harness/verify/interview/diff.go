@@ -1,4 +1,4 @@
-package verify
+package interview
 
 // The consistency diff of interview §7: every projection is resolved in the declared document it names and
 // compared, under JCS, byte for byte.
@@ -6,15 +6,15 @@ package verify
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/jsonptr"
+	"github.com/extconf/extconf/harness/verify"
+	"github.com/extconf/extconf/harness/verify/terms"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -28,100 +28,100 @@ const (
 	ConflictValue       = "value"        // JCS(value) differs from JCS(resolved)
 )
 
-// InterviewConflict is one failed comparison of §7.
-type InterviewConflict struct {
+// Conflict is one failed comparison of §7.
+type Conflict struct {
 	Kind     string
 	Method   string
 	Index    int // projections[] index
-	Source   InterviewSource
+	Source   Source
 	Detail   string
 	Exchange *a2a.Exchange // the answer's exchange
 }
 
-func (c InterviewConflict) String() string {
+func (c Conflict) String() string {
 	return fmt.Sprintf("%s projections[%d] (%s %s): %s: %s", c.Method, c.Index, c.Source.Document, c.Source.Member, c.Kind, c.Detail)
 }
 
-// InterviewDeclared is what the verifier fetched: the card (verified per §8 step 1) and, lazily, the proposals
+// Declared is what the verifier fetched: the card (verified per §8 step 1) and, lazily, the proposals
 // its terms entries commit to.
-type InterviewDeclared struct {
+type Declared struct {
 	CardURL      string
 	CardRaw      []byte
 	Card         *a2a.AgentCard
 	CardExchange *a2a.Exchange
 	cardDoc      any
-	Entries      []TermsEntry
+	Entries      []terms.Entry
 	EntriesErr   error
-	proposals    map[string]*ProposalResult // url + " " + digest
+	proposals    map[string]*terms.ProposalResult // url + " " + digest
 	proposalDocs map[string]any
 }
 
-// NewInterviewDeclared wraps a fetched card. The card's terms entries are read here; a card without the terms
+// NewDeclared wraps a fetched card. The card's terms entries are read here; a card without the terms
 // extension has none.
-func NewInterviewDeclared(cardURL string, raw []byte, card *a2a.AgentCard, ex *a2a.Exchange) (*InterviewDeclared, error) {
-	doc, err := DecodeJSONDoc(raw)
+func NewDeclared(cardURL string, raw []byte, card *a2a.AgentCard, ex *a2a.Exchange) (*Declared, error) {
+	doc, err := verify.DecodeJSONDoc(raw)
 	if err != nil {
 		return nil, fmt.Errorf("card: %w", err)
 	}
-	d := &InterviewDeclared{CardURL: cardURL, CardRaw: raw, Card: card, CardExchange: ex, cardDoc: doc,
-		proposals: map[string]*ProposalResult{}, proposalDocs: map[string]any{}}
-	if _, ok := card.Extension(interviewTermsURI); ok {
-		d.Entries, d.EntriesErr = TermsEntries(card)
+	d := &Declared{CardURL: cardURL, CardRaw: raw, Card: card, CardExchange: ex, cardDoc: doc,
+		proposals: map[string]*terms.ProposalResult{}, proposalDocs: map[string]any{}}
+	if _, ok := card.Extension(terms.URI); ok {
+		d.Entries, d.EntriesErr = terms.Entries(card)
 	}
 	return d, nil
 }
 
 // CardDoc is the card decoded for pointer resolution (numbers kept as written).
-func (d *InterviewDeclared) CardDoc() any { return d.cardDoc }
+func (d *Declared) CardDoc() any { return d.cardDoc }
 
 // Entry returns the terms entry whose url and digest are byte for byte those given.
-func (d *InterviewDeclared) Entry(url, digest string) (TermsEntry, bool) {
+func (d *Declared) Entry(url, digest string) (terms.Entry, bool) {
 	for _, e := range d.Entries {
 		if e.URL == url && e.Digest == digest {
 			return e, true
 		}
 	}
-	return TermsEntry{}, false
+	return terms.Entry{}, false
 }
 
 // EntryByURL returns the first terms entry listing url.
-func (d *InterviewDeclared) EntryByURL(url string) (TermsEntry, bool) {
+func (d *Declared) EntryByURL(url string) (terms.Entry, bool) {
 	for _, e := range d.Entries {
 		if e.URL == url {
 			return e, true
 		}
 	}
-	return TermsEntry{}, false
+	return terms.Entry{}, false
 }
 
 // Proposal verifies a committed proposal once (terms §6: fetch, JCS, digest, provider signature) and returns the
 // result and the decoded document.
-func (d *InterviewDeclared) Proposal(ctx context.Context, c *a2a.Client, e TermsEntry, set sabotage.Set) (*ProposalResult, any) {
+func (d *Declared) Proposal(ctx context.Context, c *a2a.Client, e terms.Entry, set sabotage.Set) (*terms.ProposalResult, any) {
 	key := e.URL + " " + e.Digest
 	if r, ok := d.proposals[key]; ok {
 		return r, d.proposalDocs[key]
 	}
 	// The terms toggles belong to the terms document's runs: the interview always verifies as a correct consumer.
-	r := VerifyProposal(ctx, c, e, sabotage.Set{})
+	r := terms.VerifyProposal(ctx, c, e, sabotage.Set{})
 	d.proposals[key] = &r
 	if r.Err == nil {
-		if doc, err := DecodeJSONDoc(r.Doc); err == nil {
+		if doc, err := verify.DecodeJSONDoc(r.Doc); err == nil {
 			d.proposalDocs[key] = doc
 		}
 	}
 	return &r, d.proposalDocs[key]
 }
 
-// InterviewDiff runs §7 rules 1 and 2 over every projection of replies and returns the conflicts.
-func InterviewDiff(ctx context.Context, c *a2a.Client, d *InterviewDeclared, replies []*InterviewReply, set sabotage.Set) []InterviewConflict {
-	var out []InterviewConflict
+// Diff runs §7 rules 1 and 2 over every projection of replies and returns the conflicts.
+func Diff(ctx context.Context, c *a2a.Client, d *Declared, replies []*Reply, set sabotage.Set) []Conflict {
+	var out []Conflict
 	for _, r := range replies {
 		if r == nil || r.Answer == nil {
 			continue
 		}
 		for i, p := range r.Answer.Projections {
 			if k, why := DiffProjection(ctx, c, d, p, set); k != "" {
-				out = append(out, InterviewConflict{Kind: k, Method: r.Method, Index: i, Source: p.Source, Detail: why, Exchange: r.Exchange})
+				out = append(out, Conflict{Kind: k, Method: r.Method, Index: i, Source: p.Source, Detail: why, Exchange: r.Exchange})
 			}
 		}
 	}
@@ -129,7 +129,7 @@ func InterviewDiff(ctx context.Context, c *a2a.Client, d *InterviewDeclared, rep
 }
 
 // DiffProjection compares one projection with its declared source; it returns the conflict kind and why, or "".
-func DiffProjection(ctx context.Context, c *a2a.Client, d *InterviewDeclared, p InterviewProjection, set sabotage.Set) (kind, why string) {
+func DiffProjection(ctx context.Context, c *a2a.Client, d *Declared, p Projection, set sabotage.Set) (kind, why string) {
 	var doc any
 	switch p.Source.Document {
 	case "card":
@@ -153,14 +153,14 @@ func DiffProjection(ctx context.Context, c *a2a.Client, d *InterviewDeclared, p 
 	default:
 		return ConflictBadSource, fmt.Sprintf("source.document %q is neither \"card\" nor \"proposal\"", p.Source.Document)
 	}
-	resolved, err := ResolvePointer(doc, p.Source.Member)
+	resolved, err := jsonptr.Resolve(doc, p.Source.Member)
 	if err != nil {
-		if errors.Is(err, ivErrBadPointer) {
+		if errors.Is(err, jsonptr.ErrSyntax) {
 			return ConflictBadSource, err.Error()
 		}
 		return ConflictUnresolved, fmt.Sprintf("%s %q does not resolve in the %s: %v", "member", p.Source.Member, p.Source.Document, err)
 	}
-	want, err := CanonicalValue(resolved)
+	want, err := verify.CanonicalValue(resolved)
 	if err != nil {
 		return ConflictValue, "the declared value does not canonicalize: " + err.Error()
 	}
@@ -172,74 +172,4 @@ func DiffProjection(ctx context.Context, c *a2a.Client, d *InterviewDeclared, p 
 		return ConflictValue, fmt.Sprintf("JCS(value) %s differs from JCS(declared %s) %s", ivClipText(string(got), 200), p.Source.Member, ivClipText(string(want), 200))
 	}
 	return "", ""
-}
-
-// DecodeJSONDoc decodes one JSON value keeping numbers as written, so canonicalization sees the declared bytes.
-func DecodeJSONDoc(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("trailing data after the JSON value")
-	}
-	return v, nil
-}
-
-// CanonicalValue is the JCS (RFC 8785) form of a decoded value.
-func CanonicalValue(v any) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return jcs.Transform(b)
-}
-
-// CanonicalJSON is the JCS form of raw JSON bytes (nil and error when they are not JSON).
-func CanonicalJSON(raw []byte) ([]byte, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return nil, errors.New("empty")
-	}
-	return jcs.Transform(raw)
-}
-
-var ivErrBadPointer = errors.New("not an RFC 6901 JSON Pointer")
-
-// ResolvePointer resolves an RFC 6901 JSON Pointer in a decoded document.
-func ResolvePointer(doc any, ptr string) (any, error) {
-	if ptr == "" {
-		return doc, nil
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil, fmt.Errorf("%w: %q does not start with /", ivErrBadPointer, ptr)
-	}
-	cur := doc
-	for _, raw := range strings.Split(ptr[1:], "/") {
-		if strings.Contains(strings.ReplaceAll(strings.ReplaceAll(raw, "~0", ""), "~1", ""), "~") {
-			return nil, fmt.Errorf("%w: bad escape in %q", ivErrBadPointer, raw)
-		}
-		tok := strings.ReplaceAll(strings.ReplaceAll(raw, "~1", "/"), "~0", "~")
-		switch v := cur.(type) {
-		case map[string]any:
-			next, ok := v[tok]
-			if !ok {
-				return nil, fmt.Errorf("no member %q", tok)
-			}
-			cur = next
-		case []any:
-			if tok == "" || (len(tok) > 1 && tok[0] == '0') || strings.TrimLeft(tok, "0123456789") != "" {
-				return nil, fmt.Errorf("%q is not an array index", tok)
-			}
-			n, err := strconv.Atoi(tok)
-			if err != nil || n >= len(v) {
-				return nil, fmt.Errorf("index %s is out of range (%d elements)", tok, len(v))
-			}
-			cur = v[n]
-		default:
-			return nil, fmt.Errorf("cannot step into a scalar with %q", tok)
-		}
-	}
-	return cur, nil
 }

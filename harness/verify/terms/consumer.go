@@ -1,4 +1,4 @@
-package verify
+package terms
 
 // The reference consumer of the terms extension: what a client, catalog or user interface concludes from a card
 // (§7, §8). Its rules: only verified proposals state terms; a failing entry is exactly an absent entry (plus a
@@ -16,8 +16,8 @@ import (
 
 // Terms states of a card.
 const (
-	TermsStated   = "stated"   // at least one listed proposal verified
-	TermsUnstated = "unstated" // no extension, or no entry verified: the card is silent about terms
+	Stated   = "stated"   // at least one listed proposal verified
+	Unstated = "unstated" // no extension, or no entry verified: the card is silent about terms
 )
 
 // Summaries the reference consumer uses.
@@ -42,7 +42,7 @@ type Price struct {
 
 // VerifiedProposal is a listed proposal that passed every step.
 type VerifiedProposal struct {
-	Entry  TermsEntry     `json:"entry"`
+	Entry  Entry          `json:"entry"`
 	Digest string         `json:"digest"`
 	ID     string         `json:"id"`
 	Parsed map[string]any `json:"-"`
@@ -56,8 +56,8 @@ type Signal struct {
 	Reason string `json:"reason"`
 }
 
-// TermsView is what the consumer concludes about terms; two cards that state the same terms give equal views.
-type TermsView struct {
+// View is what the consumer concludes about terms; two cards that state the same terms give equal views.
+type View struct {
 	State   string   `json:"state"`
 	Summary string   `json:"summary"`
 	Usable  bool     `json:"usable"` // terms alone never make an agent unusable
@@ -65,23 +65,23 @@ type TermsView struct {
 	Digests []string `json:"digests"`
 }
 
-// TermsOutcome is the consumer's full result for one card.
-type TermsOutcome struct {
+// Outcome is the consumer's full result for one card.
+type Outcome struct {
 	Declared   bool               `json:"declared"`
 	SowSpec    string             `json:"sowSpec,omitempty"`
 	Proposals  []VerifiedProposal `json:"proposals"`
 	Signals    []Signal           `json:"signals"`
 	CardClaims []PriceClaim       `json:"cardClaims,omitempty"` // what the prose says: never terms
 	Results    []ProposalResult   `json:"-"`
-	View       TermsView          `json:"view"`
+	View       View               `json:"view"`
 }
 
-// TermsCard runs the reference consumer over a card: every entry verified (§6), failures kept as signals only.
-func TermsCard(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabotage.Set) *TermsOutcome {
-	o := &TermsOutcome{CardClaims: CardPriceClaims(card)}
-	params, err := ReadTermsParams(card)
+// Card runs the reference consumer over a card: every entry verified (§6), failures kept as signals only.
+func Card(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabotage.Set) *Outcome {
+	o := &Outcome{CardClaims: CardPriceClaims(card)}
+	params, err := ReadParams(card)
 	switch {
-	case errors.Is(err, ErrTermsNotDeclared):
+	case errors.Is(err, ErrNotDeclared):
 	case err != nil:
 		o.Declared = true
 		o.Signals = append(o.Signals, Signal{Step: "declaration", Reason: err.Error()})
@@ -90,7 +90,7 @@ func TermsCard(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabo
 		for _, e := range params.Entries {
 			var r ProposalResult
 			if set.On("terms.client-rejects-unknown-sow-spec") && !slices.Contains(KnownSowSpecs, params.SowSpec) {
-				r = ProposalResult{Step: TermsStepStanding, Err: errors.New("unknown sow_spec " + params.SowSpec)}
+				r = ProposalResult{Step: StepStanding, Err: errors.New("unknown sow_spec " + params.SowSpec)}
 			} else {
 				r = VerifyProposal(ctx, c, e, set)
 			}
@@ -120,14 +120,14 @@ func errString(err error) string {
 	return err.Error()
 }
 
-func (o *TermsOutcome) view(set sabotage.Set) TermsView {
-	v := TermsView{State: TermsUnstated, Summary: SummaryNotStated, Usable: true, Prices: o.View.Prices}
+func (o *Outcome) view(set sabotage.Set) View {
+	v := View{State: Unstated, Summary: SummaryNotStated, Usable: true, Prices: o.View.Prices}
 	for _, p := range o.Proposals {
 		v.Prices = append(v.Prices, p.Prices...)
 		v.Digests = append(v.Digests, p.Digest)
 	}
 	if len(o.Proposals) > 0 {
-		v.State, v.Summary = TermsStated, summaryStated
+		v.State, v.Summary = Stated, summaryStated
 	}
 	switch {
 	case !o.Declared && set.On("terms.client-absence-reads-free"):
@@ -186,7 +186,7 @@ func ProposalPrices(doc map[string]any, entryOffering string) []Price {
 
 // MayEngage is the reference consumer's engage gate (§8 stale pointer): true only when a verified proposal prices
 // offering. The card's prose is never an input.
-func MayEngage(o *TermsOutcome, offering string, set sabotage.Set) bool {
+func MayEngage(o *Outcome, offering string, set sabotage.Set) bool {
 	for _, p := range o.Proposals {
 		for _, pr := range p.Prices {
 			if pr.Offering == offering {
@@ -200,7 +200,7 @@ func MayEngage(o *TermsOutcome, offering string, set sabotage.Set) bool {
 // Listing is one agent in a catalog.
 type Listing struct {
 	Name    string
-	Outcome *TermsOutcome
+	Outcome *Outcome
 }
 
 // Ranking is a catalog ordered by price. Agents whose terms are not stated are kept apart: absence is not a
@@ -211,7 +211,7 @@ type Ranking struct {
 }
 
 // lowestPrice is the agent's lowest verified price (no_charge is 0).
-func lowestPrice(o *TermsOutcome) (int64, bool) {
+func lowestPrice(o *Outcome) (int64, bool) {
 	var best int64
 	found := false
 	for _, p := range o.Proposals {
@@ -249,8 +249,8 @@ func RankByPrice(ls []Listing, set sabotage.Set) Ranking {
 }
 
 // NoCharge is a catalog filter: agents with a verified no_charge proposal.
-func NoCharge(set sabotage.Set) func(*TermsOutcome) bool {
-	return func(o *TermsOutcome) bool {
+func NoCharge(set sabotage.Set) func(*Outcome) bool {
+	return func(o *Outcome) bool {
 		for _, p := range o.Proposals {
 			for _, pr := range p.Prices {
 				if pr.Arrangement == "no_charge" {
@@ -262,8 +262,8 @@ func NoCharge(set sabotage.Set) func(*TermsOutcome) bool {
 	}
 }
 
-// FilterTerms keeps the listings whose outcome matches pred.
-func FilterTerms(ls []Listing, pred func(*TermsOutcome) bool) []Listing {
+// Filter keeps the listings whose outcome matches pred.
+func Filter(ls []Listing, pred func(*Outcome) bool) []Listing {
 	var out []Listing
 	for _, l := range ls {
 		if pred(l.Outcome) {

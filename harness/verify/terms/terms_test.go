@@ -1,4 +1,4 @@
-package verify
+package terms
 
 import (
 	"context"
@@ -131,19 +131,19 @@ func TestVerifyProposalSteps(t *testing.T) {
 	none := sabotage.Set{}
 	cases := []struct {
 		name string
-		e    TermsEntry
+		e    Entry
 		set  sabotage.Set
 		step string
 	}{
-		{"reformatted document verifies", TermsEntry{URL: base + "/good", Digest: good.Digest}, none, ""},
-		{"404", TermsEntry{URL: base + "/missing", Digest: good.Digest}, none, TermsStepFetch},
-		{"http url", TermsEntry{URL: strings.Replace(base, "https", "http", 1) + "/good", Digest: good.Digest}, none, TermsStepFetch},
-		{"not json", TermsEntry{URL: base + "/html", Digest: good.Digest}, none, TermsStepParse},
-		{"other document", TermsEntry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, none, TermsStepDigest},
-		{"unsigned", TermsEntry{URL: base + "/unsigned", Digest: unsignedDigest}, none, TermsStepSignature},
-		{"raw-byte hashing rejects a reformatted document", TermsEntry{URL: base + "/good", Digest: good.Digest}, sabotage.MustParse("terms.client-hashes-raw-bytes"), TermsStepDigest},
-		{"identifier comparison accepts the wrong document", TermsEntry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, sabotage.MustParse("terms.client-compares-identifiers"), ""},
-		{"unsigned accepted by the sabotaged consumer", TermsEntry{URL: base + "/unsigned", Digest: unsignedDigest}, sabotage.MustParse("terms.client-accepts-unsigned"), ""},
+		{"reformatted document verifies", Entry{URL: base + "/good", Digest: good.Digest}, none, ""},
+		{"404", Entry{URL: base + "/missing", Digest: good.Digest}, none, StepFetch},
+		{"http url", Entry{URL: strings.Replace(base, "https", "http", 1) + "/good", Digest: good.Digest}, none, StepFetch},
+		{"not json", Entry{URL: base + "/html", Digest: good.Digest}, none, StepParse},
+		{"other document", Entry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, none, StepDigest},
+		{"unsigned", Entry{URL: base + "/unsigned", Digest: unsignedDigest}, none, StepSignature},
+		{"raw-byte hashing rejects a reformatted document", Entry{URL: base + "/good", Digest: good.Digest}, sabotage.MustParse("terms.client-hashes-raw-bytes"), StepDigest},
+		{"identifier comparison accepts the wrong document", Entry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, sabotage.MustParse("terms.client-compares-identifiers"), ""},
+		{"unsigned accepted by the sabotaged consumer", Entry{URL: base + "/unsigned", Digest: unsignedDigest}, sabotage.MustParse("terms.client-accepts-unsigned"), ""},
 	}
 	for _, tc := range cases {
 		r := VerifyProposal(ctx, c, tc.e, tc.set)

@@ -1,4 +1,4 @@
-package verify
+package onrequest
 
 // On Request (agent-capability.org/ext/on-request/v1): what a client needs to read an agent's declaration and its
 // replies. The suite grades agents with these; the relay (onrequest_relay.go) is the reference assistant.
@@ -17,37 +17,37 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 )
 
-// OnRequestURI is the extension's URI; replies carry their object under metadata[OnRequestURI].
-const OnRequestURI = "https://agent-capability.org/ext/on-request/v1"
+// URI is the extension's URI; replies carry their object under metadata[URI].
+const URI = "https://agent-capability.org/ext/on-request/v1"
 
 // Reply-object statuses (§6.1).
 const (
-	ORStatusOnRequest      = "on-request"
-	ORStatusActionReferred = "action-referred"
-	ORStatusGivenOnOptIn   = "given-on-opt-in"
+	StatusOnRequest      = "on-request"
+	StatusActionReferred = "action-referred"
+	StatusGivenOnOptIn   = "given-on-opt-in"
 )
 
 // Completion values of an entry (OR-3.6).
 const (
-	ORCompletionInConversation = "in-conversation"
-	ORCompletionDeferred       = "deferred"
+	CompletionInConversation = "in-conversation"
+	CompletionDeferred       = "deferred"
 )
 
-// ORDeclaration is the card's declaration of the extension, read from the raw card so that members the typed card
+// Declaration is the card's declaration of the extension, read from the raw card so that members the typed card
 // drops (an explicit `required`, odd params) stay visible.
-type ORDeclaration struct {
+type Declaration struct {
 	URI      string          // as the card spells it
-	Exact    bool            // URI is byte-equal to OnRequestURI (false: a near miss, see NearMissORURI)
+	Exact    bool            // URI is byte-equal to URI (false: a near miss, see NearMissURI)
 	Required json.RawMessage // the `required` member as sent; nil when absent
 	Params   json.RawMessage // nil when absent
 	// Entries are the members of params.skills that are JSON objects; EntriesProblem says why params.skills could
 	// not be read as an array of objects ("" when it could).
-	Entries        []OREntry
+	Entries        []Entry
 	EntriesProblem string
 }
 
-// OREntry is one params.skills[] member.
-type OREntry struct {
+// Entry is one params.skills[] member.
+type Entry struct {
 	Index           int
 	Members         map[string]json.RawMessage
 	ID              string // "" when absent or not a string
@@ -57,11 +57,11 @@ type OREntry struct {
 }
 
 // IsAction reports whether the card marks the entry as a skill that changes something (it carries completion).
-func (e OREntry) IsAction() bool { return e.Completion != "" }
+func (e Entry) IsAction() bool { return e.Completion != "" }
 
-// FindOnRequest reads the declaration from a raw card. It returns nil, nil when the card declares neither the URI
+// FindDeclaration reads the declaration from a raw card. It returns nil, nil when the card declares neither the URI
 // nor a near miss of it; an exact declaration wins over a near miss.
-func FindOnRequest(rawCard []byte) (*ORDeclaration, error) {
+func FindDeclaration(rawCard []byte) (*Declaration, error) {
 	var card struct {
 		Capabilities struct {
 			Extensions []json.RawMessage `json:"extensions"`
@@ -70,7 +70,7 @@ func FindOnRequest(rawCard []byte) (*ORDeclaration, error) {
 	if err := json.Unmarshal(rawCard, &card); err != nil {
 		return nil, fmt.Errorf("reading capabilities.extensions: %w", err)
 	}
-	var near *ORDeclaration
+	var near *Declaration
 	for _, raw := range card.Capabilities.Extensions {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(raw, &m) != nil {
@@ -80,10 +80,10 @@ func FindOnRequest(rawCard []byte) (*ORDeclaration, error) {
 		if json.Unmarshal(m["uri"], &uri) != nil {
 			continue
 		}
-		if uri != OnRequestURI && !NearMissORURI(uri) {
+		if uri != URI && !NearMissURI(uri) {
 			continue
 		}
-		d := &ORDeclaration{URI: uri, Exact: uri == OnRequestURI, Required: m["required"], Params: m["params"]}
+		d := &Declaration{URI: uri, Exact: uri == URI, Required: m["required"], Params: m["params"]}
 		d.readEntries()
 		if d.Exact {
 			return d, nil
@@ -95,20 +95,20 @@ func FindOnRequest(rawCard []byte) (*ORDeclaration, error) {
 	return near, nil
 }
 
-// NearMissORURI reports a URI that is not the extension's but becomes it after folding case, dropping a trailing
+// NearMissURI reports a URI that is not the extension's but becomes it after folding case, dropping a trailing
 // slash, upgrading http to https or dropping "www.": a declaration a client keyed on the exact URI never finds.
-func NearMissORURI(uri string) bool {
-	if uri == OnRequestURI {
+func NearMissURI(uri string) bool {
+	if uri == URI {
 		return false
 	}
 	u := strings.ToLower(strings.TrimSpace(uri))
 	u = strings.TrimSuffix(u, "/")
 	u = strings.Replace(u, "http://", "https://", 1)
 	u = strings.Replace(u, "https://www.", "https://", 1)
-	return u == OnRequestURI
+	return u == URI
 }
 
-func (d *ORDeclaration) readEntries() {
+func (d *Declaration) readEntries() {
 	if len(d.Params) == 0 {
 		d.EntriesProblem = "params is absent"
 		return
@@ -134,7 +134,7 @@ func (d *ORDeclaration) readEntries() {
 			d.EntriesProblem = fmt.Sprintf("params.skills[%d] is not a JSON object: %s", i, clipStr(string(raw), 80))
 			continue
 		}
-		e := OREntry{Index: i, Members: m}
+		e := Entry{Index: i, Members: m}
 		_ = json.Unmarshal(m["id"], &e.ID)
 		_ = json.Unmarshal(m["personEntry"], &e.PersonEntry)
 		_ = json.Unmarshal(m["completion"], &e.Completion)
@@ -144,13 +144,13 @@ func (d *ORDeclaration) readEntries() {
 }
 
 // Entry returns the first entry with id.
-func (d *ORDeclaration) Entry(id string) (OREntry, bool) {
+func (d *Declaration) Entry(id string) (Entry, bool) {
 	for _, e := range d.Entries {
 		if e.ID == id && id != "" {
 			return e, true
 		}
 	}
-	return OREntry{}, false
+	return Entry{}, false
 }
 
 // PersonEntry kinds.
@@ -253,8 +253,8 @@ func PathCircumstances(pe string, extra []string) []string {
 	return found
 }
 
-// ORObject is the reply object (§6.1) as found.
-type ORObject struct {
+// Object is the reply object (§6.1) as found.
+type Object struct {
 	Raw         json.RawMessage
 	Status      string
 	SkillID     string
@@ -265,8 +265,8 @@ type ORObject struct {
 	Problem     string // the value under the URI is not an object
 }
 
-// ReadORObject reads metadata[OnRequestURI] from a metadata object; nil when the key is absent.
-func ReadORObject(metadata json.RawMessage) *ORObject {
+// ReadObject reads metadata[URI] from a metadata object; nil when the key is absent.
+func ReadObject(metadata json.RawMessage) *Object {
 	if len(metadata) == 0 {
 		return nil
 	}
@@ -274,14 +274,14 @@ func ReadORObject(metadata json.RawMessage) *ORObject {
 	if json.Unmarshal(metadata, &m) != nil {
 		return nil
 	}
-	raw, ok := m[OnRequestURI]
+	raw, ok := m[URI]
 	if !ok {
 		return nil
 	}
-	o := &ORObject{Raw: raw}
+	o := &Object{Raw: raw}
 	var mm map[string]json.RawMessage
 	if json.Unmarshal(raw, &mm) != nil || mm == nil {
-		o.Problem = "metadata[" + OnRequestURI + "] is not a JSON object: " + clipStr(string(raw), 120)
+		o.Problem = "metadata[" + URI + "] is not a JSON object: " + clipStr(string(raw), 120)
 		return o
 	}
 	_, o.HasStatus = mm["status"]
@@ -293,9 +293,9 @@ func ReadORObject(metadata json.RawMessage) *ORObject {
 	return o
 }
 
-// ORReply is an agent's answer to one SendMessage, whatever the binding: a Message, or a Task (for a stream, the
+// Reply is an agent's answer to one SendMessage, whatever the binding: a Message, or a Task (for a stream, the
 // task as the events leave it, with every state the stream passed through).
-type ORReply struct {
+type Reply struct {
 	Message *a2a.Message
 	Task    *a2a.Task
 	States  []string
@@ -304,9 +304,9 @@ type ORReply struct {
 	EventMetadata []json.RawMessage
 }
 
-// ORReplyFromResult normalises a SendMessage result.
-func ORReplyFromResult(res *a2a.SendResult) ORReply {
-	var r ORReply
+// ReplyFromResult normalises a SendMessage result.
+func ReplyFromResult(res *a2a.SendResult) Reply {
+	var r Reply
 	if res == nil {
 		return r
 	}
@@ -317,10 +317,10 @@ func ORReplyFromResult(res *a2a.SendResult) ORReply {
 	return r
 }
 
-// ORReplyFromStream assembles a stream's events: the Task (or Message), status updates replacing the status,
+// ReplyFromStream assembles a stream's events: the Task (or Message), status updates replacing the status,
 // artifact updates adding or extending artifacts.
-func ORReplyFromStream(events []a2a.StreamEvent) ORReply {
-	var r ORReply
+func ReplyFromStream(events []a2a.StreamEvent) Reply {
+	var r Reply
 	for _, ev := range events {
 		switch {
 		case ev.Message != nil:
@@ -366,7 +366,7 @@ func ORReplyFromStream(events []a2a.StreamEvent) ORReply {
 }
 
 // Reply returns the message that answers: the Message result, or the task's final status message.
-func (r ORReply) Reply() *a2a.Message {
+func (r Reply) Reply() *a2a.Message {
 	if r.Message != nil {
 		return r.Message
 	}
@@ -377,7 +377,7 @@ func (r ORReply) Reply() *a2a.Message {
 }
 
 // State is the task's final state ("" for a Message reply).
-func (r ORReply) State() string {
+func (r Reply) State() string {
 	if r.Task == nil {
 		return ""
 	}
@@ -385,7 +385,7 @@ func (r ORReply) State() string {
 }
 
 // Artifacts returns the task's artifacts.
-func (r ORReply) Artifacts() []a2a.Artifact {
+func (r Reply) Artifacts() []a2a.Artifact {
 	if r.Task == nil {
 		return nil
 	}
@@ -393,10 +393,10 @@ func (r ORReply) Artifacts() []a2a.Artifact {
 }
 
 // Text is the reply text: the text parts of the answering message.
-func (r ORReply) Text() string { return partsText(r.Reply()) }
+func (r Reply) Text() string { return partsText(r.Reply()) }
 
 // ArtifactText is the text parts of every artifact.
-func (r ORReply) ArtifactText() string {
+func (r Reply) ArtifactText() string {
 	var out []string
 	for _, a := range r.Artifacts() {
 		if t := textOf(a.Parts); t != "" {
@@ -407,23 +407,23 @@ func (r ORReply) ArtifactText() string {
 }
 
 // AllText is every text the reply carries for a reader: the answering message and the artifacts.
-func (r ORReply) AllText() string {
+func (r Reply) AllText() string {
 	return strings.TrimSpace(r.Text() + "\n" + r.ArtifactText())
 }
 
 // Object returns the object where §6.2 puts it for a referral: Message.metadata, or the final status message's.
-func (r ORReply) Object() *ORObject {
+func (r Reply) Object() *Object {
 	if m := r.Reply(); m != nil {
-		return ReadORObject(m.Metadata)
+		return ReadObject(m.Metadata)
 	}
 	return nil
 }
 
 // ArtifactObjects returns the objects found on artifacts, by artifact index.
-func (r ORReply) ArtifactObjects() map[int]*ORObject {
-	out := map[int]*ORObject{}
+func (r Reply) ArtifactObjects() map[int]*Object {
+	out := map[int]*Object{}
 	for i, a := range r.Artifacts() {
-		if o := ReadORObject(a.Metadata); o != nil {
+		if o := ReadObject(a.Metadata); o != nil {
 			out[i] = o
 		}
 	}
@@ -432,20 +432,20 @@ func (r ORReply) ArtifactObjects() map[int]*ORObject {
 
 // ObjectsElsewhere lists places other than the answering message and the artifacts holding the object (Task
 // metadata, stream-event metadata, data parts): where a client keyed on §6.2 does not look.
-func (r ORReply) ObjectsElsewhere() []string {
+func (r Reply) ObjectsElsewhere() []string {
 	var out []string
-	if r.Task != nil && ReadORObject(r.Task.Metadata) != nil {
+	if r.Task != nil && ReadObject(r.Task.Metadata) != nil {
 		out = append(out, "Task.metadata")
 	}
 	for _, md := range r.EventMetadata {
-		if ReadORObject(md) != nil {
+		if ReadObject(md) != nil {
 			out = append(out, "stream event metadata")
 			break
 		}
 	}
 	check := func(where string, parts []a2a.Part) {
 		for i, p := range parts {
-			if len(p.Data) > 0 && bytes.Contains(p.Data, []byte(OnRequestURI)) {
+			if len(p.Data) > 0 && bytes.Contains(p.Data, []byte(URI)) {
 				out = append(out, fmt.Sprintf("%s.parts[%d].data", where, i))
 			}
 		}
@@ -460,7 +460,7 @@ func (r ORReply) ObjectsElsewhere() []string {
 }
 
 // Describe summarises a reply for failure messages.
-func (r ORReply) Describe() string {
+func (r Reply) Describe() string {
 	var b strings.Builder
 	switch {
 	case r.Message != nil:
@@ -583,9 +583,9 @@ func ContainsValue(text, value string) bool {
 	return v != "" && strings.Contains(NormalizeValue(text), v)
 }
 
-// ORPhrases are the wording patterns of the rows graded on words (English defaults). Each match is quoted in the
+// Phrases are the wording patterns of the rows graded on words (English defaults). Each match is quoted in the
 // verdict so that a reviewer can judge it.
-type ORPhrases struct {
+type Phrases struct {
 	OperatorGives   []*regexp.Regexp // OR-5.3b, OR-5.4b: the operator gives this to the person who asks
 	Denial          []*regexp.Regexp // OR-5.3d: answers as though the information did not exist
 	NotDone         []*regexp.Regexp // OR-6.2: the action was not done
@@ -602,8 +602,8 @@ func res(pats ...string) []*regexp.Regexp {
 	return out
 }
 
-// DefaultORPhrases are the English patterns.
-var DefaultORPhrases = ORPhrases{
+// DefaultPhrases are the English patterns.
+var DefaultPhrases = Phrases{
 	OperatorGives: res(
 		`\bon request\b`,
 		`\b(gives?|shares?|provides?|tells?|quotes?)\b[^.]{0,60}\b(to|with)\b (the )?(person|people|whoever|those|anyone|family|families|someone) (who|that) (asks?|enquires?|requests?)`,
@@ -687,12 +687,12 @@ func clipStr(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// ParseOREntry reads one params.skills entry on its own (for a relay that kept the entry, not the card).
-func ParseOREntry(raw json.RawMessage) (OREntry, error) {
-	d := &ORDeclaration{Params: json.RawMessage(`{"skills":[` + string(raw) + `]}`)}
+// ParseEntry reads one params.skills entry on its own (for a relay that kept the entry, not the card).
+func ParseEntry(raw json.RawMessage) (Entry, error) {
+	d := &Declaration{Params: json.RawMessage(`{"skills":[` + string(raw) + `]}`)}
 	d.readEntries()
 	if len(d.Entries) != 1 {
-		return OREntry{}, fmt.Errorf("entry %s: %s", clipStr(string(raw), 80), d.EntriesProblem)
+		return Entry{}, fmt.Errorf("entry %s: %s", clipStr(string(raw), 80), d.EntriesProblem)
 	}
 	return d.Entries[0], nil
 }

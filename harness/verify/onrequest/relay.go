@@ -1,4 +1,4 @@
-package verify
+package onrequest
 
 import (
 	"errors"
@@ -14,16 +14,16 @@ const (
 	toggleRelayOtherSource  = "or.client-presents-other-source-value"
 )
 
-// ORRelayInput is what an assistant holds when it relays an agent's reply to the person it acts for.
-type ORRelayInput struct {
-	Operator string  // AgentCard.provider.organization
-	SkillID  string  // the skill asked for
-	Entry    OREntry // the card's params.skills entry for it (zero when the skill is not listed)
-	Reply    ORReply
+// RelayInput is what an assistant holds when it relays an agent's reply to the person it acts for.
+type RelayInput struct {
+	Operator string // AgentCard.provider.organization
+	SkillID  string // the skill asked for
+	Entry    Entry  // the card's params.skills entry for it (zero when the skill is not listed)
+	Reply    Reply
 }
 
-// OROtherSource is a value for the same item that the assistant found elsewhere.
-type OROtherSource struct{ Source, Value string }
+// OtherSource is a value for the same item that the assistant found elsewhere.
+type OtherSource struct{ Source, Value string }
 
 // Relay outcomes (what the relay understood the reply to be).
 const (
@@ -35,22 +35,22 @@ const (
 	RelayAnswer         = "answer"          // any other answer, passed on as the operator's words
 )
 
-// ORRelayOutcome classifies a reply the way the relay reads it (step 2 of OnRequestRelay).
-func ORRelayOutcome(in ORRelayInput) (string, error) {
+// RelayOutcome classifies a reply the way the relay reads it (step 2 of Relay).
+func RelayOutcome(in RelayInput) (string, error) {
 	r := in.Reply
 	if r.Message == nil && r.Task == nil {
 		return "", errors.New("relay step 1 (read the reply): it holds neither a Message nor a Task")
 	}
 	if o := r.Object(); o != nil && o.Problem == "" {
 		switch o.Status {
-		case ORStatusOnRequest:
+		case StatusOnRequest:
 			return RelayReferred, nil
-		case ORStatusActionReferred:
+		case StatusActionReferred:
 			return RelayActionReferred, nil
 		}
 	}
 	for _, o := range r.ArtifactObjects() {
-		if o.Status == ORStatusGivenOnOptIn {
+		if o.Status == StatusGivenOnOptIn {
 			return RelayGiven, nil
 		}
 	}
@@ -59,7 +59,7 @@ func ORRelayOutcome(in ORRelayInput) (string, error) {
 	switch {
 	case in.Entry.IsAction() && (referral || r.State() == "TASK_STATE_REJECTED"):
 		return RelayActionReferred, nil
-	case in.Entry.IsAction() && in.Entry.Completion == ORCompletionDeferred:
+	case in.Entry.IsAction() && in.Entry.Completion == CompletionDeferred:
 		return RelayPending, nil
 	case in.Entry.IsAction() && r.State() == "TASK_STATE_COMPLETED":
 		return RelayDone, nil
@@ -73,12 +73,12 @@ func ORRelayOutcome(in ORRelayInput) (string, error) {
 	return RelayAnswer, nil
 }
 
-// OnRequestRelay renders an agent's reply for the person an assistant acts for (OR-5.8, OR-6.3, OR-6.4): a
+// Relay renders an agent's reply for the person an assistant acts for (OR-5.8, OR-6.3, OR-6.4): a
 // referral gives the operator's address and never fills the gap with another source's value; information given
 // on opt-in is said to come from the operator, on request; an accepted action is said to be done only when it was
 // carried out in the conversation, never when it is deferred.
-func OnRequestRelay(in ORRelayInput, others []OROtherSource, set sabotage.Set) (string, error) {
-	outcome, err := ORRelayOutcome(in)
+func Relay(in RelayInput, others []OtherSource, set sabotage.Set) (string, error) {
+	outcome, err := RelayOutcome(in)
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package verify
+package terms
 
 // What a card's own prose says about price, terms and data use (terms §4). Natural language cannot be decided
 // mechanically: these extractors are a floor (amounts with a currency, no-charge words, a small lexicon of term and

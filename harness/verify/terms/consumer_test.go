@@ -1,4 +1,4 @@
-package verify
+package terms
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func termsCardFor(t *testing.T, names ...string) (*a2a.AgentCard, *a2a.Client) {
 		p, _ := sow.ByName(n)
 		entries = append(entries, `{"url":"`+base+"/"+n+`","digest":"`+p.Digest+`","sow":"`+p.ID+`","offering":"`+p.Offering+`"}`)
 	}
-	card := &a2a.AgentCard{Name: "x", Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: TermsURI,
+	card := &a2a.AgentCard{Name: "x", Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: URI,
 		Params: []byte(`{"sow_spec":"0.15.0-draft","proposals":[` + strings.Join(entries, ",") + `]}`)}}}}
 	return card, a2a.NewClient(a2a.Options{RootCAs: testpki.CAPool()})
 }
@@ -54,15 +54,15 @@ func TestTermsCardRankAndRender(t *testing.T) {
 	ctx := context.Background()
 	none := sabotage.Set{}
 	card, c := termsCardFor(t, "reconcile-statement", "categorise-transactions")
-	o := TermsCard(ctx, c, card, none)
-	if o.View.State != TermsStated || len(o.Proposals) != 2 || len(o.Signals) != 0 {
+	o := Card(ctx, c, card, none)
+	if o.View.State != Stated || len(o.Proposals) != 2 || len(o.Signals) != 0 {
 		t.Fatalf("outcome %+v", o.View)
 	}
 	if !MayEngage(o, "reconcile-statement", none) || MayEngage(o, "audit", none) {
 		t.Error("engage gate")
 	}
-	absent := TermsCard(ctx, c, &a2a.AgentCard{Name: "y", Description: "GBP 1 per task"}, none)
-	if absent.View.State != TermsUnstated || absent.View.Summary != SummaryNotStated || MayEngage(absent, "reconcile-statement", none) {
+	absent := Card(ctx, c, &a2a.AgentCard{Name: "y", Description: "GBP 1 per task"}, none)
+	if absent.View.State != Unstated || absent.View.Summary != SummaryNotStated || MayEngage(absent, "reconcile-statement", none) {
 		t.Errorf("absent: %+v", absent.View)
 	}
 	if !MayEngage(absent, "reconcile-statement", sabotage.MustParse("terms.client-engages-on-card-summary")) {
@@ -72,22 +72,22 @@ func TestTermsCardRankAndRender(t *testing.T) {
 	if len(r.Priced) != 1 || r.Priced[0].Name != "both" || len(r.NotStated) != 1 {
 		t.Errorf("ranking %+v", r)
 	}
-	if len(FilterTerms([]Listing{{"absent", absent}, {"both", o}}, NoCharge(none))) != 1 {
+	if len(Filter([]Listing{{"absent", absent}, {"both", o}}, NoCharge(none))) != 1 {
 		t.Error("no-charge filter")
 	}
 
-	text := RenderTermsText(o, none)
-	for _, want := range []string{TermsBoundary, "[grade: recorded]", "[grade: evidence]", "[grade: enforced]"} {
+	text := RenderText(o, none)
+	for _, want := range []string{Boundary, "[grade: recorded]", "[grade: evidence]", "[grade: enforced]"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text view lacks %q:\n%s", want, text)
 		}
 	}
 	bad := regexp.MustCompile(`(?i)certif|endors|track record`)
-	if bad.MatchString(text + RenderTermsHTML(o, none)) {
+	if bad.MatchString(text + RenderHTML(o, none)) {
 		t.Errorf("forbidden wording in the view:\n%s", text)
 	}
 	for id, word := range map[string]string{"terms.render-as-certification": "Certified", "terms.render-as-endorsement": "Endorsed", "terms.render-as-conduct-evidence": "track record"} {
-		if !strings.Contains(RenderTermsText(o, sabotage.MustParse(id)), word) {
+		if !strings.Contains(RenderText(o, sabotage.MustParse(id)), word) {
 			t.Errorf("%s does not show %q", id, word)
 		}
 	}
