@@ -51,7 +51,7 @@ func (s *Server) dispatch(w http.ResponseWriter, c *Ctx, b binding, params json.
 	}
 	if s.agent.Before != nil {
 		if rep := s.agent.Before(c); rep != nil {
-			if rep.Message != nil && (c.Method == MethodSendMessage || c.Method == MethodSendStreamingMessage) {
+			if rep.Message != nil && (c.Method == a2a.MethodSendMessage || c.Method == a2a.MethodSendStreamingMessage) {
 				var p struct {
 					Message struct {
 						ContextID string `json:"contextId"`
