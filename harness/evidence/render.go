@@ -18,7 +18,7 @@ func (b *Bundle) Standing() string { return StandingWith(b, sabotage.Set{}) }
 // StandingWith is Standing under a run's client-side toggles: iv.renderer-self-as-evidence breaks the banner on
 // purpose, so the interview suite can show that its IV-8.1 check fails when the banner lies.
 func StandingWith(b *Bundle, set sabotage.Set) string {
-	if isEvidence(b) || set.On("iv.renderer-self-as-evidence") {
+	if isEvidence(b) || set.On(sabotage.IVRendererSelfAsEvidence) {
 		thumb := "(none)"
 		if b.Signature != nil {
 			thumb = b.Signature.Thumbprint

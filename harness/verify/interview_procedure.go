@@ -93,7 +93,7 @@ func (r *InterviewReport) Reply(method string) *InterviewReply {
 // InterviewStanding is the standing of a result run by by against an agent of provider: only a third-party run
 // is evidence (§8), and a run by the agent's own provider organization is self-run whatever tier it states.
 func InterviewStanding(by RunBy, provider string, set sabotage.Set) string {
-	if set.On("iv.self-tier-upgraded") {
+	if set.On(sabotage.IVSelfTierUpgraded) {
 		return "evidence"
 	}
 	own := provider != "" && strings.EqualFold(strings.TrimSpace(provider), strings.TrimSpace(by.Name))
@@ -120,10 +120,10 @@ func InterviewApplies(card *a2a.AgentCard, set sabotage.Set) InterviewApplicabil
 	}
 	a := InterviewApplicability{Verdict: "inapplicable",
 		Reason: "the card does not declare " + InterviewURI + " in capabilities.extensions: the agent has not implemented the interview, which states nothing about it (interview §9 rule 2)"}
-	if set.On("iv.absence-as-defect") {
+	if set.On(sabotage.IVAbsenceAsDefect) {
 		a.Reason = "the agent evades the interview: the extension is missing from its card, a defect"
 	}
-	if set.On("iv.absence-lowers-score") {
+	if set.On(sabotage.IVAbsenceLowersScore) {
 		a.Verdict = "blocked"
 	}
 	return a
@@ -171,7 +171,7 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 	r.FirstDiff = InterviewDiff(ctx, c, d, r.Replies, o.Set)
 	r.Conflicts = r.FirstDiff
 	r.Steps = append(r.Steps, ivDiffStep("3 diff every projection against the declared documents (§7)", r.FirstDiff, r.Replies))
-	if len(r.FirstDiff) > 0 && !o.Set.On("iv.verifier-churn-as-persistent") {
+	if len(r.FirstDiff) > 0 && !o.Set.On(sabotage.IVVerifierChurnAsPersistent) {
 		// §7 rule 3: a conflict on a fresh fetch may be churn; only one that survives a re-run counts.
 		r.Reran = true
 		d2, step := ivFetchCard(ctx, c, cardURL, o, "interview §7 rule 3 re-run")
@@ -209,7 +209,7 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 		pr.Why = IsStandardRefusal(rep, skills)
 		pr.Correct = pr.Why == ""
 		pr.CountedAs = "fail"
-		if pr.Correct && !o.Set.On("iv.refusal-counted-as-failure") {
+		if pr.Correct && !o.Set.On(sabotage.IVRefusalCountedAsFailure) {
 			pr.CountedAs = "pass" // §9 rule 3: the standard refusal is the correct response
 		}
 		r.Probes = append(r.Probes, pr)
@@ -255,7 +255,7 @@ func Interview(ctx context.Context, c *a2a.Client, cardURL string, o InterviewOp
 
 // record is §8 step 5: who ran it and with what standing travel with the result.
 func (r *InterviewReport) record(o InterviewOptions) {
-	if !o.Set.On("iv.result-omits-runner") {
+	if !o.Set.On(sabotage.IVResultOmitsRunner) {
 		by := o.RunBy
 		if by.Tier == "" {
 			by.Tier = "self" // an unstated tier is never upgraded to evidence
@@ -299,7 +299,7 @@ func ivFetchCard(ctx context.Context, c *a2a.Client, cardURL string, o Interview
 // trusted keys plus the JWK Set a signature's jku names on the card's own origin (fetched through the recording
 // client; any other jku is not followed). A card with no signatures is reported "unsigned" and diffed as served.
 func InterviewCardSignature(ctx context.Context, c *a2a.Client, cardURL string, raw []byte, trusted *jose.JSONWebKeySet, set sabotage.Set) (string, []*a2a.Exchange, error) {
-	if set.On("iv.verifier-skips-card-signature") {
+	if set.On(sabotage.IVVerifierSkipsCardSignature) {
 		return "signature not checked", nil, nil
 	}
 	var top struct {

@@ -76,7 +76,7 @@ func TestDecodeInterviewResult(t *testing.T) {
 }
 
 // start runs one reference agent with the given toggles and returns its card URL and a client trusting the CA.
-func start(t *testing.T, role string, toggles ...string) (*ivmock.Agent, *a2a.Client) {
+func start(t *testing.T, role string, toggles ...sabotage.ID) (*ivmock.Agent, *a2a.Client) {
 	t.Helper()
 	a, err := ivmock.StartAgent(role, sabotage.MustParse(toggles...))
 	if err != nil {
@@ -129,19 +129,19 @@ func TestInterviewChurn(t *testing.T) {
 		t.Fatalf("first %v reran %v persistent %v outcome %s", rep.FirstDiff, rep.Reran, rep.Conflicts, rep.Outcome)
 	}
 	a2, c2 := start(t, "interview.churn")
-	rep = verify.Interview(context.Background(), c2, a2.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse("iv.verifier-churn-as-persistent")})
+	rep = verify.Interview(context.Background(), c2, a2.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse(sabotage.IVVerifierChurnAsPersistent)})
 	if rep.Reran || len(rep.Conflicts) == 0 || rep.Outcome != verify.InterviewInconsistent {
 		t.Fatalf("sabotaged verifier: reran %v persistent %v outcome %s", rep.Reran, rep.Conflicts, rep.Outcome)
 	}
 }
 
 func TestInterviewPersistentConflict(t *testing.T) {
-	a, c := start(t, "interview", "iv.value-summarized")
+	a, c := start(t, "interview", sabotage.IVValueSummarized)
 	rep := verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t)})
 	if !rep.Reran || len(rep.Conflicts) != 1 || rep.Conflicts[0].Kind != verify.ConflictValue || rep.Conflicts[0].Source.Member != "/skills/0/description" {
 		t.Fatalf("reran %v conflicts %v", rep.Reran, rep.Conflicts)
 	}
-	a, c = start(t, "interview", "iv.terms-from-uncommitted-proposal")
+	a, c = start(t, "interview", sabotage.IVTermsFromUncommittedProposal)
 	rep = verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t)})
 	found := false
 	for _, x := range rep.Conflicts {
@@ -169,7 +169,7 @@ func TestInterviewCardSignature(t *testing.T) {
 	if _, _, err := verify.InterviewCardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.Set{}); err == nil || !strings.Contains(err.Error(), verify.StepSignatureFailed) {
 		t.Fatalf("altered card: %v", err)
 	}
-	if _, _, err := verify.InterviewCardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.MustParse("iv.verifier-skips-card-signature")); err != nil {
+	if _, _, err := verify.InterviewCardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.MustParse(sabotage.IVVerifierSkipsCardSignature)); err != nil {
 		t.Fatalf("the sabotaged verifier still checks: %v", err)
 	}
 }
@@ -187,7 +187,7 @@ func TestInterviewRecordAndApplicability(t *testing.T) {
 	if verify.InterviewStanding(verify.RunBy{Name: " stonework ", Tier: "third-party"}, "Stonework", none) != "claim" {
 		t.Error("the provider's own run is evidence")
 	}
-	if verify.InterviewStanding(self, "", sabotage.MustParse("iv.self-tier-upgraded")) != "evidence" {
+	if verify.InterviewStanding(self, "", sabotage.MustParse(sabotage.IVSelfTierUpgraded)) != "evidence" {
 		t.Error("iv.self-tier-upgraded has no effect")
 	}
 	card := &a2a.AgentCard{Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: verify.InterviewURI + "/"}}}}
@@ -195,15 +195,15 @@ func TestInterviewRecordAndApplicability(t *testing.T) {
 	if ap.Declared || ap.Verdict != "inapplicable" || strings.Contains(ap.Reason, "evad") {
 		t.Errorf("a near-miss URI is read as %+v (URIs match exactly, absence states nothing)", ap)
 	}
-	if ap := verify.InterviewApplies(card, sabotage.MustParse("iv.absence-lowers-score")); ap.Verdict != "blocked" {
+	if ap := verify.InterviewApplies(card, sabotage.MustParse(sabotage.IVAbsenceLowersScore)); ap.Verdict != "blocked" {
 		t.Errorf("iv.absence-lowers-score: %+v", ap)
 	}
 	a, c := start(t, "interview")
-	rep := verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse("iv.result-omits-runner")})
+	rep := verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse(sabotage.IVResultOmitsRunner)})
 	if rep.RunBy != nil {
 		t.Errorf("iv.result-omits-runner kept %+v", rep.RunBy)
 	}
-	rep = verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse("iv.refusal-counted-as-failure")})
+	rep = verify.Interview(context.Background(), c, a.Server().CardURL(), verify.InterviewOptions{Keys: keys(t), Set: sabotage.MustParse(sabotage.IVRefusalCountedAsFailure)})
 	if rep.Outcome != verify.InterviewInconsistent || rep.Probes[0].CountedAs != "fail" {
 		t.Errorf("iv.refusal-counted-as-failure: %s %s", rep.Outcome, rep.Probes[0].CountedAs)
 	}

@@ -154,10 +154,10 @@ func VerifyProposal(ctx context.Context, c *a2a.Client, e TermsEntry, set sabota
 	// Steps 2–3: the commitment is the complete document's canonical digest, never the identifier.
 	var digest string
 	switch {
-	case set.On("terms.client-hashes-raw-bytes"):
+	case set.On(sabotage.TermsClientHashesRawBytes):
 		s := sha256.Sum256(body)
 		digest = "sha256:" + hex.EncodeToString(s[:])
-	case set.On("terms.client-hashes-without-signatures"):
+	case set.On(sabotage.TermsClientHashesWithoutSignatures):
 		digest, err = termsDigestWithout(body, "signatures")
 	default:
 		digest, err = ProposalDigest(body)
@@ -167,19 +167,19 @@ func VerifyProposal(ctx context.Context, c *a2a.Client, e TermsEntry, set sabota
 	}
 	r.Digest = digest
 	id, _ := r.Parsed["id"].(string)
-	if set.On("terms.client-rejects-on-identifier-mismatch") {
+	if set.On(sabotage.TermsClientRejectsOnIdentifierMismatch) {
 		if minted, err := MintSowID(body); (e.Sow != "" && e.Sow != id) || err != nil || minted != id {
 			return r.fail(TermsStepDigest, fmt.Errorf("%w: entry sow %q, document id %q, re-derived %q", ErrIdentifierMismatch, e.Sow, id, minted))
 		}
 	}
-	sameID := set.On("terms.client-compares-identifiers") && e.Sow != "" && e.Sow == id
-	if digest != e.Digest && !sameID && !set.On("terms.client-accepts-digest-mismatch") {
+	sameID := set.On(sabotage.TermsClientComparesIdentifiers) && e.Sow != "" && e.Sow == id
+	if digest != e.Digest && !sameID && !set.On(sabotage.TermsClientAcceptsDigestMismatch) {
 		return r.fail(TermsStepDigest, fmt.Errorf("%w: the entry commits to %q, the served document hashes to %q", ErrDigestMismatch, e.Digest, digest))
 	}
 
 	// Step 4: the provider's signature over the Agent SoW §6 signed bytes.
 	if err := VerifyProviderSignature(body); err != nil {
-		if !(errors.Is(err, ErrSignatureAbsent) && set.On("terms.client-accepts-unsigned")) {
+		if !(errors.Is(err, ErrSignatureAbsent) && set.On(sabotage.TermsClientAcceptsUnsigned)) {
 			return r.fail(TermsStepSignature, err)
 		}
 	}

@@ -89,7 +89,7 @@ func TermsCard(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabo
 		o.Declared, o.SowSpec = true, params.SowSpec
 		for _, e := range params.Entries {
 			var r ProposalResult
-			if set.On("terms.client-rejects-unknown-sow-spec") && !slices.Contains(KnownSowSpecs, params.SowSpec) {
+			if set.On(sabotage.TermsClientRejectsUnknownSoWSpec) && !slices.Contains(KnownSowSpecs, params.SowSpec) {
 				r = ProposalResult{Step: TermsStepStanding, Err: errors.New("unknown sow_spec " + params.SowSpec)}
 			} else {
 				r = VerifyProposal(ctx, c, e, set)
@@ -101,7 +101,7 @@ func TermsCard(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabo
 				continue
 			}
 			o.Signals = append(o.Signals, Signal{URL: e.URL, Step: r.Step, Reason: errString(r.Err)})
-			if set.On("terms.client-uses-unverified-document") && r.Parsed != nil {
+			if set.On(sabotage.TermsClientUsesUnverifiedDocument) && r.Parsed != nil {
 				for _, p := range ProposalPrices(r.Parsed, e.Offering) {
 					p.Unverified = true
 					o.View.Prices = append(o.View.Prices, p)
@@ -130,13 +130,13 @@ func (o *TermsOutcome) view(set sabotage.Set) TermsView {
 		v.State, v.Summary = TermsStated, summaryStated
 	}
 	switch {
-	case !o.Declared && set.On("terms.client-absence-reads-free"):
+	case !o.Declared && set.On(sabotage.TermsClientAbsenceReadsFree):
 		v.Summary = "free: no terms apply"
 		v.Prices = append(v.Prices, Price{Arrangement: "no_charge"})
-	case o.Declared && len(o.Proposals) == 0 && len(o.Signals) > 0 && set.On("terms.client-failure-reads-no-terms-apply"):
+	case o.Declared && len(o.Proposals) == 0 && len(o.Signals) > 0 && set.On(sabotage.TermsClientFailureReadsNoTermsApply):
 		v.Summary = "no terms apply"
 	}
-	if len(o.Signals) > 0 && set.On("terms.client-refuses-agent-on-failure") {
+	if len(o.Signals) > 0 && set.On(sabotage.TermsClientRefusesAgentOnFailure) {
 		v.Usable = false
 	}
 	sort.Strings(v.Digests)
@@ -194,7 +194,7 @@ func MayEngage(o *TermsOutcome, offering string, set sabotage.Set) bool {
 			}
 		}
 	}
-	return set.On("terms.client-engages-on-card-summary") && len(o.CardClaims) > 0
+	return set.On(sabotage.TermsClientEngagesOnCardSummary) && len(o.CardClaims) > 0
 }
 
 // Listing is one agent in a catalog.
@@ -235,7 +235,7 @@ func RankByPrice(ls []Listing, set sabotage.Set) Ranking {
 	for _, l := range ls {
 		if p, ok := lowestPrice(l.Outcome); ok {
 			ps = append(ps, priced{l, p})
-		} else if set.On("terms.client-ranks-absence-as-free") && !l.Outcome.Declared {
+		} else if set.On(sabotage.TermsClientRanksAbsenceAsFree) && !l.Outcome.Declared {
 			ps = append(ps, priced{l, 0})
 		} else {
 			r.NotStated = append(r.NotStated, l)
@@ -258,7 +258,7 @@ func NoCharge(set sabotage.Set) func(*TermsOutcome) bool {
 				}
 			}
 		}
-		return set.On("terms.client-ranks-absence-as-free") && !o.Declared
+		return set.On(sabotage.TermsClientRanksAbsenceAsFree) && !o.Declared
 	}
 }
 

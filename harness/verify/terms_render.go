@@ -48,7 +48,7 @@ func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Set) []terms
 			continue
 		}
 		g, _ := m["grade"].(string)
-		if viaCard && set.On("terms.render-implies-enforced") {
+		if viaCard && set.On(sabotage.TermsRenderImpliesEnforced) {
 			g = "enforced"
 		}
 		var parts []string
@@ -85,7 +85,7 @@ func renderValue(v any) string {
 }
 
 func gradeLabel(g string, set sabotage.Set) string {
-	if set.On("terms.render-drops-grades") {
+	if set.On(sabotage.TermsRenderDropsGrades) {
 		return ""
 	}
 	if g == "" {
@@ -105,7 +105,7 @@ func RenderProposalText(doc map[string]any, viaCard bool, set sabotage.Set) stri
 }
 
 func termsHeading(set sabotage.Set) string {
-	if set.On("terms.render-as-certification") {
+	if set.On(sabotage.TermsRenderAsCertification) {
 		return "Certified terms"
 	}
 	return "Published terms (A2A terms extension)"
@@ -113,9 +113,9 @@ func termsHeading(set sabotage.Set) string {
 
 func proposalBadge(set sabotage.Set) string {
 	switch {
-	case set.On("terms.render-as-endorsement"):
+	case set.On(sabotage.TermsRenderAsEndorsement):
 		return " — Endorsed by extconf"
-	case set.On("terms.render-as-conduct-evidence"):
+	case set.On(sabotage.TermsRenderAsConductEvidence):
 		return " — verified track record"
 	}
 	return ""
@@ -125,7 +125,7 @@ func proposalBadge(set sabotage.Set) string {
 func RenderTermsText(o *TermsOutcome, set sabotage.Set) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n%s\n", termsHeading(set), o.View.Summary, TermsBoundary)
-	if set.On("terms.render-drops-grades") {
+	if set.On(sabotage.TermsRenderDropsGrades) {
 		b.WriteString("\n")
 	} else {
 		fmt.Fprintf(&b, "Grades: enforced = %s; evidence = %s; recorded = %s.\n\n", GradeMeaning["enforced"], GradeMeaning["evidence"], GradeMeaning["recorded"])
@@ -154,7 +154,7 @@ func RenderTermsHTML(o *TermsOutcome, set sabotage.Set) string {
 			e(p.Digest), e(p.ID), e(p.Entry.Offering), e(proposalBadge(set)))
 		for _, c := range proposalClauses(p.Parsed, true, set) {
 			grade := ""
-			if !set.On("terms.render-drops-grades") {
+			if !set.On(sabotage.TermsRenderDropsGrades) {
 				grade = fmt.Sprintf("<span class=\"grade grade-%s\" title=\"%s\">grade: %s</span> ", e(c.Grade), e(GradeMeaning[c.Grade]), e(c.Grade))
 			}
 			fmt.Fprintf(&b, "<li data-clause=\"%s\"><b>%s</b> %s%s</li>\n", e(c.Name), e(c.Name), grade, e(c.Body))

@@ -141,9 +141,9 @@ func TestVerifyProposalSteps(t *testing.T) {
 		{"not json", TermsEntry{URL: base + "/html", Digest: good.Digest}, none, TermsStepParse},
 		{"other document", TermsEntry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, none, TermsStepDigest},
 		{"unsigned", TermsEntry{URL: base + "/unsigned", Digest: unsignedDigest}, none, TermsStepSignature},
-		{"raw-byte hashing rejects a reformatted document", TermsEntry{URL: base + "/good", Digest: good.Digest}, sabotage.MustParse("terms.client-hashes-raw-bytes"), TermsStepDigest},
-		{"identifier comparison accepts the wrong document", TermsEntry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, sabotage.MustParse("terms.client-compares-identifiers"), ""},
-		{"unsigned accepted by the sabotaged consumer", TermsEntry{URL: base + "/unsigned", Digest: unsignedDigest}, sabotage.MustParse("terms.client-accepts-unsigned"), ""},
+		{"raw-byte hashing rejects a reformatted document", TermsEntry{URL: base + "/good", Digest: good.Digest}, sabotage.MustParse(sabotage.TermsClientHashesRawBytes), TermsStepDigest},
+		{"identifier comparison accepts the wrong document", TermsEntry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, sabotage.MustParse(sabotage.TermsClientComparesIdentifiers), ""},
+		{"unsigned accepted by the sabotaged consumer", TermsEntry{URL: base + "/unsigned", Digest: unsignedDigest}, sabotage.MustParse(sabotage.TermsClientAcceptsUnsigned), ""},
 	}
 	for _, tc := range cases {
 		r := VerifyProposal(ctx, c, tc.e, tc.set)

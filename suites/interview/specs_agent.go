@@ -15,6 +15,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // settleInterval bounds how long IV-4.2d waits for work an interview call might have enqueued; the agent's own
@@ -128,7 +129,7 @@ func registerAgentSpecs(e *harness.Env) {
 			}
 			cardAfter := s.declared("card after the repeats")
 			// A changed card is churn (§7 rule 3): the repeats are re-run once against the new declaration.
-			if len(diffs) == 0 || sameCard(cardBefore.CardRaw, cardAfter.CardRaw) || e.Sabotage.On("iv.verifier-churn-as-persistent") {
+			if len(diffs) == 0 || sameCard(cardBefore.CardRaw, cardAfter.CardRaw) || e.Sabotage.On(sabotage.IVVerifierChurnAsPersistent) {
 				break
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // Roles the suite reads. Only the main one is needed; the others widen what can be shown.
@@ -168,7 +169,7 @@ func (s *session) persistent(ask func(round int) []*verify.InterviewReply, kinds
 				}
 			}
 		}
-		if len(cs) == 0 || s.e.Sabotage.On("iv.verifier-churn-as-persistent") {
+		if len(cs) == 0 || s.e.Sabotage.On(sabotage.IVVerifierChurnAsPersistent) {
 			break
 		}
 	}
