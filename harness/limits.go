@@ -11,7 +11,6 @@ import (
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify/skiface"
 )
 
 // LimitsConfig is every bound of a run in one place: the target configuration's "limits" member. README.md
@@ -26,12 +25,26 @@ import (
 //	                      "maxPayloadBytes": 4194304, "maxCacheEntries": 64, "maxCacheBytes": 33554432}
 //	}
 type LimitsConfig struct {
-	A2A             a2a.Limits     // the client's bounds on every exchange; zero fields take a2a.DefaultLimits
-	SchemaInterface skiface.Limits // the Skill Interface toolkit's bounds; zero fields take skiface.DefaultLimits
+	A2A             a2a.Limits            // the client's bounds on every exchange; zero fields take a2a.DefaultLimits
+	SchemaInterface SchemaInterfaceLimits // the Skill Interface toolkit's bounds; zero fields take its defaults
 	// AllowOrigins are origins ("https://host[:port]") besides the target's own that URLs read from target data
 	// (interface URLs, proposal URLs, jku, …) may reach. Off-origin loopback is the harness's own host and stays
 	// allowed; everything else off the target's origins is refused before dialing (reach.go).
 	AllowOrigins []string
+}
+
+// SchemaInterfaceLimits are the bounds of limits.schemaInterface as the configuration sets them; a zero field
+// takes the toolkit's default (skiface.DefaultLimits). The fields are skiface.Limits' own, so the schema-interface
+// packages convert with skiface.Limits(l): the engine declares its own type so as not to import that document's
+// reference client (and, through it, the sabotage registry).
+type SchemaInterfaceLimits struct {
+	MaxSchemaBytes  int
+	MaxNesting      int
+	MaxRefDepth     int
+	CompileTimeout  time.Duration
+	MaxPayloadBytes int64
+	MaxCacheEntries int
+	MaxCacheBytes   int64
 }
 
 type duration time.Duration
@@ -80,7 +93,7 @@ type schemaInterfaceJSON struct {
 // members, non-positive values and malformed origins are errors (a misspelt limit must not silently not apply).
 // An empty raw value gives the defaults.
 func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
-	out := LimitsConfig{A2A: a2a.DefaultLimits(), SchemaInterface: skiface.DefaultLimits()}
+	out := LimitsConfig{A2A: a2a.DefaultLimits()}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return out, nil
 	}
@@ -155,11 +168,12 @@ func LimitsOf(cfg target.Config) (*a2a.Limits, error) {
 }
 
 // SchemaInterfaceLimits are the Skill Interface toolkit's limits for this run: the target configuration's
-// limits.schemaInterface over skiface.DefaultLimits (a malformed member keeps the defaults; cmd rejects it first).
-func (e *Env) SchemaInterfaceLimits() skiface.Limits {
+// limits.schemaInterface, zero fields taking the toolkit's defaults (a malformed member keeps all defaults; cmd
+// rejects it first).
+func (e *Env) SchemaInterfaceLimits() SchemaInterfaceLimits {
 	l, err := ParseLimits(e.Target.Config.Limits)
 	if err != nil {
-		return skiface.DefaultLimits()
+		return SchemaInterfaceLimits{}
 	}
 	return l.SchemaInterface
 }

@@ -160,7 +160,7 @@ func registerDocuments(e *harness.Env) {
 			dg, _ := skiface.SchemaDigest(sch)
 			ref := map[string]any{"schema_uri": r.str("schema_uri"), "version": "1.0", "dialect": r.str("dialect"),
 				"digest": dg, "resolution": map[string]any{"type": "inline", "schema": json.RawMessage(sch)}}
-			_, err := skiface.CompileSchema(mustJSON(ref), s.e.SchemaInterfaceLimits())
+			_, err := skiface.CompileSchema(mustJSON(ref), skiface.Limits(s.e.SchemaInterfaceLimits()))
 			w.Check(err == nil, d.skill+r.path+": every $ref and $dynamicRef resolves inside resolution.schema (compiled with retrieval disabled)",
 				fmt.Sprint(err), d.ans.ex)
 		}

@@ -185,7 +185,7 @@ func (s *sess) compiled(row string, d *docSeen, role string) *skiface.Compiled {
 	var c *skiface.Compiled
 	err := fmt.Errorf("%s declares no %s Schema Reference", d.skill, role)
 	if ref != nil {
-		c, err = skiface.CompileSchema(mustJSON(ref), s.e.SchemaInterfaceLimits())
+		c, err = skiface.CompileSchema(mustJSON(ref), skiface.Limits(s.e.SchemaInterfaceLimits()))
 	}
 	if err != nil {
 		sv.comps.Store(key, err.Error())
