@@ -77,7 +77,7 @@ func registerAgentSpecs(e *harness.Env) {
 			w.Inapplicable("the card carries no signatures (A2A §8.4): there is no signed declaration to alter")
 		}
 		keys := trustedKeys(e)
-		status, _, err := verify.InterviewCardSignature(w.Ctx(), e.Client, s.url, s.raw, keys, e.Sabotage)
+		status, _, err := verify.InterviewCardSignature(w.Ctx(), e.Client, s.url, s.raw, keys, sabotage.From(e.Sabotage))
 		if err != nil {
 			s.blockOnKeys(err.Error())
 		}
@@ -86,7 +86,7 @@ func registerAgentSpecs(e *harness.Env) {
 		if aerr != nil {
 			w.Failf(s.cardEx, "the card is a JSON object with a description", "%v", aerr)
 		}
-		status, _, err = verify.InterviewCardSignature(w.Ctx(), e.Client, s.url, altered, keys, e.Sabotage)
+		status, _, err = verify.InterviewCardSignature(w.Ctx(), e.Client, s.url, altered, keys, sabotage.From(e.Sabotage))
 		w.Negative(err != nil, "the interview verifier refuses to diff against the card with its description changed after signing (§7 rule 1, §8 step 1)",
 			"accepted: "+status, s.cardEx)
 	})
@@ -129,7 +129,7 @@ func registerAgentSpecs(e *harness.Env) {
 			}
 			cardAfter := s.declared("card after the repeats")
 			// A changed card is churn (§7 rule 3): the repeats are re-run once against the new declaration.
-			if len(diffs) == 0 || sameCard(cardBefore.CardRaw, cardAfter.CardRaw) || e.Sabotage.On(sabotage.IVVerifierChurnAsPersistent) {
+			if len(diffs) == 0 || sameCard(cardBefore.CardRaw, cardAfter.CardRaw) || sabotage.From(e.Sabotage).On(sabotage.IVVerifierChurnAsPersistent) {
 				break
 			}
 		}
@@ -515,7 +515,7 @@ func checkTerms(s *session) {
 			fmt.Sprintf("terms projection %d has source.document \"proposal\" and a url listed in the card's terms entry", i),
 			fmt.Sprintf("document %q url %q; the card lists %s", p.Source.Document, p.Source.URL, entriesText(d)), r.Exchange)
 		if listed {
-			res, _ := d.Proposal(w.Ctx(), s.e.Client, e, s.e.Sabotage)
+			res, _ := d.Proposal(w.Ctx(), s.e.Client, e, sabotage.From(s.e.Sabotage))
 			w.Check(res.Err == nil, "the committed proposal at "+e.URL+" verifies (terms §6)", fmt.Sprintf("step %q: %v", res.Step, res.Err), res.Exchange)
 		}
 	}

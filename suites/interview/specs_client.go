@@ -14,6 +14,7 @@ import (
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/harness/verify"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // The §8–§9 rows bind the harness itself: who ran an interview, what standing its result has, how absence and
@@ -31,11 +32,12 @@ func registerClientSpecs(e *harness.Env) {
 		s := open(w, row, roleMain)
 		tp := bundle(w, row, thirdRunner, nil)
 		tp.Kind, tp.Signature = "evidence", &evidence.Signature{JWS: "synthetic", Thumbprint: "synthetic", Alg: "EdDSA"}
-		banner := evidence.StandingWith(tp, e.Sabotage)
+		faults := evidence.StandingOptions{SelfAsEvidence: sabotage.From(e.Sabotage).On(sabotage.IVRendererSelfAsEvidence)}
+		banner := evidence.StandingWith(tp, faults)
 		w.Control(strings.HasPrefix(banner, "EVIDENCE"), "a signed third-party bundle's banner presents it as evidence", banner, nil)
 
 		self := bundle(w, row, selfRunner, nil)
-		banner = evidence.StandingWith(self, e.Sabotage)
+		banner = evidence.StandingWith(self, faults)
 		w.Negative(strings.HasPrefix(banner, "CLAIM, NOT EVIDENCE") && !strings.HasPrefix(banner, "EVIDENCE"),
 			"the banner of a self-run bundle says CLAIM, NOT EVIDENCE", banner, nil)
 		var sum bytes.Buffer
@@ -60,13 +62,13 @@ func registerClientSpecs(e *harness.Env) {
 	harness.Spec(e, "IV-9.2a", "a card without the interview extension is read as not implementing it, never as a defect", func(w *harness.W) {
 		const row = "IV-9.2a"
 		s := open(w, row, roleMain)
-		a := verify.InterviewApplies(s.card, e.Sabotage)
+		a := verify.InterviewApplies(s.card, sabotage.From(e.Sabotage))
 		w.Control(a.Declared, "the reference client reads the served card as declaring the interview", a.Reason, s.cardEx)
 		absent, err := withoutInterview(s.card)
 		if err != nil {
 			w.Failf(s.cardEx, "the card re-encodes", "%v", err)
 		}
-		b := verify.InterviewApplies(absent, e.Sabotage)
+		b := verify.InterviewApplies(absent, sabotage.From(e.Sabotage))
 		w.Negative(!b.Declared && b.Verdict == harness.Inapplicable,
 			"the same card without the interview entry: the interview rows are inapplicable (never executed-fail or blocked)",
 			fmt.Sprintf("declared %v, verdict %q", b.Declared, b.Verdict), s.cardEx)
@@ -88,7 +90,7 @@ func registerClientSpecs(e *harness.Env) {
 		if err != nil {
 			w.Failf(s.cardEx, "the card re-encodes", "%v", err)
 		}
-		a := verify.InterviewApplies(absent, e.Sabotage)
+		a := verify.InterviewApplies(absent, sabotage.From(e.Sabotage))
 		withRows := syntheticRows(e, "", "", "")
 		absentRows := syntheticRows(e, a.Verdict, a.Reason, "")
 		// Control: a failing row of another document moves both the same way, so the comparison can see a change.
@@ -184,13 +186,13 @@ func registerClientSpecs(e *harness.Env) {
 			provider = s.card.Provider.Organization
 		}
 		third := verify.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier}
-		w.Control(verify.InterviewStanding(third, provider, e.Sabotage) == "evidence", "a named third party's run is recorded as evidence", "", nil)
+		w.Control(verify.InterviewStanding(third, provider, sabotage.From(e.Sabotage)) == "evidence", "a named third party's run is recorded as evidence", "", nil)
 		rep := s.procedure(verify.RunBy{Name: selfRunner.Name, Tier: selfRunner.Tier})
 		w.Negative(rep.Standing == "claim", "the verifier records a self-run interview with standing claim", "standing "+rep.Standing, s.cardEx)
-		st := verify.InterviewStanding(verify.RunBy{}, provider, e.Sabotage)
+		st := verify.InterviewStanding(verify.RunBy{}, provider, sabotage.From(e.Sabotage))
 		w.Negative(st == "claim", "a run with no runner and no stated tier is recorded as a claim, never upgraded", "standing "+st, nil)
 		if provider != "" {
-			st = verify.InterviewStanding(verify.RunBy{Name: provider, Tier: "third-party"}, provider, e.Sabotage)
+			st = verify.InterviewStanding(verify.RunBy{Name: provider, Tier: "third-party"}, provider, sabotage.From(e.Sabotage))
 			w.Negative(st == "claim", "a run by the card's own provider organization ("+provider+") is a claim even when it says third-party", "standing "+st, nil)
 		}
 		b := bundle(w, row, selfRunner, nil)

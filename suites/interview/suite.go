@@ -49,7 +49,7 @@ func applicable(ctx context.Context, e *harness.Env) (bool, string) {
 	if err != nil {
 		return true, "" // the specs fail on the fetch themselves
 	}
-	a := verify.InterviewApplies(card, e.Sabotage)
+	a := verify.InterviewApplies(card, sabotage.From(e.Sabotage))
 	return a.Declared, a.Reason
 }
 
@@ -162,14 +162,14 @@ func (s *session) persistent(ask func(round int) []*verify.InterviewReply, kinds
 		d = s.declared(note)
 		replies = ask(round)
 		cs = nil
-		for _, c := range verify.InterviewDiff(s.w.Ctx(), s.e.Client, d, replies, s.e.Sabotage) {
+		for _, c := range verify.InterviewDiff(s.w.Ctx(), s.e.Client, d, replies, sabotage.From(s.e.Sabotage)) {
 			for _, k := range kinds {
 				if c.Kind == k {
 					cs = append(cs, c)
 				}
 			}
 		}
-		if len(cs) == 0 || s.e.Sabotage.On(sabotage.IVVerifierChurnAsPersistent) {
+		if len(cs) == 0 || sabotage.From(s.e.Sabotage).On(sabotage.IVVerifierChurnAsPersistent) {
 			break
 		}
 	}
@@ -179,7 +179,7 @@ func (s *session) persistent(ask func(round int) []*verify.InterviewReply, kinds
 // procedure runs the interview of §8 against the session's agent, recorded by runBy.
 func (s *session) procedure(runBy verify.RunBy) *verify.InterviewReport {
 	rep := verify.Interview(s.w.Ctx(), s.e.Client, s.url, verify.InterviewOptions{
-		RunBy: runBy, Keys: trustedKeys(s.e), Header: s.ep.Header, Set: s.e.Sabotage})
+		RunBy: runBy, Keys: trustedKeys(s.e), Header: s.ep.Header, Set: sabotage.From(s.e.Sabotage)})
 	var b bytes.Buffer
 	rep.Render(&b)
 	AddReportEntry("interview procedure ("+s.row+")", b.String(), ReportEntryVisibilityFailureOrVerbose)

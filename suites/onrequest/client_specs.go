@@ -7,6 +7,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // relayInput reads a captured chapel reply into what the reference assistant holds when it relays it.
@@ -32,11 +33,11 @@ func (s *suite) clientSpecs() {
 	s.spec("OR-5.8b", "the reference assistant does not tell the person a deferred action is done", func(w *harness.W) {
 		const row = "OR-5.8b"
 		done := relayInput(w, row, "in-conversation-done")
-		out, err := verify.OnRequestRelay(done, nil, s.e.Sabotage)
+		out, err := verify.OnRequestRelay(done, nil, sabotage.From(s.e.Sabotage))
 		w.Control(err == nil && verify.SaysDone(out) != "", "relaying an in-conversation action carried out, the relay says it is done",
 			fmt.Sprintf("%q %v", out, err), nil)
 		deferred := relayInput(w, row, "deferred-accepted")
-		out, err = verify.OnRequestRelay(deferred, nil, s.e.Sabotage)
+		out, err = verify.OnRequestRelay(deferred, nil, sabotage.From(s.e.Sabotage))
 		claim := verify.SaysDone(out)
 		w.Negative(err == nil && claim == "", "relaying an accepted deferred action, the relay does not say it is done (wording-checked)",
 			fmt.Sprintf("%q in %q %v", claim, out, err), nil)
@@ -46,7 +47,7 @@ func (s *suite) clientSpecs() {
 		const row = "OR-6.3"
 		given := relayInput(w, row, "given-on-opt-in")
 		value := "GBP 2,400"
-		out, err := verify.OnRequestRelay(given, nil, s.e.Sabotage)
+		out, err := verify.OnRequestRelay(given, nil, sabotage.From(s.e.Sabotage))
 		_, attributed := verify.AttributedToOperator(out, value, nil)
 		w.Control(err == nil && attributed, "relaying information given on opt-in, the relay presents the operator's value as the operator's",
 			fmt.Sprintf("%q %v", out, err), nil)
@@ -59,7 +60,7 @@ func (s *suite) clientSpecs() {
 		}
 		for _, c := range cases {
 			in := relayInput(w, row, c.fixture)
-			out, err := verify.OnRequestRelay(in, []verify.OROtherSource{c.other}, s.e.Sabotage)
+			out, err := verify.OnRequestRelay(in, []verify.OROtherSource{c.other}, sabotage.From(s.e.Sabotage))
 			sentences, attributed := verify.AttributedToOperator(out, c.other.Value, []string{c.other.Source})
 			w.Negative(err == nil && !attributed,
 				fmt.Sprintf("relaying %s, the relay does not present %s's %q as %s's", c.fixture, c.other.Source, c.other.Value, in.Operator),

@@ -19,6 +19,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // Role is the target role of the document's agent.
@@ -48,7 +49,7 @@ func spec(e *harness.Env, row, text string, body func(w *harness.W)) {
 // newClient is a fresh reference client on the run's recording A2A client, with the run's toggles.
 func newClient(w *harness.W) *skiface.Client {
 	e := w.Env()
-	return &skiface.Client{A2A: e.Client, Sabotage: e.Sabotage, Fetch: loopbackFetch(e.Client)}
+	return &skiface.Client{A2A: e.Client, Sabotage: sabotage.From(e.Sabotage), Fetch: loopbackFetch(e.Client)}
 }
 
 // loopbackFetch is the retrieval a sabotaged validator would do: only loopback http(s), refused before dialing

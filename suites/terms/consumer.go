@@ -42,7 +42,7 @@ func (s *state) bed(w *harness.W) *bed {
 		return nil
 	}
 	c := a2a.NewClient(a2a.Options{Limits: s.e.Client.Limits(), RootCAs: testpki.CAPool(), Recorder: s.e.Client.Recorder(), CheckURL: loop})
-	return &bed{w: w, fx: fx, c: c, set: s.e.Sabotage}
+	return &bed{w: w, fx: fx, c: c, set: sabotage.From(s.e.Sabotage)}
 }
 
 // card fetches a fixture set's card through the recording client.
