@@ -18,20 +18,19 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/sabotage"
 )
 
 // Options select and shape one run.
 type Options struct {
-	Suites                  []Suite      // the suites to run (cmd passes harness.Suites(suites.All()...))
-	Documents               []string     // document ids to run; empty: every suite given
-	Rows                    []string     // row ids to run; empty: every row of the selected documents
-	Sabotage                sabotage.Set // client-side toggles for the reference client procedures
-	Runner                  Runner       // who ran it; Tier defaults to self
-	Seed                    int64        // Ginkgo random seed; 0: time-based
-	Progress                io.Writer    // Ginkgo's own console output; nil: discarded
-	JSONReport, JUnitReport string       // Ginkgo's reporters, when set
-	Limits                  *a2a.Limits  // client limits; nil: defaults
+	Suites                  []Suite     // the suites to run (cmd passes suites.All(): every document's suites)
+	Documents               []string    // document ids to run; empty: every suite given
+	Rows                    []string    // row ids to run; empty: every row of the selected documents
+	Sabotage                Faults      // client-side toggles for the reference client procedures; nil: none
+	Runner                  Runner      // who ran it; Tier defaults to self
+	Seed                    int64       // Ginkgo random seed; 0: time-based
+	Progress                io.Writer   // Ginkgo's own console output; nil: discarded
+	JSONReport, JUnitReport string      // Ginkgo's reporters, when set
+	Limits                  *a2a.Limits // client limits; nil: defaults
 	SpecTimeout             time.Duration
 }
 

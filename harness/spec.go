@@ -17,7 +17,6 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/sabotage"
 )
 
 // Suite is one document's specs.
@@ -32,13 +31,18 @@ type Suite struct {
 	Origins func(cfg target.Config) []string
 }
 
+// Faults are the sabotage toggles switched on for a run, as the engine carries them: ids only. The engine never
+// consults one, so it need not know the registry; the documents' packages recover their typed set with
+// sabotage.From, which sabotage.Set satisfies.
+type Faults interface{ IDs() []string }
+
 // Env is what specs see of a run: the target, the catalog, the recording client, and the client-side toggles the
 // reference client procedures must honour. Suites never see a mock's internals.
 type Env struct {
 	Target   *target.Target
 	Catalog  *catalog.Catalog
 	Client   *a2a.Client
-	Sabotage sabotage.Set // toggles on; reference-client procedures consult the client-side ones
+	Sabotage Faults // toggles on (nil: none); reference-client procedures consult the client-side ones
 	Runner   Runner
 
 	mu          sync.Mutex

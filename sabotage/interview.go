@@ -1,75 +1,111 @@
 package sabotage
 
+// The toggles' ids, in registration order; each toggle's targets and description are registered below.
+const (
+	IVInterviewEntryRequired        ID = "iv.interview-entry-required"
+	IVAnswersFromStaleCard          ID = "iv.answers-from-stale-card"
+	IVUsageMethodMissing            ID = "iv.usage-method-missing"
+	IVNonIdempotent                 ID = "iv.non-idempotent"
+	IVInterviewTouchesTask          ID = "iv.interview-touches-task"
+	IVInterviewCreatesTask          ID = "iv.interview-creates-task"
+	IVInterviewEnqueuesDeferredTask ID = "iv.interview-enqueues-deferred-task"
+	IVTermsFabricatedFromCard       ID = "iv.terms-fabricated-from-card"
+	IVTermsFromUncommittedProposal  ID = "iv.terms-from-uncommitted-proposal"
+	IVRefusalsUndeclaredGround      ID = "iv.refusals-undeclared-ground"
+	IVProposalSourceOmitsDigest     ID = "iv.proposal-source-omits-digest"
+	IVProposalSourceUppercaseDigest ID = "iv.proposal-source-uppercase-digest"
+	IVValueSummarized               ID = "iv.value-summarized"
+	IVAnswerCommentary              ID = "iv.answer-commentary"
+	IVProjectionComment             ID = "iv.projection-comment"
+	IVUndefinedMethodNotFound       ID = "iv.undefined-method-not-found"
+	IVRefusalWrongReason            ID = "iv.refusal-wrong-reason"
+	IVRefusalEchoesInput            ID = "iv.refusal-echoes-input"
+	IVRefusalSkillsFromMemory       ID = "iv.refusal-skills-from-memory"
+	IVFreeTextQuestionHonoured      ID = "iv.free-text-question-honoured"
+	IVSelectorCaseFolded            ID = "iv.selector-case-folded"
+	IVSelectorPrefixMatch           ID = "iv.selector-prefix-match"
+	IVFriendlyHelpMethod            ID = "iv.friendly-help-method"
+	IVRefusalDidYouMean             ID = "iv.refusal-did-you-mean"
+	IVVerifierSkipsCardSignature    ID = "iv.verifier-skips-card-signature"
+	IVVerifierChurnAsPersistent     ID = "iv.verifier-churn-as-persistent"
+	IVRendererSelfAsEvidence        ID = "iv.renderer-self-as-evidence"
+	IVAbsenceAsDefect               ID = "iv.absence-as-defect"
+	IVAbsenceLowersScore            ID = "iv.absence-lowers-score"
+	IVRefusalCountedAsFailure       ID = "iv.refusal-counted-as-failure"
+	IVResultOmitsRunner             ID = "iv.result-omits-runner"
+	IVSelfTierUpgraded              ID = "iv.self-tier-upgraded"
+)
+
 // Toggles of the interview extension (document "interview", rows IV-…). Agent-side toggles break the reference
 // agents in mockagents/interview; client-side toggles break the harness's own interview verifier
 // (harness/verify/interview*.go) or the claim/evidence banner (harness/evidence StandingWith).
 func init() {
 	a, c := SideAgent, SideClient
 	Register(
-		Toggle{ID: "iv.interview-entry-required", Document: "interview", Side: a, Targets: []string{"IV-3.1"},
+		Toggle{ID: IVInterviewEntryRequired, Document: "interview", Side: a, Targets: []string{"IV-3.1"},
 			Description: "the card's interview extension entry carries \"required\": true (the card is re-signed)"},
-		Toggle{ID: "iv.answers-from-stale-card", Document: "interview", Side: a, Targets: []string{"IV-4.1a"},
+		Toggle{ID: IVAnswersFromStaleCard, Document: "interview", Side: a, Targets: []string{"IV-4.1a"},
 			Description: "answers are projected from an internal snapshot of an older card (version 0.9.0, an extra skill retired-skill at /skills/2) instead of the card as served"},
-		Toggle{ID: "iv.usage-method-missing", Document: "interview", Side: a, Targets: []string{"IV-4.1a"},
+		Toggle{ID: IVUsageMethodMissing, Document: "interview", Side: a, Targets: []string{"IV-4.1a"},
 			Description: "interview/usage answers JSON-RPC -32601 even under activation: one of the five methods is not served"},
-		Toggle{ID: "iv.non-idempotent", Document: "interview", Side: a, Targets: []string{"IV-4.2a"},
+		Toggle{ID: IVNonIdempotent, Document: "interview", Side: a, Targets: []string{"IV-4.2a"},
 			Description: "from its second call on, interview/identity leaves out its /provider projection (each answer alone is still a valid projection set)"},
-		Toggle{ID: "iv.interview-touches-task", Document: "interview", Side: a, Targets: []string{"IV-4.2b"},
+		Toggle{ID: IVInterviewTouchesTask, Document: "interview", Side: a, Targets: []string{"IV-4.2b"},
 			Description: "each interview call appends an agent message \"interview served\" to the history of the most recently updated task"},
-		Toggle{ID: "iv.interview-creates-task", Document: "interview", Side: a, Targets: []string{"IV-4.2c"},
+		Toggle{ID: IVInterviewCreatesTask, Document: "interview", Side: a, Targets: []string{"IV-4.2c"},
 			Description: "each interview call also stores a completed task, visible in ListTasks; the answer itself is unchanged"},
-		Toggle{ID: "iv.interview-enqueues-deferred-task", Document: "interview", Side: a, Targets: []string{"IV-4.2d"},
+		Toggle{ID: IVInterviewEnqueuesDeferredTask, Document: "interview", Side: a, Targets: []string{"IV-4.2d"},
 			Description: "each interview call puts a job on the agent's work queue; the worker turns it into a task about 30 ms later, after the immediate ListTasks check"},
-		Toggle{ID: "iv.terms-fabricated-from-card", Document: "interview", Side: a, Targets: []string{"IV-4.4"},
+		Toggle{ID: IVTermsFabricatedFromCard, Document: "interview", Side: a, Targets: []string{"IV-4.4"},
 			Description: "the agent without a terms extension (role interview.noterms) answers interview/terms with declared true and a projection of the card's /description"},
-		Toggle{ID: "iv.terms-from-uncommitted-proposal", Document: "interview", Side: a, Targets: []string{"IV-4.4"},
+		Toggle{ID: IVTermsFromUncommittedProposal, Document: "interview", Side: a, Targets: []string{"IV-4.4"},
 			Description: "interview/terms adds a projection of a correctly signed proposal (the directed one) that no terms entry of the card lists"},
-		Toggle{ID: "iv.refusals-undeclared-ground", Document: "interview", Side: a, Targets: []string{"IV-4.5"},
+		Toggle{ID: IVRefusalsUndeclaredGround, Document: "interview", Side: a, Targets: []string{"IV-4.5"},
 			Description: "interview/refusals adds a ground declared nowhere: a card projection of /admissionPolicy, which the card does not have"},
-		Toggle{ID: "iv.proposal-source-omits-digest", Document: "interview", Side: a, Targets: []string{"IV-5.1a"},
+		Toggle{ID: IVProposalSourceOmitsDigest, Document: "interview", Side: a, Targets: []string{"IV-5.1a"},
 			Description: "proposal sources in interview/terms leave out source.digest"},
-		Toggle{ID: "iv.proposal-source-uppercase-digest", Document: "interview", Side: a, Targets: []string{"IV-5.1b"},
+		Toggle{ID: IVProposalSourceUppercaseDigest, Document: "interview", Side: a, Targets: []string{"IV-5.1b"},
 			Description: "proposal sources carry the entry's digest spelled with uppercase hex: same url, same document, not byte-equal to the entry"},
-		Toggle{ID: "iv.value-summarized", Document: "interview", Side: a, Targets: []string{"IV-5.2"},
+		Toggle{ID: IVValueSummarized, Document: "interview", Side: a, Targets: []string{"IV-5.2"},
 			Description: "the capabilities projection of /skills/0/description carries only the description's first sentence"},
-		Toggle{ID: "iv.answer-commentary", Document: "interview", Side: a, Targets: []string{"IV-5.3a"},
+		Toggle{ID: IVAnswerCommentary, Document: "interview", Side: a, Targets: []string{"IV-5.3a"},
 			Description: "every answer carries a top-level \"note\": \"Happy to help!\""},
-		Toggle{ID: "iv.projection-comment", Document: "interview", Side: a, Targets: []string{"IV-5.3b"},
+		Toggle{ID: IVProjectionComment, Document: "interview", Side: a, Targets: []string{"IV-5.3b"},
 			Description: "each interview/capabilities projection carries a \"comment\" member beside source and value"},
-		Toggle{ID: "iv.undefined-method-not-found", Document: "interview", Side: a, Targets: []string{"IV-6.1"},
+		Toggle{ID: IVUndefinedMethodNotFound, Document: "interview", Side: a, Targets: []string{"IV-6.1"},
 			Description: "under activation, undefined interview/ methods get JSON-RPC -32601 instead of the standard refusal"},
-		Toggle{ID: "iv.refusal-wrong-reason", Document: "interview", Side: a, Targets: []string{"IV-6.1"},
+		Toggle{ID: IVRefusalWrongReason, Document: "interview", Side: a, Targets: []string{"IV-6.1"},
 			Description: "the standard refusal carries reason \"unknown_method\", outside the closed set"},
-		Toggle{ID: "iv.refusal-echoes-input", Document: "interview", Side: a, Targets: []string{"IV-6.3a"},
+		Toggle{ID: IVRefusalEchoesInput, Document: "interview", Side: a, Targets: []string{"IV-6.3a"},
 			Description: "the refusal's detail repeats the request's method name or selector"},
-		Toggle{ID: "iv.refusal-skills-from-memory", Document: "interview", Side: a, Targets: []string{"IV-6.3a"},
+		Toggle{ID: IVRefusalSkillsFromMemory, Document: "interview", Side: a, Targets: []string{"IV-6.3a"},
 			Description: "the refusal's declared_skills comes from a remembered older card (it still lists retired-skill)"},
-		Toggle{ID: "iv.free-text-question-honoured", Document: "interview", Side: a, Targets: []string{"IV-10.1a"},
+		Toggle{ID: IVFreeTextQuestionHonoured, Document: "interview", Side: a, Targets: []string{"IV-10.1a"},
 			Description: "a free-text \"question\" param is read: only projections whose value mentions one of its words are kept"},
-		Toggle{ID: "iv.selector-case-folded", Document: "interview", Side: a, Targets: []string{"IV-10.1b"},
+		Toggle{ID: IVSelectorCaseFolded, Document: "interview", Side: a, Targets: []string{"IV-10.1b"},
 			Description: "skill selectors are lowercased and trimmed before matching"},
-		Toggle{ID: "iv.selector-prefix-match", Document: "interview", Side: a, Targets: []string{"IV-10.1b"},
+		Toggle{ID: IVSelectorPrefixMatch, Document: "interview", Side: a, Targets: []string{"IV-10.1b"},
 			Description: "a skill selector matches the first declared id it is a prefix of"},
-		Toggle{ID: "iv.friendly-help-method", Document: "interview", Side: a, Targets: []string{"IV-10.1c"},
+		Toggle{ID: IVFriendlyHelpMethod, Document: "interview", Side: a, Targets: []string{"IV-10.1c"},
 			Description: "interview/help is answered with an answer object projecting the card's /description"},
-		Toggle{ID: "iv.refusal-did-you-mean", Document: "interview", Side: a, Targets: []string{"IV-10.1d"},
+		Toggle{ID: IVRefusalDidYouMean, Document: "interview", Side: a, Targets: []string{"IV-10.1d"},
 			Description: "a selector within edit distance 2 of a declared id draws a refusal with an extra \"did_you_mean\" member"},
 
-		Toggle{ID: "iv.verifier-skips-card-signature", Document: "interview", Side: c, Targets: []string{"IV-4.1a"},
+		Toggle{ID: IVVerifierSkipsCardSignature, Document: "interview", Side: c, Targets: []string{"IV-4.1a"},
 			Description: "the interview verifier skips step 1's card signature check, so a card altered after signing is diffed as if published"},
-		Toggle{ID: "iv.verifier-churn-as-persistent", Document: "interview", Side: c, Targets: []string{"IV-5.2"},
+		Toggle{ID: IVVerifierChurnAsPersistent, Document: "interview", Side: c, Targets: []string{"IV-5.2"},
 			Description: "the interview verifier counts a first-round conflict as persistent, without re-fetching the card and re-asking (interview §7 rule 3)"},
-		Toggle{ID: "iv.renderer-self-as-evidence", Document: "interview", Side: c, Targets: []string{"IV-8.1"},
+		Toggle{ID: IVRendererSelfAsEvidence, Document: "interview", Side: c, Targets: []string{"IV-8.1"},
 			Description: "the claim/evidence banner presents every bundle as EVIDENCE, whatever its tier"},
-		Toggle{ID: "iv.absence-as-defect", Document: "interview", Side: c, Targets: []string{"IV-9.2a"},
+		Toggle{ID: IVAbsenceAsDefect, Document: "interview", Side: c, Targets: []string{"IV-9.2a"},
 			Description: "the interview applicability step describes a card without the extension as evading the interview"},
-		Toggle{ID: "iv.absence-lowers-score", Document: "interview", Side: c, Targets: []string{"IV-9.2b"},
+		Toggle{ID: IVAbsenceLowersScore, Document: "interview", Side: c, Targets: []string{"IV-9.2b"},
 			Description: "the interview applicability step turns absence into blocked rows, which lower the totals and the exit status"},
-		Toggle{ID: "iv.refusal-counted-as-failure", Document: "interview", Side: c, Targets: []string{"IV-9.3"},
+		Toggle{ID: IVRefusalCountedAsFailure, Document: "interview", Side: c, Targets: []string{"IV-9.3"},
 			Description: "the interview verifier counts a closure probe that drew the standard refusal as a failure"},
-		Toggle{ID: "iv.result-omits-runner", Document: "interview", Side: c, Targets: []string{"IV-9.4a"},
+		Toggle{ID: IVResultOmitsRunner, Document: "interview", Side: c, Targets: []string{"IV-9.4a"},
 			Description: "the interview verifier's recorded result leaves out who ran it"},
-		Toggle{ID: "iv.self-tier-upgraded", Document: "interview", Side: c, Targets: []string{"IV-9.4b"},
+		Toggle{ID: IVSelfTierUpgraded, Document: "interview", Side: c, Targets: []string{"IV-9.4b"},
 			Description: "the interview verifier records a self-run result with standing \"evidence\""},
 	)
 }

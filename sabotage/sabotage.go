@@ -1,20 +1,25 @@
 // Package sabotage is the registry of sabotage toggles: each breaks one requirement of a reference mock agent (or
 // of the harness's reference client) on purpose, so a run against it proves the targeted rows' tests can fail.
+//
+// It is a leaf: it imports nothing of this module, so the engine, the documents' packages and the falsification
+// matrix (sabotage/falsify, which also checks the registry against the catalog) can all depend on it.
 package sabotage
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/extconf/extconf/harness/catalog"
 )
+
+// ID names a toggle. Every toggle has an exported constant in its document's registry file, so a branch that
+// consults a toggle names it by constant: a typo is a compile error, and "find references" on the constant leads
+// from its registration to the branches it flips. The string values are the ids of CLI flags, bundles and scripts.
+type ID string
 
 // Toggle breaks one requirement. Targets are the rows that must read executed-fail when it is on.
 type Toggle struct {
-	ID          string   `json:"id"`
+	ID          ID       `json:"id"`
 	Document    string   `json:"document"`
 	Targets     []string `json:"targets"`
 	Description string   `json:"description"`
@@ -31,7 +36,7 @@ const (
 
 var (
 	mu       sync.RWMutex
-	registry = map[string]Toggle{}
+	registry = map[ID]Toggle{}
 )
 
 // Register adds toggles; it is called from this package's per-document files at init. A duplicate id panics: two
@@ -41,7 +46,7 @@ func Register(ts ...Toggle) {
 	defer mu.Unlock()
 	for _, t := range ts {
 		if _, dup := registry[t.ID]; dup {
-			panic("sabotage: duplicate toggle " + t.ID)
+			panic("sabotage: duplicate toggle " + string(t.ID))
 		}
 		if t.Side == "" {
 			t.Side = SideAgent
@@ -62,54 +67,26 @@ func All() []Toggle {
 	return out
 }
 
-// Lookup returns the toggle with id.
+// Lookup returns the toggle with id, a string as it comes from a flag or a bundle.
 func Lookup(id string) (Toggle, bool) {
 	mu.RLock()
 	defer mu.RUnlock()
-	t, ok := registry[id]
+	t, ok := registry[ID(id)]
 	return t, ok
 }
 
-var idPattern = regexp.MustCompile(`^[a-z]+\.[a-z0-9-]+$`)
-
-// Check verifies the registry against the catalog: ids well-formed, document known, targets exist, belong to the
-// toggle's document and are witnessable.
-func Check(c *catalog.Catalog) []error {
-	var errs []error
-	for _, t := range All() {
-		if !idPattern.MatchString(t.ID) {
-			errs = append(errs, fmt.Errorf("toggle %q: id must be <doc>.<kebab-name>", t.ID))
-		}
-		if _, ok := catalog.DocumentByID(t.Document); !ok {
-			errs = append(errs, fmt.Errorf("toggle %q: unknown document %q", t.ID, t.Document))
-		}
-		if t.Side != SideAgent && t.Side != SideClient {
-			errs = append(errs, fmt.Errorf("toggle %q: side must be agent or client", t.ID))
-		}
-		if len(t.Targets) == 0 || strings.TrimSpace(t.Description) == "" {
-			errs = append(errs, fmt.Errorf("toggle %q: needs targets and a description", t.ID))
-		}
-		for _, id := range t.Targets {
-			r, ok := c.Row(id)
-			switch {
-			case !ok:
-				errs = append(errs, fmt.Errorf("toggle %q: unknown target row %q", t.ID, id))
-			case r.Document != t.Document:
-				errs = append(errs, fmt.Errorf("toggle %q: target %q belongs to %s", t.ID, id, r.Document))
-			case !r.Witnessable():
-				errs = append(errs, fmt.Errorf("toggle %q: target %q is unwitnessable", t.ID, id))
-			}
-		}
-	}
-	return errs
+// Known reports whether id names a registered toggle; it is the check bundle verification is handed.
+func Known(id string) bool {
+	_, ok := Lookup(id)
+	return ok
 }
 
 // Set is the toggles switched on for one run. The zero value has none on.
-type Set struct{ on map[string]bool }
+type Set struct{ on map[ID]bool }
 
 // Parse builds a Set from ids; an unknown id is an error, so a typo never silently runs an unsabotaged mock.
 func Parse(ids ...string) (Set, error) {
-	s := Set{on: map[string]bool{}}
+	s := Set{on: map[ID]bool{}}
 	for _, id := range ids {
 		id = strings.TrimSpace(id)
 		if id == "" {
@@ -118,24 +95,49 @@ func Parse(ids ...string) (Set, error) {
 		if _, ok := Lookup(id); !ok {
 			return Set{}, fmt.Errorf("unknown sabotage toggle %q (see `runsuite sabotage list`)", id)
 		}
-		s.on[id] = true
+		s.on[ID(id)] = true
 	}
 	return s, nil
 }
 
 // MustParse is Parse for ids known at compile time.
-func MustParse(ids ...string) Set {
-	s, err := Parse(ids...)
+func MustParse(ids ...ID) Set {
+	strs := make([]string, len(ids))
+	for i, id := range ids {
+		strs[i] = string(id)
+	}
+	s, err := Parse(strs...)
 	if err != nil {
 		panic(err)
 	}
 	return s
 }
 
-// On reports whether toggle id is switched on. Asking for an unregistered id panics: it is a typo in a mock.
-func (s Set) On(id string) bool {
-	if _, ok := Lookup(id); !ok {
-		panic("sabotage: mock consults unregistered toggle " + id)
+// Faults is how toggles travel through code that must not name this package's types: the engine's
+// harness.Faults has the same method set, so suites pass the run's toggles to a reference client untouched.
+type Faults interface{ IDs() []string }
+
+// From recovers the typed set from Faults. A nil f is the empty set; ids from elsewhere are parsed, and an
+// unknown one panics as a consulted unregistered toggle would.
+func From(f Faults) Set {
+	switch f := f.(type) {
+	case nil:
+		return Set{}
+	case Set:
+		return f
+	}
+	s, err := Parse(f.IDs()...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// On reports whether toggle id is switched on. Callers pass the registry's constants; an unregistered id (an
+// ID conversion or untyped literal that slipped past the compiler) still panics.
+func (s Set) On(id ID) bool {
+	if _, ok := Lookup(string(id)); !ok {
+		panic("sabotage: mock consults unregistered toggle " + string(id))
 	}
 	return s.on[id]
 }
@@ -144,7 +146,7 @@ func (s Set) On(id string) bool {
 func (s Set) IDs() []string {
 	out := make([]string, 0, len(s.on))
 	for id := range s.on {
-		out = append(out, id)
+		out = append(out, string(id))
 	}
 	sort.Strings(out)
 	return out

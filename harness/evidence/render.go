@@ -9,16 +9,22 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
-	"github.com/extconf/extconf/sabotage"
 )
 
 // Standing is the banner every renderer shows: a self-run result is a claim, never evidence (interview §8–§9).
-func (b *Bundle) Standing() string { return StandingWith(b, sabotage.Set{}) }
+func (b *Bundle) Standing() string { return StandingWith(b, StandingOptions{}) }
 
-// StandingWith is Standing under a run's client-side toggles: iv.renderer-self-as-evidence breaks the banner on
-// purpose, so the interview suite can show that its IV-8.1 check fails when the banner lies.
-func StandingWith(b *Bundle, set sabotage.Set) string {
-	if isEvidence(b) || set.On("iv.renderer-self-as-evidence") {
+// StandingOptions are the banner's deliberate faults. The engine knows no sabotage registry: the interview suite
+// fills them from its run's toggles.
+type StandingOptions struct {
+	// SelfAsEvidence (toggle iv.renderer-self-as-evidence) labels every run evidence, so the interview suite can
+	// show that its IV-8.1 check fails when the banner lies.
+	SelfAsEvidence bool
+}
+
+// StandingWith is Standing with o's faults.
+func StandingWith(b *Bundle, o StandingOptions) string {
+	if isEvidence(b) || o.SelfAsEvidence {
 		thumb := "(none)"
 		if b.Signature != nil {
 			thumb = b.Signature.Thumbprint

@@ -8,6 +8,7 @@ import (
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // cardJSON is an A2A 1.0 card whose capabilities and securitySchemes are kept as the exact JSON they are copied
@@ -33,7 +34,7 @@ var securitySchemes = json.RawMessage(`{"bearer":{"httpAuthSecurityScheme":{"sch
 // publicCard is the host's unauthenticated card: its skills are its workflows, and it lists no routing value.
 func (h *host) publicCard(base string) any {
 	caps := `{"streaming":true,"extendedAgentCard":true}`
-	if h.on("ac.drop-extended-card-capability") {
+	if h.on(sabotage.ACDropExtendedCardCapability) {
 		caps = `{"streaming":true}`
 	}
 	c := cardJSON{
@@ -45,7 +46,7 @@ func (h *host) publicCard(base string) any {
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: h.fx.Workflows,
 	}
-	if h.on("ac.public-card-lists-r") {
+	if h.on(sabotage.ACPublicCardListsR) {
 		for _, role := range []string{"A", "B"} {
 			p := h.principalByRole(role)
 			for _, a := range h.inventory(p) {
@@ -86,7 +87,7 @@ func (h *host) workflow(id string) (a2a.AgentSkill, bool) {
 // description or else label, the host card's interfaces each with tenant R, the host card's capabilities and
 // securitySchemes, and one skill per workflow routed to the agent for this caller. Nothing from the manifest.
 func (h *host) agentCard(p *principal, a *agent, r string) any {
-	if h.on("ac.host-card-for-r") {
+	if h.on(sabotage.ACHostCardForR) {
 		return h.hostExtendedCard()
 	}
 	pub := h.served()
@@ -96,45 +97,45 @@ func (h *host) agentCard(p *principal, a *agent, r string) any {
 		DefaultInputModes: pub.DefaultInputModes, DefaultOutputModes: pub.DefaultOutputModes,
 		Skills: []a2a.AgentSkill{},
 	}
-	if c.Description == "" || h.on("ac.card-description-always-label") {
+	if c.Description == "" || h.on(sabotage.ACCardDescriptionAlwaysLabel) {
 		c.Description = a.Label
 	}
-	if h.on("ac.card-system-prompt-in-description") {
+	if h.on(sabotage.ACCardSystemPromptInDescription) {
 		c.Description = a.Manifest.SystemPrompt
 	}
-	if h.on("ac.card-name-not-persona") {
+	if h.on(sabotage.ACCardNameNotPersona) {
 		c.Name = a.Label
 	}
-	if h.on("ac.card-version-from-host") {
+	if h.on(sabotage.ACCardVersionFromHost) {
 		c.Version = pub.Version
 	}
-	if h.on("ac.card-missing-default-modes") {
+	if h.on(sabotage.ACCardMissingDefaultModes) {
 		c.DefaultInputModes, c.DefaultOutputModes = nil, nil
 	}
 	for _, in := range pub.SupportedInterfaces {
-		if h.on("ac.card-interfaces-drop-binding") && in.ProtocolBinding != a2a.BindingJSONRPC {
+		if h.on(sabotage.ACCardInterfacesDropBinding) && in.ProtocolBinding != a2a.BindingJSONRPC {
 			continue
 		}
 		in.Tenant = r
-		if h.on("ac.card-interface-tenant-missing") && in.ProtocolBinding == a2a.BindingHTTPJSON {
+		if h.on(sabotage.ACCardInterfaceTenantMissing) && in.ProtocolBinding == a2a.BindingHTTPJSON {
 			in.Tenant = ""
 		}
 		c.SupportedInterfaces = append(c.SupportedInterfaces, in)
 	}
-	if h.on("ac.card-capabilities-differ") {
+	if h.on(sabotage.ACCardCapabilitiesDiffer) {
 		var m map[string]any
 		_ = json.Unmarshal(pub.Capabilities, &m)
 		m["streaming"] = false
 		c.Capabilities, _ = json.Marshal(m)
 	}
-	if h.on("ac.card-security-schemes-differ") {
+	if h.on(sabotage.ACCardSecuritySchemesDiffer) {
 		var m map[string]json.RawMessage
 		_ = json.Unmarshal(pub.SecuritySchemes, &m)
 		delete(m, "apiKey")
 		c.SecuritySchemes, _ = json.Marshal(m)
 	}
 	routed := h.routes(p, a.AgentID)
-	if h.on("ac.card-skills-all-workflows") {
+	if h.on(sabotage.ACCardSkillsAllWorkflows) {
 		routed = nil
 		for _, w := range h.fx.Workflows {
 			routed = append(routed, w.ID)
@@ -145,19 +146,19 @@ func (h *host) agentCard(p *principal, a *agent, r string) any {
 			c.Skills = append(c.Skills, w)
 		}
 	}
-	if a.AgentID == resolverID && h.on("ac.card-empty-skills") {
+	if a.AgentID == resolverID && h.on(sabotage.ACCardEmptySkills) {
 		c.Skills = []a2a.AgentSkill{}
 	}
-	if h.on("ac.card-handoff-schema-in-skill") && len(a.Manifest.HandoffSchemas) > 0 && len(c.Skills) > 0 {
+	if h.on(sabotage.ACCardHandoffSchemaInSkill) && len(a.Manifest.HandoffSchemas) > 0 && len(c.Skills) > 0 {
 		c.Skills[0].Examples = []string{string(a.Manifest.HandoffSchemas[0])}
 	}
-	if h.on("ac.card-credential-in-docs-url") {
+	if h.on(sabotage.ACCardCredentialInDocsURL) {
 		for _, v := range a.Manifest.Credentials {
 			c.DocumentationURL = h.srv.URL() + "/docs/agents/" + url.PathEscape(a.AgentID) + "?token=" + url.QueryEscape(v)
 			break
 		}
 	}
-	if a.AgentID == resolverID && h.on("ac.card-names-foreign-agent") && len(c.Skills) > 0 {
+	if a.AgentID == resolverID && h.on(sabotage.ACCardNamesForeignAgent) && len(c.Skills) > 0 {
 		for _, o := range h.fx.Agents {
 			if o.InstallTenant != p.Tenant && !h.inInventory(p, o.AgentID) {
 				c.Skills[0].Description += " Hands off to " + o.AgentID + " when a ledger question comes up."
@@ -185,10 +186,10 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	p := h.authenticate(c.R)
 	viaSabotage := false
 	if p == nil {
-		if r != "" && h.on("ac.resolve-before-auth") && h.mintedAgent(r) == "" {
+		if r != "" && h.on(sabotage.ACResolveBeforeAuth) && h.mintedAgent(r) == "" {
 			return h.unresolvable(c, r, false)
 		}
-		if r != "" && h.on("ac.r-serves-unauthenticated") {
+		if r != "" && h.on(sabotage.ACRServesUnauthenticated) {
 			if id := h.mintedAgent(r); id != "" {
 				p = h.holderOf(id)
 				viaSabotage = p != nil
@@ -207,7 +208,7 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 		return nil
 	}
 	// GET /agents/{agentId}'s policy, applied before R is looked at.
-	if !hasScope(p, "runs:read") && !h.on("ac.r-authz-weaker-than-get-agent") && !viaSabotage {
+	if !hasScope(p, "runs:read") && !h.on(sabotage.ACRAuthzWeakerThanGetAgent) && !viaSabotage {
 		return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthorized, "the caller may not use agents of this host", nil), HTTPStatus: http.StatusForbidden}
 	}
 	a := h.resolve(p, r)
@@ -257,7 +258,7 @@ func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply
 	if c.Method == a2a.MethodGetExtendedAgentCard {
 		code, msg = a2a.CodeExtendedCardNotConfigured, "extended agent card is not configured"
 	}
-	if h.on("ac.refusal-echoes-r") {
+	if h.on(sabotage.ACRefusalEchoesR) {
 		msg += ": " + r
 	}
 	status := 0
@@ -269,13 +270,13 @@ func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply
 				status = http.StatusBadRequest // the never-minted refusal's status: only the code differs
 			}
 		}
-		if h.on("ac.foreign-r-distinct-message") {
+		if h.on(sabotage.ACForeignRDistinctMessage) {
 			msg = "agent not available in this workspace"
 		}
-		if h.on("ac.foreign-r-distinct-status") && c.Binding == a2a.BindingJSONRPC && !streaming {
+		if h.on(sabotage.ACForeignRDistinctStatus) && c.Binding == a2a.BindingJSONRPC && !streaming {
 			status = http.StatusForbidden
 		}
-		if h.on("ac.rest-foreign-r-distinct") && c.Binding == a2a.BindingHTTPJSON {
+		if h.on(sabotage.ACRestForeignRDistinct) && c.Binding == a2a.BindingHTTPJSON {
 			code, msg, status = a2a.CodeTaskNotFound, "agent not found", 0
 		}
 		if h.on("ac.gettask-foreign-r-leaks") && c.Method == a2a.MethodGetTask {

@@ -136,7 +136,7 @@ func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
 	return map[string]string{"agent-cards": srv.CardURL()}, h.operatorConfig(), srv.Close, nil
 }
 
-func (h *host) on(id string) bool { return h.set.On(id) }
+func (h *host) on(id sabotage.ID) bool { return h.set.On(id) }
 
 func (h *host) agent(id string) *agent {
 	for _, a := range h.fx.Agents {
@@ -181,7 +181,7 @@ func (h *host) inventory(p *principal) []*agent {
 
 // published reports whether a's entry in p's inventory carries an a2aTenant (RFC 0202 §B rule 3).
 func (h *host) published(p *principal, a *agent) bool {
-	return len(h.routes(p, a.AgentID)) > 0 || h.on("ac.r-on-workflowless-agent")
+	return len(h.routes(p, a.AgentID)) > 0 || h.on(sabotage.ACROnWorkflowlessAgent)
 }
 
 // mint returns the routing value of agentID for a caller in tenant / workspace / principal id, and records it.
@@ -197,16 +197,16 @@ func (h *host) mint(agentID, tenant, ws, pid string) string {
 	base := mac(agentID, h.fx.Host.Version)
 	var r string
 	switch {
-	case h.on("ac.r-per-request"):
+	case h.on(sabotage.ACRPerRequest):
 		h.seq++
 		r = "ag-" + mac(agentID, h.fx.Host.Version, fmt.Sprint(h.seq))[:22]
-	case h.on("ac.r-encodes-tenant"):
+	case h.on(sabotage.ACREncodesTenant):
 		r = "tenant-" + tenant + "-" + agentID[strings.LastIndexByte(agentID, '.')+1:]
-	case h.on("ac.r-base64-tenant"):
+	case h.on(sabotage.ACRBase64Tenant):
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(tenant)) + "-" + base[:12]
-	case h.on("ac.r-encodes-workspace"):
+	case h.on(sabotage.ACREncodesWorkspace):
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(ws)) + "." + base[:12]
-	case h.on("ac.r-encodes-principal"):
+	case h.on(sabotage.ACREncodesPrincipal):
 		r = "ag-" + hex.EncodeToString([]byte(pid)) + "-" + base[:12]
 	default:
 		r = "ag-" + base[:22]
@@ -245,11 +245,11 @@ func (h *host) resolve(p *principal, r string) *agent {
 func (h *host) serveDiscovery(w http.ResponseWriter, r *http.Request) {
 	base := h.srv.URL()
 	profiles := []string{"core", "a2a-1.0"}
-	if h.on("ac.no-a2a-profile") {
+	if h.on(sabotage.ACNoA2AProfile) {
 		profiles = []string{"core"}
 	}
 	agents := map[string]any{"inventory": true, "manifestRuntime": true}
-	if h.on("ac.no-manifest-runtime") {
+	if h.on(sabotage.ACNoManifestRuntime) {
 		delete(agents, "manifestRuntime")
 	}
 	writeJSON(w, http.StatusOK, map[string]any{

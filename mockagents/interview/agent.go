@@ -155,7 +155,7 @@ func (a *Agent) card(base string) any {
 		Skills:              skills(),
 	}
 	iv := a2a.AgentExtension{URI: InterviewURI, Description: "The five questions, answered from declared documents"}
-	if a.set.On("iv.interview-entry-required") {
+	if a.set.On(sabotage.IVInterviewEntryRequired) {
 		iv.Required = true
 	}
 	if a.terms {
@@ -210,7 +210,7 @@ func proposalURL(base, name string) string { return base + "/terms/" + name + ".
 func (a *Agent) serveProposal(w http.ResponseWriter, r *http.Request) {
 	file := r.PathValue("file")
 	names := committed
-	if a.set.On("iv.terms-from-uncommitted-proposal") {
+	if a.set.On(sabotage.IVTermsFromUncommittedProposal) {
 		names = append(append([]string(nil), committed...), uncommitted)
 	}
 	for _, n := range names {
@@ -237,7 +237,7 @@ func (a *Agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply
 // sideEffects is where a correct interview call does nothing at all; only toggles act here.
 func (a *Agent) sideEffects(c *a2atest.Ctx) {
 	tasks := a.srv.Tasks()
-	if a.set.On("iv.interview-touches-task") {
+	if a.set.On(sabotage.IVInterviewTouchesTask) {
 		if list := tasks.List(c.Tenant); len(list) > 0 {
 			t := list[0]
 			t.History = append(t.History, a2a.Message{MessageID: fmt.Sprintf("iv-touch-%d", time.Now().UnixNano()),
@@ -245,10 +245,10 @@ func (a *Agent) sideEffects(c *a2atest.Ctx) {
 			tasks.Put(&t)
 		}
 	}
-	if a.set.On("iv.interview-creates-task") {
+	if a.set.On(sabotage.IVInterviewCreatesTask) {
 		tasks.Put(newTask("iv-interview"))
 	}
-	if a.set.On("iv.interview-enqueues-deferred-task") {
+	if a.set.On(sabotage.IVInterviewEnqueuesDeferredTask) {
 		time.AfterFunc(deferredDelay, func() { tasks.Put(newTask("iv-queued")) })
 	}
 }

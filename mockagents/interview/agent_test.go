@@ -11,7 +11,7 @@ import (
 	"github.com/extconf/extconf/sabotage"
 )
 
-func startTest(t *testing.T, role string, toggles ...string) (*Agent, *a2a.Client) {
+func startTest(t *testing.T, role string, toggles ...sabotage.ID) (*Agent, *a2a.Client) {
 	t.Helper()
 	a, err := StartAgent(role, sabotage.MustParse(toggles...))
 	if err != nil {

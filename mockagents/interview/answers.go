@@ -11,6 +11,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/jsonptr"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // methods are the five of §4 (without the "interview/" prefix).
@@ -190,7 +191,7 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 		if !c.IsActive(InterviewURI) {
 			return nil, a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
 		}
-		if q == "usage" && a.set.On("iv.usage-method-missing") {
+		if q == "usage" && a.set.On(sabotage.IVUsageMethodMissing) {
 			return nil, a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
 		}
 		params, perr := readParams(raw)
@@ -207,7 +208,7 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 		}
 		calls := a.identityCalls
 		a.mu.Unlock()
-		if a.set.On("iv.answers-from-stale-card") {
+		if a.set.On(sabotage.IVAnswersFromStaleCard) {
 			cache = stale
 		}
 
@@ -228,15 +229,15 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 		switch q {
 		case "identity":
 			ans.Projections = cache.identity
-			if calls%2 == 0 && a.set.On("iv.non-idempotent") {
+			if calls%2 == 0 && a.set.On(sabotage.IVNonIdempotent) {
 				ans.Projections = without(ans.Projections, "/provider")
 			}
 		case "capabilities":
 			ans.Projections = cache.capabilities
-			if a.set.On("iv.value-summarized") {
+			if a.set.On(sabotage.IVValueSummarized) {
 				ans.Projections = summarized(ans.Projections)
 			}
-			if a.set.On("iv.projection-comment") {
+			if a.set.On(sabotage.IVProjectionComment) {
 				ans.Projections = commented(ans.Projections)
 			}
 		case "usage":
@@ -250,26 +251,26 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 				ans.Projections = cache.termsBy[sk]
 			}
 			declared := cache.declared
-			if !declared && a.set.On("iv.terms-fabricated-from-card") {
+			if !declared && a.set.On(sabotage.IVTermsFabricatedFromCard) {
 				declared = true
 				ans.Projections = []projection{cache.description}
 			}
-			if declared && a.set.On("iv.terms-from-uncommitted-proposal") {
+			if declared && a.set.On(sabotage.IVTermsFromUncommittedProposal) {
 				ans.Projections = append(append([]projection(nil), ans.Projections...), cache.uncommitted...)
 			}
-			ans.Projections = proposalSources(ans.Projections, a.set.On("iv.proposal-source-omits-digest"), a.set.On("iv.proposal-source-uppercase-digest"))
+			ans.Projections = proposalSources(ans.Projections, a.set.On(sabotage.IVProposalSourceOmitsDigest), a.set.On(sabotage.IVProposalSourceUppercaseDigest))
 			ans.Declared = &declared
 		case "refusals":
 			ans.Projections = cache.refusals
-			if a.set.On("iv.refusals-undeclared-ground") {
+			if a.set.On(sabotage.IVRefusalsUndeclaredGround) {
 				ans.Projections = append(append([]projection(nil), ans.Projections...),
 					projection{Source: source{Document: "card", Member: "/admissionPolicy"}, Value: json.RawMessage(`"no requests from competitors"`)})
 			}
 		}
-		if qt, ok := params["question"].(string); ok && a.set.On("iv.free-text-question-honoured") {
+		if qt, ok := params["question"].(string); ok && a.set.On(sabotage.IVFreeTextQuestionHonoured) {
 			ans.Projections = mentioning(ans.Projections, qt)
 		}
-		if a.set.On("iv.answer-commentary") {
+		if a.set.On(sabotage.IVAnswerCommentary) {
 			ans.Note = "Happy to help!"
 		}
 		if ans.Projections == nil {
@@ -296,9 +297,9 @@ func (a *Agent) before(c *a2atest.Ctx) *a2atest.Reply {
 	cache := a.cache
 	a.mu.Unlock()
 	switch {
-	case c.Method == "interview/help" && a.set.On("iv.friendly-help-method"):
+	case c.Method == "interview/help" && a.set.On(sabotage.IVFriendlyHelpMethod):
 		return &a2atest.Reply{Result: answer{Question: "help", Projections: []projection{cache.description}}}
-	case a.set.On("iv.undefined-method-not-found"):
+	case a.set.On(sabotage.IVUndefinedMethodNotFound):
 		return &a2atest.Reply{Err: a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)}
 	}
 	return &a2atest.Reply{Result: a.refusal(cache, c.Method)}
@@ -307,18 +308,18 @@ func (a *Agent) before(c *a2atest.Ctx) *a2atest.Reply {
 // refusal is the standard refusal of §6, assembled from the declared ids alone; input is what drew it.
 func (a *Agent) refusal(cache *answers, input string) refusal {
 	r := refusal{Refused: true, Reason: "out_of_scope", Detail: "no declared skill matches", DeclaredSkills: cache.skills}
-	if a.set.On("iv.refusal-wrong-reason") {
+	if a.set.On(sabotage.IVRefusalWrongReason) {
 		r.Reason = "unknown_method"
 	}
-	if a.set.On("iv.refusal-echoes-input") {
+	if a.set.On(sabotage.IVRefusalEchoesInput) {
 		r.Detail += " " + input
 	}
-	if a.set.On("iv.refusal-skills-from-memory") {
+	if a.set.On(sabotage.IVRefusalSkillsFromMemory) {
 		a.mu.Lock()
 		r.DeclaredSkills = a.stale.skills
 		a.mu.Unlock()
 	}
-	if a.set.On("iv.refusal-did-you-mean") {
+	if a.set.On(sabotage.IVRefusalDidYouMean) {
 		for _, id := range cache.skills {
 			if d := distance(input, id); d > 0 && d <= 2 {
 				r.DidYouMean = id
@@ -336,14 +337,14 @@ func (a *Agent) match(ids []string, sel string) (string, bool) {
 			return id, true
 		}
 	}
-	if a.set.On("iv.selector-case-folded") {
+	if a.set.On(sabotage.IVSelectorCaseFolded) {
 		for _, id := range ids {
 			if strings.ToLower(strings.TrimSpace(sel)) == strings.ToLower(id) {
 				return id, true
 			}
 		}
 	}
-	if a.set.On("iv.selector-prefix-match") && sel != "" {
+	if a.set.On(sabotage.IVSelectorPrefixMatch) && sel != "" {
 		for _, id := range ids {
 			if strings.HasPrefix(id, sel) {
 				return id, true

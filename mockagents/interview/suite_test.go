@@ -12,7 +12,7 @@ import (
 	ivsuite "github.com/extconf/extconf/suites/interview"
 )
 
-func run(t *testing.T, toggles ...string) map[string]harness.RowVerdict {
+func run(t *testing.T, toggles ...sabotage.ID) map[string]harness.RowVerdict {
 	t.Helper()
 	set := sabotage.MustParse(toggles...)
 	roles, cfg, closeFn, err := interview.Start(set)
@@ -52,7 +52,7 @@ func TestReferenceRun(t *testing.T) {
 // TestOneToggleEachSide spot-checks the falsification runner's contract for one agent-side and one client-side
 // toggle (the gate in sabotage/falsify runs them all).
 func TestOneToggleEachSide(t *testing.T) {
-	for toggle, row := range map[string]string{"iv.value-summarized": "IV-5.2", "iv.refusal-counted-as-failure": "IV-9.3"} {
+	for toggle, row := range map[sabotage.ID]string{sabotage.IVValueSummarized: "IV-5.2", sabotage.IVRefusalCountedAsFailure: "IV-9.3"} {
 		if v := run(t, toggle)[row]; v.Verdict != harness.ExecutedFail {
 			t.Errorf("%s: %s is %s, want executed-fail", toggle, row, v.Verdict)
 		}

@@ -191,7 +191,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 func (a *agent) start() error {
 	routes := map[string]http.HandlerFunc{
 		"GET /talk": func(w http.ResponseWriter, r *http.Request) {
-			if a.set.On("or.person-entry-dead") {
+			if a.set.On(sabotage.ORPersonEntryDead) {
 				http.NotFound(w, r)
 				return
 			}
@@ -239,17 +239,17 @@ func talkPage(title string) http.HandlerFunc {
 func (a *agent) personEntry(s skill) string {
 	pe := s.PersonEntry
 	switch {
-	case s.ID == "service-pricing" && a.set.On("or.person-entry-plain-http"):
+	case s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryPlainHTTP):
 		return "http://" + strings.TrimPrefix(a.base, "https://") + pe
-	case s.ID == "service-pricing" && a.set.On("or.person-entry-foreign-origin"):
+	case s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryForeignOrigin):
 		return a.foreign + pe
-	case s.ID == "service-pricing" && a.set.On("or.person-entry-query-context"):
+	case s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryQueryContext):
 		return a.base + pe + "?topic=cremation"
-	case s.ID == "service-pricing" && a.set.On("or.person-entry-circumstance-path"):
+	case s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryCircumstancePath):
 		return a.base + "/bereavement"
-	case s.ID == "repatriation-quote" && a.set.On("or.tel-not-operator"):
+	case s.ID == "repatriation-quote" && a.set.On(sabotage.ORTelNotOperator):
 		return foreignPhone
-	case s.ID == "record-amendment" && a.set.On("or.action-entry-tel"):
+	case s.ID == "record-amendment" && a.set.On(sabotage.ORActionEntryTel):
 		return chapelPhone
 	}
 	if strings.HasPrefix(pe, "/") {
@@ -267,13 +267,13 @@ func (a *agent) card(base string) any {
 		switch {
 		case s.Kind == kindSignIn:
 			sk["securityRequirements"] = []any{map[string]any{"schemes": map[string]any{"family-portal": map[string]any{"list": []string{"openid"}}}}}
-		case s.ID == "service-pricing" && a.set.On("or.on-request-skill-secured"):
+		case s.ID == "service-pricing" && a.set.On(sabotage.OROnRequestSkillSecured):
 			sk["securityRequirements"] = []any{map[string]any{"schemes": map[string]any{"family-portal": map[string]any{"list": []string{"openid"}}}}}
 		}
-		if s.ID == "service-pricing" && a.set.On("or.skill-text-leaks-value") {
+		if s.ID == "service-pricing" && a.set.On(sabotage.ORSkillTextLeaksValue) {
 			sk["description"] = s.Description + " Direct cremation from " + pricingValue + "."
 		}
-		if s.ID == "memorial-options" && a.set.On("or.skill-text-leaks-opt-in-value") {
+		if s.ID == "memorial-options" && a.set.On(sabotage.ORSkillTextLeaksOptInValue) {
 			sk["examples"] = append(append([]string(nil), s.Examples...), "Is a bench still "+benchValue+"?")
 		}
 		skills = append(skills, sk)
@@ -281,31 +281,31 @@ func (a *agent) card(base string) any {
 			continue
 		}
 		e := map[string]any{"id": s.ID, "assistantAccess": s.AssistantAccess}
-		if pe := a.personEntry(s); !(s.ID == "service-pricing" && a.set.On("or.person-entry-missing")) {
+		if pe := a.personEntry(s); !(s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryMissing)) {
 			e["personEntry"] = pe
 		}
 		if c := s.Completion; c != "" {
-			if s.ID == "callback-request" && a.set.On("or.deferred-declared-in-conversation") {
+			if s.ID == "callback-request" && a.set.On(sabotage.ORDeferredDeclaredInConversation) {
 				c = "in-conversation"
 			}
 			e["completion"] = c
 		}
 		if s.ID == "service-pricing" {
-			if a.set.On("or.entry-missing-id") {
+			if a.set.On(sabotage.OREntryMissingID) {
 				delete(e, "id")
 				e["skillId"] = s.ID
 			}
-			if a.set.On("or.entry-id-dangling") {
+			if a.set.On(sabotage.OREntryIDDangling) {
 				e["id"] = "service-prices"
 			}
 		}
 		entries = append(entries, e)
-		if s.ID == "service-pricing" && a.set.On("or.skills-entry-duplicated") {
+		if s.ID == "service-pricing" && a.set.On(sabotage.ORSkillsEntryDuplicated) {
 			entries = append(entries, e)
 		}
 	}
 	var skillsParam any = entries
-	if a.set.On("or.params-skills-map") {
+	if a.set.On(sabotage.ORParamsSkillsMap) {
 		m := map[string]any{}
 		for _, e := range entries {
 			em := e.(map[string]any)
@@ -315,13 +315,13 @@ func (a *agent) card(base string) any {
 		skillsParam = m
 	}
 	uri := URI
-	if a.set.On("or.ext-uri-trailing-slash") {
+	if a.set.On(sabotage.ORExtURITrailingSlash) {
 		uri += "/"
 	}
 	ext := map[string]any{
 		"uri":         uri,
 		"description": "Skills whose information " + a.operator + " gives to the person who asks, and where a person asks.",
-		"required":    a.set.On("or.ext-required-true"),
+		"required":    a.set.On(sabotage.ORExtRequiredTrue),
 		"params":      map[string]any{"skills": skillsParam},
 	}
 	desc := "Answers questions for " + a.operator + ". Gives public information to any caller. Information given on request is given to the person who asks, at the address stated."

@@ -8,6 +8,7 @@ import (
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // call is one request as the agent understands it.
@@ -75,7 +76,7 @@ func (a *agent) staff(cl call, s skill) a2atest.Reply {
 	if a.staffed {
 		return a.message(cl, s.Answer, nil)
 	}
-	if a.set.On("or.unreachable-staff-pretends") {
+	if a.set.On(sabotage.ORUnreachableStaffPretends) {
 		return a.message(cl, "I'll put you through to a member of staff now.", nil)
 	}
 	return a.message(cl, "Nobody can be reached here: the office is not staffed. You can leave a written request at "+
@@ -84,12 +85,12 @@ func (a *agent) staff(cl call, s skill) a2atest.Reply {
 
 // information answers an informational on-request skill (OR-5.3, OR-5.4).
 func (a *agent) information(cl call, s skill) a2atest.Reply {
-	optedIn := s.AssistantAccess && (cl.person != "" || a.set.On("or.opt-in-gives-to-anyone"))
-	leakPlain := s.ID == "service-pricing" && !cl.activated && a.set.On("or.gives-when-not-activated")
+	optedIn := s.AssistantAccess && (cl.person != "" || a.set.On(sabotage.OROptInGivesToAnyone))
+	leakPlain := s.ID == "service-pricing" && !cl.activated && a.set.On(sabotage.ORGivesWhenNotActivated)
 	if optedIn || leakPlain {
 		return a.given(cl, s)
 	}
-	if s.AssistantAccess && cl.person == "" && a.set.On("or.non-person-refusal-without-referral") {
+	if s.AssistantAccess && cl.person == "" && a.set.On(sabotage.ORNonPersonRefusalWithoutReferral) {
 		return a.message(cl, "This is only for assistants acting for a person.", nil)
 	}
 	return a.referral(cl, s)
@@ -102,7 +103,7 @@ func (a *agent) given(cl call, s skill) a2atest.Reply {
 	obj := a.object(cl, s, "given-on-opt-in")
 	status := a.agentMessage(cl, a.operator+" gives this on request; here it is.", nil)
 	if cl.activated {
-		if a.set.On("or.given-metadata-on-status-message") {
+		if a.set.On(sabotage.ORGivenMetadataOnStatusMessage) {
 			status = a.agentMessage(cl, a.operator+" gives this on request; here it is.", obj)
 		} else {
 			art.Metadata = mustJSON(map[string]any{URI: obj})
@@ -120,32 +121,32 @@ func (a *agent) referral(cl call, s skill) a2atest.Reply {
 	pe := a.replyAddress(cl, s)
 	var text string
 	switch {
-	case a.set.On("or.referral-omits-operator-gives"):
+	case a.set.On(sabotage.ORReferralOmitsOperatorGives):
 		text = "You can ask here: " + pe
-	case a.set.On("or.referral-omits-address"):
+	case a.set.On(sabotage.ORReferralOmitsAddress):
 		text = a.operator + " gives " + s.Topic + " to the person who asks, on request."
 	case strings.HasPrefix(pe, "tel:"):
 		text = a.operator + " gives " + s.Topic + " to the person who asks, on request. You can ask by telephone on " + strings.TrimPrefix(pe, "tel:") + "."
 	default:
 		text = a.operator + " gives " + s.Topic + " to the person who asks, on request. You can ask here: " + pe
 	}
-	if a.set.On("or.referral-denies-existence") {
+	if a.set.On(sabotage.ORReferralDeniesExistence) {
 		text = "We have no price information. " + text
 	}
-	if s.ID == "service-pricing" && a.set.On("or.gives-on-request-info") {
+	if s.ID == "service-pricing" && a.set.On(sabotage.ORGivesOnRequestInfo) {
 		text += " " + s.Value
 	}
 	obj := a.object(cl, s, "on-request")
 	if s.ID == "memorial-options" {
 		state := a2a.StateCompleted
-		if a.set.On("or.referral-task-failed") {
+		if a.set.On(sabotage.ORReferralTaskFailed) {
 			state = a2a.StateFailed
 		}
 		t := a.task(cl, state)
 		t.Status.Message = a.agentMessage(cl, text, obj)
 		return a2atest.Reply{Task: t}
 	}
-	if cl.activated && s.ID == "service-pricing" && a.set.On("or.referral-metadata-in-data-part") {
+	if cl.activated && s.ID == "service-pricing" && a.set.On(sabotage.ORReferralMetadataInDataPart) {
 		m := a.agentMessage(cl, text, nil)
 		m.Parts = append(m.Parts, a2a.DataPart(map[string]any{URI: obj}))
 		return a2atest.Reply{Message: m}
@@ -156,17 +157,17 @@ func (a *agent) referral(cl call, s skill) a2atest.Reply {
 // actionRequest answers an action skill: carried out only when every condition of OR-5.6 holds, otherwise referred
 // (OR-5.7).
 func (a *agent) actionRequest(cl call, s skill) a2atest.Reply {
-	optIn := s.AssistantAccess || (s.ID == "record-amendment" && a.set.On("or.action-without-opt-in"))
-	forPerson := cl.person != "" || a.set.On("or.action-for-non-person")
-	attested := a.level >= 2 || a.set.On("or.action-without-level2")
+	optIn := s.AssistantAccess || (s.ID == "record-amendment" && a.set.On(sabotage.ORActionWithoutOptIn))
+	forPerson := cl.person != "" || a.set.On(sabotage.ORActionForNonPerson)
+	attested := a.level >= 2 || a.set.On(sabotage.ORActionWithoutLevel2)
 	if !optIn || !forPerson || !attested {
 		return a.actionReferral(cl, s, "")
 	}
 	mine, total := a.ops.counts(s.ID, cl.person, cl.assistant)
-	if mine >= perAssistantMax && !a.set.On("or.no-per-assistant-limit") {
+	if mine >= perAssistantMax && !a.set.On(sabotage.ORNoPerAssistantLimit) {
 		return a.actionReferral(cl, s, "This request has been made too many times by this assistant. ")
 	}
-	if total >= totalMax && !a.set.On("or.no-total-limit") {
+	if total >= totalMax && !a.set.On(sabotage.ORNoTotalLimit) {
 		return a.actionReferral(cl, s, "This request has been made too many times. ")
 	}
 	switch s.ID {
@@ -178,7 +179,7 @@ func (a *agent) actionRequest(cl call, s skill) a2atest.Reply {
 	// An in-conversation action, finished in the exchange; a named member of staff is told (OR-5.6(b)).
 	t := a.task(cl, a2a.StateCompleted)
 	x := &action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "done", StaffMember: staffMember}
-	if a.set.On("or.action-staff-not-told") {
+	if a.set.On(sabotage.ORActionStaffNotTold) {
 		x.StaffMember = ""
 	}
 	a.ops.add(x)
@@ -192,7 +193,7 @@ func (a *agent) actionRequest(cl call, s skill) a2atest.Reply {
 
 // deferredCallback accepts a callback that a member of staff makes later (OR-5.8: never reported done).
 func (a *agent) deferredCallback(cl call, s skill) a2atest.Reply {
-	if a.set.On("or.deferred-reported-done") {
+	if a.set.On(sabotage.ORDeferredReportedDone) {
 		t := a.task(cl, a2a.StateCompleted)
 		a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "pending", StaffMember: staffMember})
 		t.Status.Message = a.agentMessage(cl, "Done: your callback is booked.", nil)
@@ -209,7 +210,7 @@ func (a *agent) deferredCallback(cl call, s skill) a2atest.Reply {
 // form they see (OR-5.6(d)); the assistant's word that the person confirmed is not enough.
 func (a *agent) notice(cl call, s skill) a2atest.Reply {
 	relayed := strings.Contains(strings.ToLower(cl.text), "confirmed")
-	if relayed && a.set.On("or.relayed-confirmation-accepted") {
+	if relayed && a.set.On(sabotage.ORRelayedConfirmationAccepted) {
 		t := a.task(cl, a2a.StateCompleted)
 		a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "published",
 			StaffMember: staffMember, IrreversibleDone: true})
@@ -235,17 +236,17 @@ func (a *agent) actionReferral(cl call, s skill, why string) a2atest.Reply {
 	}
 	text := why + "I can't " + s.Verb + " for you: it was not done. " + where
 	switch {
-	case a.set.On("or.action-referral-without-address"):
+	case a.set.On(sabotage.ORActionReferralWithoutAddress):
 		text = why + "I can't " + s.Verb + " for you: it was not done."
-	case a.set.On("or.action-referral-text-omits-not-done"):
+	case a.set.On(sabotage.ORActionReferralTextOmitsNotDone):
 		text = "You can ask here: " + pe
 	}
 	status := "action-referred"
-	if a.set.On("or.status-value-swapped") {
+	if a.set.On(sabotage.ORStatusValueSwapped) {
 		status = "on-request"
 	}
 	state := a2a.StateRejected
-	if a.set.On("or.action-referral-state-completed") {
+	if a.set.On(sabotage.ORActionReferralStateCompleted) {
 		state = a2a.StateCompleted
 	}
 	t := a.task(cl, state)
@@ -256,10 +257,10 @@ func (a *agent) actionReferral(cl call, s skill, why string) a2atest.Reply {
 // replyAddress is the address a reply gives: the card's, the same for every caller (OR-3.8).
 func (a *agent) replyAddress(cl call, s skill) string {
 	pe := a.personEntry(s)
-	if pe == "" || (s.ID == "service-pricing" && a.set.On("or.person-entry-missing")) {
+	if pe == "" || (s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryMissing)) {
 		pe = a.base + "/talk"
 	}
-	if cl.extra && a.set.On("or.person-entry-per-caller") && !strings.HasPrefix(pe, "tel:") {
+	if cl.extra && a.set.On(sabotage.ORPersonEntryPerCaller) && !strings.HasPrefix(pe, "tel:") {
 		words := strings.Fields(cl.text)
 		pe += "?about=" + url.QueryEscape(strings.ToLower(strings.Join(words[:min(3, len(words))], "-")))
 	}
@@ -272,10 +273,10 @@ func (a *agent) object(cl call, s skill, status string) map[string]any {
 		return nil
 	}
 	o := map[string]any{"status": status, "skillId": s.ID}
-	if a.set.On("or.skill-id-wrong") {
+	if a.set.On(sabotage.ORSkillIDWrong) {
 		o["skillId"] = s.Name
 	}
-	if status != "given-on-opt-in" && !a.set.On("or.metadata-person-entry-missing") {
+	if status != "given-on-opt-in" && !a.set.On(sabotage.ORMetadataPersonEntryMissing) {
 		o["personEntry"] = a.replyAddress(cl, s)
 	} else if status == "given-on-opt-in" {
 		o["personEntry"] = a.personEntry(s) // MAY, so the person can follow up

@@ -12,6 +12,7 @@ import (
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // The operator's test endpoints (on the chapel's origin).
@@ -116,7 +117,7 @@ func (a *agent) serveReverse(w http.ResponseWriter, r *http.Request) {
 		if x.TaskID != req.TaskID {
 			continue
 		}
-		if a.set.On("or.action-irreversible") {
+		if a.set.On(sabotage.ORActionIrreversible) {
 			http.Error(w, "this booking cannot be reversed by staff", http.StatusConflict)
 			return
 		}

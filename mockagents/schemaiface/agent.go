@@ -143,7 +143,7 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 	ver, err := skiface.VerifyDocument(sk.doc, skiface.Limits{})
 	if err != nil {
 		sk.initErr = err
-		if !(s.SkillID == skillBrokenInit && a.set.On("si.init-opaque-fallback")) {
+		if !(s.SkillID == skillBrokenInit && a.set.On(sabotage.SIInitOpaqueFallback)) {
 			return sk // failure to assemble or validate prevents advertisement; no opaque fallback
 		}
 	}
@@ -151,7 +151,7 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 	if ver != nil {
 		sk.input = ver.Input
 		sk.authority = ver.Doc.Authority
-		if a.set.On("si.agent-format-as-annotation") && s.SkillID == skillMeasure {
+		if a.set.On(sabotage.SIAgentFormatAsAnnotation) && s.SkillID == skillMeasure {
 			sk.input = compileWithoutFormat(s.Input)
 		}
 	}
@@ -192,7 +192,7 @@ func stripFormat(m map[string]any) {
 
 // active returns the document and digest the agent currently compares invocations with.
 func (a *agent) active(sk *skill) (version, digest string) {
-	if sk.id == skillEvaluate && a.set.On("si.card-advertises-removed-version") {
+	if sk.id == skillEvaluate && a.set.On(sabotage.SICardAdvertisesRemovedVersion) {
 		d := withVersion(sk.doc, "1.1")
 		return "1.1", interfaceDigest(d)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // Test-only bearer tokens of the two principals (never credentials of anything real).
@@ -40,7 +41,7 @@ var principals = map[string]principal{tokenA: {"A", tenantA}, tokenB: {"B", tena
 func (a *agent) before(c *a2atest.Ctx) *a2atest.Reply {
 	p, ok := authenticate(c.R)
 	if !ok {
-		if !a.set.On("si.authn-skipped") {
+		if !a.set.On(sabotage.SIAuthnSkipped) {
 			return a.unauthenticated(c)
 		}
 		p = principal{"A", tenantA}
@@ -61,12 +62,12 @@ func authenticate(r *http.Request) (principal, bool) {
 
 func (a *agent) unauthenticated(c *a2atest.Ctx) *a2atest.Reply {
 	msg := "authentication required: present a bearer token of a known principal"
-	if a.set.On("si.pre-task-error-as-message") {
+	if a.set.On(sabotage.SIPreTaskErrorAsMessage) {
 		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, skiface.AuthorizationFailed, msg, nil)}}}
 	}
 	c.RespHeader.Set("WWW-Authenticate", `Bearer realm="schema-interface"`)
 	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: "UNAUTHENTICATED", Domain: a2atest.ErrorDomain}}
-	if !a.set.On("si.authn-failure-no-code") {
+	if !a.set.On(sabotage.SIAuthnFailureNoCode) {
 		infos = append(infos, a2atest.ErrorInfo{Type: a2atest.ErrorInfoType, Reason: a.code(skiface.AuthorizationFailed), Domain: URI})
 	}
 	return &a2atest.Reply{Err: &a2a.RPCError{Code: a2atest.CodeUnauthenticated, Message: msg, Data: mustJSON(infos)},
@@ -104,10 +105,10 @@ func (a *agent) fineGrant(p principal, id string, args map[string]any) decision 
 	case skillManage:
 		op, _ := args["operation"].(string)
 		rid, _ := args["resource_id"].(string)
-		if p.name == "B" && op != "read" && !a.set.On("si.authz-operation-unchecked") {
+		if p.name == "B" && op != "read" && !a.set.On(sabotage.SIAuthzOperationUnchecked) {
 			return decision{rule: ruleOperation, resource: rid}
 		}
-		if p.name == "B" && rid != "r-shared" && !a.set.On("si.authz-resource-unchecked") {
+		if p.name == "B" && rid != "r-shared" && !a.set.On(sabotage.SIAuthzResourceUnchecked) {
 			return decision{rule: ruleResource, resource: rid}
 		}
 		a.mu.Lock()
@@ -117,7 +118,7 @@ func (a *agent) fineGrant(p principal, id string, args map[string]any) decision 
 			return decision{rule: ruleRevoked, resource: rid}
 		}
 	case skillMeasure:
-		if age, ok := number(args["max_age_seconds"]); ok && p.name == "B" && age < 60 && !a.set.On("si.authz-constraint-unchecked") {
+		if age, ok := number(args["max_age_seconds"]); ok && p.name == "B" && age < 60 && !a.set.On(sabotage.SIAuthzConstraintUnchecked) {
 			return decision{rule: ruleFreshness}
 		}
 	}
@@ -126,14 +127,14 @@ func (a *agent) fineGrant(p principal, id string, args map[string]any) decision 
 
 // authorize is the current decision for one request; sabotage may skip it or reuse an earlier one.
 func (a *agent) authorize(p principal, sk *skill, args map[string]any, validBinding bool) decision {
-	if a.set.On("si.authz-skipped-for-observe-only") && sk.authority.DefaultMode == "observe_only" {
+	if a.set.On(sabotage.SIAuthzSkippedForObserveOnly) && sk.authority.DefaultMode == "observe_only" {
 		return decision{ok: true}
 	}
-	if a.set.On("si.authz-bypassed-by-valid-request") && validBinding && args != nil {
+	if a.set.On(sabotage.SIAuthzBypassedByValidRequest) && validBinding && args != nil {
 		return decision{ok: true}
 	}
 	key := p.name + "/" + sk.id
-	if a.set.On("si.authz-decision-cached") {
+	if a.set.On(sabotage.SIAuthzDecisionCached) {
 		a.mu.Lock()
 		prev, seen := a.decisions[key]
 		a.mu.Unlock()
@@ -142,13 +143,13 @@ func (a *agent) authorize(p principal, sk *skill, args map[string]any, validBind
 		}
 	}
 	d := decision{ok: true}
-	if !a.set.On("si.authz-skill-unchecked") {
+	if !a.set.On(sabotage.SIAuthzSkillUnchecked) {
 		d = skillGrant(p, sk.id)
 	}
 	if d.ok && args != nil {
 		d = a.fineGrant(p, sk.id, args)
 	}
-	if a.set.On("si.authz-decision-cached") && args != nil {
+	if a.set.On(sabotage.SIAuthzDecisionCached) && args != nil {
 		a.mu.Lock()
 		a.decisions[key] = d.ok
 		a.mu.Unlock()
@@ -199,12 +200,12 @@ func (a *agent) controlRevoke(w http.ResponseWriter, r *http.Request) {
 
 // approve consumes the single-use approval a delete needs under policy; ok is false when none is held.
 func (a *agent) approve(p principal, rid string) bool {
-	if a.set.On("si.approval-unenforced") {
+	if a.set.On(sabotage.SIApprovalUnenforced) {
 		return true
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.set.On("si.approval-remembered") && a.approvedAny[p.name] {
+	if a.set.On(sabotage.SIApprovalRemembered) && a.approvedAny[p.name] {
 		return true
 	}
 	k := p.name + "/" + rid

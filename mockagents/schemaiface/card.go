@@ -5,6 +5,7 @@ import (
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/sabotage"
 )
 
 var bearer = []a2a.SecurityRequirement{{Schemes: map[string]a2a.StringList{"bearer": {}}}}
@@ -27,7 +28,7 @@ func (a *agent) card(base string) any {
 		DefaultInputModes:    []string{"application/json"},
 		DefaultOutputModes:   []string{"application/json"},
 	}
-	if !on("si.card-omit-describe-skill") {
+	if !on(sabotage.SICardOmitDescribeSkill) {
 		c.Skills = append(c.Skills, a2a.AgentSkill{ID: "describe_skill", Name: "Describe skill",
 			Description: "Returns the Skill Interface Document and its interface_digest for an advertised skill_id.",
 			Tags:        []string{"schema-interface"}, InputModes: []string{"application/json"},
@@ -37,7 +38,7 @@ func (a *agent) card(base string) any {
 	var entries []map[string]any
 	for _, id := range a.order {
 		sk := a.skills[id]
-		if !(id == skillEvaluate && on("si.card-omit-domain-skill")) {
+		if !(id == skillEvaluate && on(sabotage.SICardOmitDomainSkill)) {
 			c.Skills = append(c.Skills, a2a.AgentSkill{ID: id, Name: sk.card.Name, Description: sk.card.Description,
 				Tags: sk.card.Tags, Examples: sk.card.Examples, InputModes: []string{"application/json"},
 				OutputModes: []string{"application/json"}, SecurityRequirements: bearer})
@@ -47,35 +48,35 @@ func (a *agent) card(base string) any {
 		}
 		version, digest := sk.version, sk.cardDigest
 		switch {
-		case id == skillEvaluate && on("si.card-advertises-removed-version"):
+		case id == skillEvaluate && on(sabotage.SICardAdvertisesRemovedVersion):
 			digest = sk.digest // the removed 1.0 binding
-		case id == skillEvaluate && on("si.card-stale-interface-digest"):
+		case id == skillEvaluate && on(sabotage.SICardStaleInterfaceDigest):
 			digest = interfaceDigest(editJSON(sk.doc, func(m map[string]any) { obj(m, "interaction")["cancellable"] = false }))
 		}
 		e := map[string]any{"skill_id": id, "skill_version": version, "interface_digest": digest}
 		switch {
-		case id == skillEvaluate && on("si.card-entry-omit-interface-digest"):
+		case id == skillEvaluate && on(sabotage.SICardEntryOmitInterfaceDigest):
 			delete(e, "interface_digest")
-		case id == skillEvaluate && on("si.card-entry-omit-skill-version"):
+		case id == skillEvaluate && on(sabotage.SICardEntryOmitSkillVersion):
 			delete(e, "skill_version")
-		case id == skillManage && on("si.card-entry-omit-skill-id"):
+		case id == skillManage && on(sabotage.SICardEntryOmitSkillID):
 			delete(e, "skill_id")
 		}
 		entries = append(entries, e)
-		if id == skillEvaluate && on("si.card-duplicate-skill-id-versions") {
+		if id == skillEvaluate && on(sabotage.SICardDuplicateSkillIDVersions) {
 			entries = append(entries, map[string]any{"skill_id": id, "skill_version": "2.0",
 				"interface_digest": interfaceDigest(withVersion(sk.doc, "2.0"))})
 		}
 	}
-	if on("si.card-entry-unknown-skill-id") {
+	if on(sabotage.SICardEntryUnknownSkillID) {
 		ev := a.skills[skillEvaluate]
 		entries = append(entries, map[string]any{"skill_id": "ghost_skill", "skill_version": "1.0", "interface_digest": ev.cardDigest})
 	}
 	params := map[string]any{"interface_version": "1.0", "skills": entries}
-	if on("si.card-interface-version-1-1") {
+	if on(sabotage.SICardInterfaceVersion11) {
 		params["interface_version"] = "1.1"
 	}
-	if on("si.card-skills-not-array") {
+	if on(sabotage.SICardSkillsNotArray) {
 		byID := map[string]any{}
 		for _, e := range entries {
 			id, _ := e["skill_id"].(string)
@@ -83,7 +84,7 @@ func (a *agent) card(base string) any {
 		}
 		params["skills"] = byID
 	}
-	if !on("si.card-omit-extension") {
+	if !on(sabotage.SICardOmitExtension) {
 		c.Capabilities.Extensions = []a2a.AgentExtension{{URI: URI, Description: "Schema interfaces for advertised skills",
 			Params: mustJSON(params)}}
 	}

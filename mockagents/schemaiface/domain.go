@@ -8,6 +8,7 @@ import (
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // resource is one managed resource of manage_resource.
@@ -108,15 +109,15 @@ func (a *agent) evaluate(args map[string]any) *outcome {
 	if rid == FaultResourceID {
 		verdict = "unknown" // the fault: outside the output enumeration
 	}
-	if a.set.On("si.output-violates-schema") {
+	if a.set.On(sabotage.SIOutputViolatesSchema) {
 		verdict = "maybe"
 	}
 	rec := map[string]any{"record_id": "observation-7", "resource_id": rid, "metric": metric, "value": observed,
 		"unit": unit, "observed_at": "2026-08-11T12:00:01Z"}
-	if a.set.On("si.record-missing-observed-at") {
+	if a.set.On(sabotage.SIRecordMissingObservedAt) {
 		delete(rec, "observed_at")
 	}
-	if a.set.On("si.record-bad-date-time") {
+	if a.set.On(sabotage.SIRecordBadDateTime) {
 		rec["observed_at"] = "2026-08-11T12:00:01"
 	}
 	return &outcome{
@@ -144,12 +145,12 @@ func (a *agent) manage(p principal, args map[string]any) *outcome {
 	if op == "delete" && r != nil && r.exists {
 		if r.needsApproval && !a.approve(p, rid) {
 			code := skiface.AuthorizationFailed
-			if a.set.On("si.approval-failure-wrong-code") {
+			if a.set.On(sabotage.SIApprovalFailureWrongCode) {
 				code = skiface.ConstraintRejected
 			}
 			return &outcome{state: a2a.StateRejected, code: code, msg: a.policyMsg("deleting this resource requires a current approval", ruleApproval)}
 		}
-		if r.protected && !a.set.On("si.semantic-validation-skipped") {
+		if r.protected && !a.set.On(sabotage.SISemanticValidationSkipped) {
 			return refuse(a2a.StateRejected, skiface.ConstraintRejected,
 				"the requested delete is structurally valid but semantically invalid: the resource is a protected system resource")
 		}
@@ -190,7 +191,7 @@ func (a *agent) measure(args map[string]any, meta json.RawMessage) *outcome {
 		window = w
 	}
 	maxAge, hasAge := number(args["max_age_seconds"])
-	if on("si.constraint-in-metadata") {
+	if on(sabotage.SIConstraintInMetadata) {
 		var m map[string]any
 		d := json.NewDecoder(bytesReader(meta))
 		d.UseNumber()
@@ -198,24 +199,24 @@ func (a *agent) measure(args map[string]any, meta json.RawMessage) *outcome {
 			maxAge, hasAge = number(m["max_age_seconds"])
 		}
 	}
-	ignoreAll := on("si.constraint-silently-ignored")
+	ignoreAll := on(sabotage.SIConstraintSilentlyIgnored)
 	reject := func(msg string) *outcome {
 		code := skiface.ConstraintRejected
-		if on("si.constraint-wrong-code") {
+		if on(sabotage.SIConstraintWrongCode) {
 			code = skiface.InputInvalid
 		}
 		return &outcome{state: a2a.StateRejected, code: code, msg: msg}
 	}
-	if math.Mod(window, linkAggregate) != 0 && !ignoreAll && !on("si.constraint-ignore-window") {
+	if math.Mod(window, linkAggregate) != 0 && !ignoreAll && !on(sabotage.SIConstraintIgnoreWindow) {
 		return reject("window_seconds cannot be honoured: only 60-second aggregates are kept")
 	}
-	if scope != "link" && !ignoreAll && !on("si.constraint-ignore-scope") {
+	if scope != "link" && !ignoreAll && !on(sabotage.SIConstraintIgnoreScope) {
 		return reject("scope path cannot be honoured: only single-link observations exist")
 	}
-	if unit == "pps" && !ignoreAll && !on("si.constraint-ignore-unit") {
+	if unit == "pps" && !ignoreAll && !on(sabotage.SIConstraintIgnoreUnit) {
 		return reject("unit pps cannot be honoured: the link counters measure bits, not packets")
 	}
-	if hasAge && maxAge < linkAgeSeconds && !ignoreAll && !on("si.constraint-ignore-freshness") {
+	if hasAge && maxAge < linkAgeSeconds && !ignoreAll && !on(sabotage.SIConstraintIgnoreFreshness) {
 		return reject("max_age_seconds cannot be honoured: the newest observation is 30 seconds old")
 	}
 	if after, ok := args["observed_after"].(string); ok && after > linkObservedAt && !ignoreAll {
@@ -249,7 +250,7 @@ func (a *agent) measure(args map[string]any, meta json.RawMessage) *outcome {
 
 // policyMsg is a refusal message; sabotage makes it disclose the policy rule.
 func (a *agent) policyMsg(msg, rule string) string {
-	if a.set.On("si.details-echo-policy") {
+	if a.set.On(sabotage.SIDetailsEchoPolicy) {
 		return msg + " (denied by policy rule " + rule + ")"
 	}
 	return msg

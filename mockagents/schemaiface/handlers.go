@@ -10,6 +10,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // Limits the agent enforces on incoming requests (the operator declares them in the profile).
@@ -38,7 +39,7 @@ func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply
 		return *r
 	}
 	data, textOnly, ok := requestObject(req.Message)
-	if textOnly != "" && a.set.On("si.describe-text-only") {
+	if textOnly != "" && a.set.On(sabotage.SIDescribeTextOnly) {
 		if f := strings.Fields(textOnly); len(f) == 2 && f[0] == skiface.DescribeSkill {
 			return a.describe(k, f[1])
 		}
@@ -49,7 +50,7 @@ func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply
 	}
 	name, _ := data["skill"].(string)
 	if name == skiface.DescribeSkill {
-		if a.set.On("si.describe-text-only") {
+		if a.set.On(sabotage.SIDescribeTextOnly) {
 			return a.fail(k, a2a.StateRejected, skiface.InputInvalid, "describe_skill expects a text part naming the skill", nil)
 		}
 		args, _ := data["arguments"].(map[string]any)
@@ -89,18 +90,18 @@ func (a *agent) limits(k *call) *a2atest.Reply {
 	b := mustJSON(k.req.Message)
 	var msg string
 	switch {
-	case len(b) > LimitPayloadBytes && !a.set.On("si.agent-no-payload-limit"):
+	case len(b) > LimitPayloadBytes && !a.set.On(sabotage.SIAgentNoPayloadLimit):
 		msg = "the request exceeds the payload size limit"
-	case nesting(b) > LimitNesting && !a.set.On("si.agent-no-nesting-limit"):
+	case nesting(b) > LimitNesting && !a.set.On(sabotage.SIAgentNoNestingLimit):
 		msg = "the request exceeds the nesting limit"
 	default:
 		return nil
 	}
 	code := skiface.ResourceLimitExceeded
-	if a.set.On("si.limit-reported-as-input-invalid") {
+	if a.set.On(sabotage.SILimitReportedAsInputInvalid) {
 		code = skiface.InputInvalid
 	}
-	if a.set.On("si.pre-task-error-as-message") {
+	if a.set.On(sabotage.SIPreTaskErrorAsMessage) {
 		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, code, msg, nil)}}}
 	}
 	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: a.code(code), Domain: URI}}
@@ -141,25 +142,25 @@ func (a *agent) describe(k *call, id string) a2atest.Reply {
 	on := a.set.On
 	sk := a.skills[id]
 	if sk == nil || !sk.advertised {
-		if on("si.unadvertised-skill-generic-error") {
+		if on(sabotage.SIUnadvertisedSkillGenericError) {
 			return a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "unknown skill " + id, Data: json.RawMessage("[]")}}
 		}
 		return a.fail(k, a2a.StateRejected, skiface.SkillNotAdvertised, "the skill_id is not advertised by this agent", nil)
 	}
 	failState := a2a.StateFailed
-	if on("si.describe-failure-state-rejected") {
+	if on(sabotage.SIDescribeFailureStateRejected) {
 		failState = a2a.StateRejected
 	}
 	switch id {
 	case skillUnavailable:
 		code := skiface.InterfaceUnavailable
-		if on("si.unavailable-wrong-code") {
+		if on(sabotage.SIUnavailableWrongCode) {
 			code = skiface.InterfaceInvalid
 		}
 		return a.fail(k, failState, code, "the interface store holding this skill's document is offline", nil)
 	case skillCorrupt:
 		code := skiface.InterfaceInvalid
-		if on("si.invalid-document-wrong-code") {
+		if on(sabotage.SIInvalidDocumentWrongCode) {
 			code = skiface.InterfaceUnavailable
 		}
 		return a.fail(k, failState, code, "the stored Skill Interface Document no longer matches its retained digest", nil)
@@ -167,13 +168,13 @@ func (a *agent) describe(k *call, id string) a2atest.Reply {
 
 	doc, digest := sk.published, sk.cardDigest
 	switch {
-	case id == skillEvaluate && on("si.describe-other-skill-version"):
+	case id == skillEvaluate && on(sabotage.SIDescribeOtherSkillVersion):
 		doc = withVersion(sk.doc, "1.1")
 		digest = interfaceDigest(doc)
-	case id == skillEvaluate && on("si.describe-tampered-document"):
+	case id == skillEvaluate && on(sabotage.SIDescribeTamperedDocument):
 		doc = editJSON(doc, func(m map[string]any) { obj(m, "interaction")["cancellable"] = false })
 	}
-	if on("si.describe-assembled-per-request") {
+	if on(sabotage.SIDescribeAssembledPerRequest) {
 		a.mu.Lock()
 		a.describes++
 		n := a.describes
@@ -186,41 +187,41 @@ func (a *agent) describe(k *call, id string) a2atest.Reply {
 		doc = mustJSON(m)
 		digest = interfaceDigest(doc)
 	}
-	if id == skillEvaluate && on("si.describe-digest-differs") {
+	if id == skillEvaluate && on(sabotage.SIDescribeDigestDiffers) {
 		digest = a.skills[skillManage].cardDigest
 	}
 
 	var result any = map[string]any{"interface_digest": digest, "interface": json.RawMessage(doc)}
-	if on("si.describe-omit-digest") {
+	if on(sabotage.SIDescribeOmitDigest) {
 		result = map[string]any{"interface": json.RawMessage(doc)}
 	}
-	if on("si.describe-doc-as-string") {
+	if on(sabotage.SIDescribeDocAsString) {
 		result = map[string]any{"interface_digest": digest, "interface": string(doc)}
 	}
 	data := map[string]any{"skill": skiface.DescribeSkill, "result": result}
-	if on("si.describe-omit-skill-member") {
+	if on(sabotage.SIDescribeOmitSkillMember) {
 		delete(data, "skill")
 	}
 	name := skiface.DescribeSkill
-	if on("si.describe-artifact-name") {
+	if on(sabotage.SIDescribeArtifactName) {
 		name = "interface"
 	}
 	parts := []a2a.Part{a.dataPart(data)}
-	if on("si.describe-extra-part") {
+	if on(sabotage.SIDescribeExtraPart) {
 		parts = append([]a2a.Part{a2a.TextPart("Skill Interface Document for " + id)}, parts...)
 	}
-	if id == skillManage && on("si.describe-opaque-fallback") {
+	if id == skillManage && on(sabotage.SIDescribeOpaqueFallback) {
 		parts = []a2a.Part{a2a.TextPart(string(doc))}
 	}
 	arts := []a2a.Artifact{{ArtifactID: "interface-" + id, Name: name, Parts: parts}}
-	if on("si.describe-extra-artifact") {
+	if on(sabotage.SIDescribeExtraArtifact) {
 		arts = append(arts, a2a.Artifact{ArtifactID: "notes", Name: "notes", Parts: []a2a.Part{a2a.TextPart("assembled at start-up")}})
 	}
-	if on("si.describe-task-not-completed") {
+	if on(sabotage.SIDescribeTaskNotCompleted) {
 		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: parts}}
 	}
 	t := k.task(a2a.StateCompleted, arts)
-	if id == skillEvaluate && on("si.schema-duplicate-member") {
+	if id == skillEvaluate && on(sabotage.SISchemaDuplicateMember) {
 		return a.duplicateMember(k, t)
 	}
 	return a2atest.Reply{Task: t}
@@ -241,7 +242,7 @@ func (a *agent) duplicateMember(k *call, t *a2a.Task) a2atest.Reply {
 
 // dataPart is a Data Part, or under sabotage a text part holding the JSON.
 func (a *agent) dataPart(v any) a2a.Part {
-	if a.set.On("si.mapping-text-parts") {
+	if a.set.On(sabotage.SIMappingTextParts) {
 		return a2a.TextPart(string(mustJSON(v)))
 	}
 	return a2a.Part{Data: mustJSON(v)}

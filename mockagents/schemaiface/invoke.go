@@ -11,6 +11,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // invoke runs one domain-skill invocation in the order the mapping fixes: skill grant, binding comparison (before
@@ -22,7 +23,7 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 	if sk == nil || !sk.advertised {
 		return a.fail(k, a2a.StateRejected, skiface.SkillNotAdvertised, "the skill is not advertised by this agent", nil)
 	}
-	if !on("si.authz-bypassed-by-valid-request") {
+	if !on(sabotage.SIAuthzBypassedByValidRequest) {
 		if d := a.authorize(k.p, sk, nil, false); !d.ok {
 			return a.deny(k, d)
 		}
@@ -38,7 +39,7 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 		}
 		return sk.input.ValidateJSON(mustJSON(a.lenient(raw)))
 	}
-	if on("si.validate-before-compare") {
+	if on(sabotage.SIValidateBeforeCompare) {
 		if vs := validate(); len(vs) > 0 {
 			return a.inputInvalid(k, data["arguments"], vs)
 		}
@@ -47,7 +48,7 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 	digest, _ := data["interface_digest"].(string)
 	if !a.bindingOK(sk, version, digest) {
 		state := a2a.StateRejected
-		if on("si.mismatch-state-failed") {
+		if on(sabotage.SIMismatchStateFailed) {
 			state = a2a.StateFailed
 		}
 		return a.fail(k, state, skiface.InterfaceMismatch,
@@ -56,14 +57,14 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 	switch {
 	case sk.id == skillUnavailable:
 		return a.fail(k, a2a.StateFailed, skiface.InterfaceUnavailable, "the skill's interface is currently unavailable", nil)
-	case sk.id == skillCorrupt && !on("si.invalid-document-executes"):
+	case sk.id == skillCorrupt && !on(sabotage.SIInvalidDocumentExecutes):
 		return a.fail(k, a2a.StateFailed, skiface.InterfaceInvalid, "the skill's stored Skill Interface Document is invalid; nothing is executed under it", nil)
 	}
 	meta := k.req.Message.Metadata
-	if on("si.input-validated-after-domain") {
+	if on(sabotage.SIInputValidatedAfterDomain) {
 		a.domain(k.p, sk, args, meta) // side effects first: the sabotage
 	}
-	if !on("si.input-not-validated") {
+	if !on(sabotage.SIInputNotValidated) {
 		if vs := validate(); len(vs) > 0 {
 			return a.inputInvalid(k, data["arguments"], vs)
 		}
@@ -74,20 +75,20 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 	out := a.domain(k.p, sk, args, meta)
 	if out.code != "" {
 		state := out.state
-		if out.code == skiface.ConstraintRejected && on("si.constraint-state-failed") {
+		if out.code == skiface.ConstraintRejected && on(sabotage.SIConstraintStateFailed) {
 			state = a2a.StateFailed
 		}
-		if out.code == skiface.AuthorizationFailed && on("si.authz-state-failed") {
+		if out.code == skiface.AuthorizationFailed && on(sabotage.SIAuthzStateFailed) {
 			state = a2a.StateFailed
 		}
 		return a.fail(k, state, out.code, out.msg, out.details)
 	}
-	if sk.ver != nil && !on("si.output-violates-schema") && !on("si.output-invalid-state-completed") {
+	if sk.ver != nil && !on(sabotage.SIOutputViolatesSchema) && !on(sabotage.SIOutputInvalidStateCompleted) {
 		if vs := sk.ver.Output.ValidateJSON(mustJSON(out.result)); len(vs) > 0 {
 			return a.fail(k, a2a.StateFailed, skiface.OutputInvalid, "the produced output does not validate against output_schema",
 				detailsOf(vs, nil, false))
 		}
-		recordToggles := on("si.record-missing-observed-at") || on("si.record-bad-date-time")
+		recordToggles := on(sabotage.SIRecordMissingObservedAt) || on(sabotage.SIRecordBadDateTime)
 		for _, r := range out.records {
 			c := sk.ver.Records[r.kind]
 			if c == nil || recordToggles {
@@ -103,7 +104,7 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 
 // lenient is the sabotaged date-time check: a timestamp without offset is read as UTC before validation.
 func (a *agent) lenient(v any) any {
-	if !a.set.On("si.agent-lenient-date-time") {
+	if !a.set.On(sabotage.SIAgentLenientDateTime) {
 		return v
 	}
 	switch x := v.(type) {
@@ -124,10 +125,10 @@ func (a *agent) lenient(v any) any {
 func (a *agent) bindingOK(sk *skill, version, digest string) bool {
 	on := a.set.On
 	v, d := a.active(sk)
-	if (version == v || on("si.mismatch-ignore-skill-version")) && (digest == d || on("si.mismatch-ignore-digest")) {
+	if (version == v || on(sabotage.SIMismatchIgnoreSkillVersion)) && (digest == d || on(sabotage.SIMismatchIgnoreDigest)) {
 		return true
 	}
-	if on("si.stale-binding-accepted") {
+	if on(sabotage.SIStaleBindingAccepted) {
 		for _, b := range sk.prev {
 			if b.version == version && b.digest == digest {
 				return true
@@ -139,15 +140,15 @@ func (a *agent) bindingOK(sk *skill, version, digest string) bool {
 
 func (a *agent) deny(k *call, d decision) a2atest.Reply {
 	state := a2a.StateRejected
-	if a.set.On("si.authz-state-failed") {
+	if a.set.On(sabotage.SIAuthzStateFailed) {
 		state = a2a.StateFailed
 	}
 	code := skiface.AuthorizationFailed
-	if a.set.On("si.authz-failure-wrong-code") {
+	if a.set.On(sabotage.SIAuthzFailureWrongCode) {
 		code = skiface.InputInvalid
 	}
 	var details []any
-	if d.resource != "" && a.set.On("si.details-echo-other-tenant") {
+	if d.resource != "" && a.set.On(sabotage.SIDetailsEchoOtherTenant) {
 		a.mu.Lock()
 		if r := a.resources[d.resource]; r != nil {
 			details = []any{map[string]any{"instance_path": "/resource_id", "owner": r.owner, "label": r.label}}
@@ -162,17 +163,17 @@ func (a *agent) inputInvalid(k *call, args any, vs []skiface.Violation) a2atest.
 	on := a.set.On
 	code := skiface.InputInvalid
 	switch {
-	case on("si.input-invalid-wrong-code"):
+	case on(sabotage.SIInputInvalidWrongCode):
 		code = skiface.ConstraintRejected
-	case on("si.instance-failure-as-interface-invalid"):
+	case on(sabotage.SIInstanceFailureAsInterfaceInvalid):
 		code = skiface.InterfaceInvalid
 	}
 	state := a2a.StateRejected
-	if on("si.input-invalid-state-failed") {
+	if on(sabotage.SIInputInvalidStateFailed) {
 		state = a2a.StateFailed
 	}
-	details := detailsOf(vs, args, on("si.details-dotted-path"))
-	if on("si.details-echo-prohibited-input") {
+	details := detailsOf(vs, args, on(sabotage.SIDetailsDottedPath))
+	if on(sabotage.SIDetailsEchoProhibitedInput) {
 		details = append(details, map[string]any{"instance_path": "", "keyword": "echo", "actual": args})
 	}
 	return a.fail(k, state, code, "the arguments do not validate against the skill's input_schema", details)
@@ -213,10 +214,10 @@ func orAll(kw string) string {
 
 // code spells a condition as sabotage dictates.
 func (a *agent) code(c string) string {
-	if a.set.On("si.error-single-generic-code") {
+	if a.set.On(sabotage.SIErrorSingleGenericCode) {
 		c = skiface.InputInvalid
 	}
-	if a.set.On("si.error-code-uppercase") {
+	if a.set.On(sabotage.SIErrorCodeUppercase) {
 		c = strings.ToUpper(c)
 	}
 	return c
@@ -228,7 +229,7 @@ func errorPart(a *agent, code, msg string, details []any) a2a.Part {
 	if len(details) > 0 {
 		e["details"] = details
 	}
-	if a.set.On("si.error-code-top-level") {
+	if a.set.On(sabotage.SIErrorCodeTopLevel) {
 		return a2a.Part{Data: mustJSON(e)}
 	}
 	return a2a.Part{Data: mustJSON(map[string]any{"error": e})}
@@ -236,11 +237,11 @@ func errorPart(a *agent, code, msg string, details []any) a2a.Part {
 
 // fail ends the request as a Task in state with the condition in its final status Message.
 func (a *agent) fail(k *call, state, code, msg string, details []any) a2atest.Reply {
-	if a.set.On("si.details-echo-credential") {
+	if a.set.On(sabotage.SIDetailsEchoCredential) {
 		msg += " (request credential: " + k.c.R.Header.Get("Authorization") + ")"
 	}
 	parts := []a2a.Part{errorPart(a, code, msg, details)}
-	if a.set.On("si.error-extra-text-part") {
+	if a.set.On(sabotage.SIErrorExtraTextPart) {
 		parts = append([]a2a.Part{a2a.TextPart(msg)}, parts...)
 	}
 	t := k.task(state, nil)
@@ -254,7 +255,7 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 	on := a.set.On
 	resultObj := func(r any) map[string]any {
 		m := map[string]any{"skill": sk.id, "result": r}
-		if on("si.invoke-result-missing-skill-member") {
+		if on(sabotage.SIInvokeResultMissingSkillMember) {
 			delete(m, "skill")
 		}
 		return m
@@ -264,26 +265,26 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 	for _, r := range out.records {
 		name := r.kind
 		switch {
-		case on("si.record-artifact-wrong-name"):
+		case on(sabotage.SIRecordArtifactWrongName):
 			name = "observation"
-		case on("si.record-artifact-named-skill-id"):
+		case on(sabotage.SIRecordArtifactNamedSkillID):
 			name = sk.id
 		}
 		parts := []a2a.Part{a.dataPart(r.value)}
-		if on("si.record-two-parts") {
+		if on(sabotage.SIRecordTwoParts) {
 			parts = splitParts(a, r.value)
 		}
-		if on("si.record-in-result-artifact") {
+		if on(sabotage.SIRecordInResultArtifact) {
 			primary.Parts = append(primary.Parts, parts...)
 			continue
 		}
 		recs = append(recs, a2a.Artifact{ArtifactID: r.id, Name: name, Parts: parts})
 	}
 	arts := append([]a2a.Artifact{primary}, recs...)
-	if on("si.invoke-duplicate-result-artifact") {
+	if on(sabotage.SIInvokeDuplicateResultArtifact) {
 		arts = append(arts, a2a.Artifact{ArtifactID: "result-2", Name: sk.id, Parts: primary.Parts})
 	}
-	if on("si.invoke-task-not-completed") {
+	if on(sabotage.SIInvokeTaskNotCompleted) {
 		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: primary.Parts}}
 	}
 	t := k.task(a2a.StateCompleted, arts)
@@ -302,7 +303,7 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 	}
 	chunk := a2a.Artifact{ArtifactID: primary.ArtifactID, Name: primary.Name, Parts: []a2a.Part{a.dataPart(resultObj(out.partial))}}
 	upd(chunk, false, false)
-	if on("si.stream-assembled-result-invalid") {
+	if on(sabotage.SIStreamAssembledResultInvalid) {
 		rest := map[string]any{}
 		for key, v := range out.result.(map[string]any) {
 			if _, had := out.partial.(map[string]any)[key]; !had {
@@ -318,7 +319,7 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 	}
 	ev = append(ev, a2a.StreamEvent{StatusUpdate: &a2a.TaskStatusUpdateEvent{TaskID: k.taskID, ContextID: k.contextID,
 		Status: a2a.TaskStatus{State: a2a.StateCompleted, Timestamp: ts}}})
-	if on("si.gettask-partial-result") {
+	if on(sabotage.SIGetTaskPartialResult) {
 		t.Artifacts[0] = chunk // what later retrievals see
 	}
 	t.Status.Timestamp = ts

@@ -7,6 +7,7 @@ import (
 
 	sifx "github.com/extconf/extconf/fixtures/schemaiface"
 	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // sabotageSource changes a skill's real domain schemas or declarations before assembly: the agent then
@@ -15,29 +16,29 @@ func (a *agent) sabotageSource(s *sifx.SkillSource) {
 	on := a.set.On
 	switch s.SkillID {
 	case skillManage:
-		if on("si.approval-flag-false") {
+		if on(sabotage.SIApprovalFlagFalse) {
 			s.Authority = editJSON(s.Authority, func(m map[string]any) { m["approval_may_be_required"] = false })
 		}
-		if on("si.multiop-no-operation-branch") {
+		if on(sabotage.SIMultiopNoOperationBranch) {
 			editSchema(&s.Input, func(m map[string]any) { delete(m, "if"); delete(m, "then") })
 		}
-		if on("si.multiop-selector-optional") {
+		if on(sabotage.SIMultiopSelectorOptional) {
 			editSchema(&s.Input, func(m map[string]any) { m["required"] = []any{"resource_id"} })
 		}
-		if on("si.multiop-selector-unenumerated") {
+		if on(sabotage.SIMultiopSelectorUnenumerated) {
 			editSchema(&s.Input, func(m map[string]any) {
 				obj(m, "properties")["operation"] = map[string]any{"type": "string", "description": "the operation to perform"}
 			})
 		}
 	case skillMeasure:
-		if on("si.constraint-in-metadata") {
+		if on(sabotage.SIConstraintInMetadata) {
 			editSchema(&s.Input, func(m map[string]any) { delete(obj(m, "properties"), "max_age_seconds") })
 		}
-		if on("si.constraint-unvalidated") {
+		if on(sabotage.SIConstraintUnvalidated) {
 			editSchema(&s.Input, func(m map[string]any) { obj(m, "properties")["window_seconds"] = map[string]any{} })
 		}
 	case skillBrokenInit:
-		if on("si.init-opaque-fallback") {
+		if on(sabotage.SIInitOpaqueFallback) {
 			s.Input.Schema, s.Output.Schema = json.RawMessage("true"), json.RawMessage("true")
 		}
 	}
@@ -47,20 +48,20 @@ func (a *agent) sabotageSource(s *sifx.SkillSource) {
 // toggle says otherwise the two are the same bytes.
 func (a *agent) sabotagePublished(s sifx.SkillSource, doc []byte) []byte {
 	on := a.set.On
-	schemaLevel := on("si.schema-digest-non-jcs") || on("si.schema-digest-uppercase-hex") ||
-		(s.SkillID == skillManage && (on("si.schema-embedded-other-dialect") || on("si.schema-embedded-relative-id") || on("si.schema-version-reused-with-new-digest"))) ||
-		(s.SkillID == skillMeasure && (on("si.schema-external-ref") || on("si.document-kind-equals-skill-id"))) ||
-		(s.SkillID == skillEvaluate && (on("si.schema-version-latest") || on("si.schema-version-range") || on("si.document-duplicate-kind")))
+	schemaLevel := on(sabotage.SISchemaDigestNonJCS) || on(sabotage.SISchemaDigestUppercaseHex) ||
+		(s.SkillID == skillManage && (on(sabotage.SISchemaEmbeddedOtherDialect) || on(sabotage.SISchemaEmbeddedRelativeID) || on(sabotage.SISchemaVersionReusedWithNewDigest))) ||
+		(s.SkillID == skillMeasure && (on(sabotage.SISchemaExternalRef) || on(sabotage.SIDocumentKindEqualsSkillID))) ||
+		(s.SkillID == skillEvaluate && (on(sabotage.SISchemaVersionLatest) || on(sabotage.SISchemaVersionRange) || on(sabotage.SIDocumentDuplicateKind)))
 	if schemaLevel {
 		dg := digestFn(jcsDigest)
-		if on("si.schema-digest-non-jcs") {
+		if on(sabotage.SISchemaDigestNonJCS) {
 			dg = func(schema json.RawMessage) string {
 				var b bytes.Buffer
 				_ = json.Indent(&b, schema, "", "    ")
 				return skiface.DigestBytes(b.Bytes())
 			}
 		}
-		if on("si.schema-digest-uppercase-hex") {
+		if on(sabotage.SISchemaDigestUppercaseHex) {
 			inner := dg
 			dg = func(schema json.RawMessage) string {
 				return "sha256:" + strings.ToUpper(strings.TrimPrefix(inner(schema), "sha256:"))
@@ -68,38 +69,38 @@ func (a *agent) sabotagePublished(s sifx.SkillSource, doc []byte) []byte {
 		}
 		switch s.SkillID {
 		case skillManage:
-			if on("si.schema-embedded-other-dialect") {
+			if on(sabotage.SISchemaEmbeddedOtherDialect) {
 				editSchema(&s.Input, func(m map[string]any) {
 					obj(m, "$defs", "common")["$schema"] = "http://json-schema.org/draft-07/schema#"
 				})
 			}
-			if on("si.schema-embedded-relative-id") {
+			if on(sabotage.SISchemaEmbeddedRelativeID) {
 				editSchema(&s.Input, func(m map[string]any) {
 					obj(m, "$defs", "common")["$id"] = "common.json"
 					obj(m, "properties", "resource_id")["$ref"] = "common.json#/$defs/resource_id"
 				})
 			}
-			if on("si.schema-version-reused-with-new-digest") {
+			if on(sabotage.SISchemaVersionReusedWithNewDigest) {
 				s.Output.SchemaURI, s.Output.Version = "urn:example:resource-condition:output:1.0", "1.0"
 			}
 		case skillMeasure:
-			if on("si.schema-external-ref") {
+			if on(sabotage.SISchemaExternalRef) {
 				editSchema(&s.Input, func(m map[string]any) {
 					obj(m, "properties")["unit"] = map[string]any{"$ref": "https://schemas.example/common.json#/$defs/unit"}
 				})
 			}
-			if on("si.document-kind-equals-skill-id") {
+			if on(sabotage.SIDocumentKindEqualsSkillID) {
 				s.Records = append([]sifx.RecordSource(nil), s.Records...)
 				s.Records[0].Kind = skillMeasure
 			}
 		case skillEvaluate:
-			if on("si.schema-version-latest") {
+			if on(sabotage.SISchemaVersionLatest) {
 				s.Output.Version = "latest"
 			}
-			if on("si.schema-version-range") {
+			if on(sabotage.SISchemaVersionRange) {
 				s.Input.Version = "1.x"
 			}
-			if on("si.document-duplicate-kind") {
+			if on(sabotage.SIDocumentDuplicateKind) {
 				s.Records = append(s.Records, s.Records[0])
 			}
 		}
@@ -109,33 +110,33 @@ func (a *agent) sabotagePublished(s sifx.SkillSource, doc []byte) []byte {
 	m := tree(doc)
 	changed := false
 	edit := func(f func()) { f(); changed = true }
-	if on("si.document-extra-member") {
+	if on(sabotage.SIDocumentExtraMember) {
 		edit(func() { m["x_vendor_notes"] = "assembled by the extconf reference agent" })
 	}
-	if on("si.describe-redefine-structure") {
+	if on(sabotage.SIDescribeRedefineStructure) {
 		edit(func() { m["records"] = m["supporting_record_schemas"]; delete(m, "supporting_record_schemas") })
 	}
 	switch s.SkillID {
 	case skillManage:
-		if on("si.describe-invalid-document") {
+		if on(sabotage.SIDescribeInvalidDocument) {
 			edit(func() { delete(m, "interaction") })
 		}
-		if on("si.document-authority-extra-mode") {
+		if on(sabotage.SIDocumentAuthorityExtraMode) {
 			edit(func() { obj(m, "authority")["default_mode"] = "execute_with_approval" })
 		}
 	case skillEvaluate:
-		if on("si.schema-external-locator") {
+		if on(sabotage.SISchemaExternalLocator) {
 			edit(func() {
 				obj(m, "output_schema")["resolution"] = map[string]any{"type": "inline", "uri": "https://schemas.example/out.json"}
 			})
 		}
-		if on("si.schema-omit-inline-schema") {
+		if on(sabotage.SISchemaOmitInlineSchema) {
 			edit(func() { obj(m, "input_schema")["resolution"] = map[string]any{"type": "inline"} })
 		}
-		if on("si.schema-resolution-type-uri") {
+		if on(sabotage.SISchemaResolutionTypeURI) {
 			edit(func() { obj(m, "output_schema", "resolution")["type"] = "uri" })
 		}
-		if on("si.card-advertises-removed-version") {
+		if on(sabotage.SICardAdvertisesRemovedVersion) {
 			edit(func() { m["skill_version"] = "1.1" })
 		}
 	}

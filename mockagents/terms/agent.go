@@ -84,7 +84,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 	if err := a.prepareDocs(); err != nil {
 		return nil, cfg, nil, err
 	}
-	if set.On("terms.entry-url-http") {
+	if set.On(sabotage.TermsEntryURLHTTP) {
 		if err := a.startPlain(); err != nil {
 			return nil, cfg, nil, err
 		}
@@ -154,21 +154,21 @@ func (a *agent) prepareDocs() error {
 	// Sabotages of the commitment: what the url serves differs from what the card's digest names.
 	rec, _ := sow.ByName(reconcile)
 	switch {
-	case a.set.On("terms.url-serves-other-proposal"):
+	case a.set.On(sabotage.TermsURLServesOtherProposal):
 		a.served[reconcile] = a.served[categorise]
-	case a.set.On("terms.proposal-changed-card-stale"):
+	case a.set.On(sabotage.TermsProposalChangedCardStale):
 		doc, err := sowdoc.Resign(rec.Doc, key, "2026-08-20T09:00:00Z", sowdoc.KeyNkey)
 		if err != nil {
 			return err
 		}
 		a.served[reconcile] = doc
-	case a.set.On("terms.digest-over-signed-bytes"):
+	case a.set.On(sabotage.TermsDigestOverSignedBytes):
 		b, err := sowdoc.SignedBytes(a.served[reconcile])
 		if err != nil {
 			return err
 		}
 		a.digests[reconcile] = sha256Digest(b)
-	case a.set.On("terms.digest-over-raw-bytes"):
+	case a.set.On(sabotage.TermsDigestOverRawBytes):
 		b, err := sowdoc.Reformat(a.served[reconcile])
 		if err != nil {
 			return err
@@ -188,17 +188,17 @@ func sha256Digest(b []byte) string {
 func (a *agent) breakReconcile(doc []byte) ([]byte, error) {
 	k := sow.ProviderKey()
 	switch {
-	case a.set.On("terms.proposal-clause-missing"):
+	case a.set.On(sabotage.TermsProposalClauseMissing):
 		b, err := sowdoc.Edit(doc, func(m map[string]any) { delete(m, "volume") })
 		if err != nil {
 			return nil, err
 		}
 		return sowdoc.Resign(b, k, sow.SignedAt, sowdoc.KeyNkey)
-	case a.set.On("terms.proposal-unsigned"):
+	case a.set.On(sabotage.TermsProposalUnsigned):
 		return sowdoc.Edit(doc, func(m map[string]any) { m["signatures"] = []any{} })
-	case a.set.On("terms.proposal-signature-invalid"):
+	case a.set.On(sabotage.TermsProposalSignatureInvalid):
 		return sowdoc.Edit(doc, func(m map[string]any) { m["price"].(map[string]any)["ceiling"] = 25000 })
-	case a.set.On("terms.proposal-signed-without-prefix"):
+	case a.set.On(sabotage.TermsProposalSignedWithoutPrefix):
 		b, err := sowdoc.Edit(doc, func(m map[string]any) { delete(m, "signatures") })
 		if err != nil {
 			return nil, err
@@ -208,7 +208,7 @@ func (a *agent) breakReconcile(doc []byte) ([]byte, error) {
 			return nil, err
 		}
 		return sowdoc.SignBytes(b, k, "provider", sow.SignedAt, sowdoc.KeyNkey, msg)
-	case a.set.On("terms.proposal-client-seat-filled"):
+	case a.set.On(sabotage.TermsProposalClientSeatFilled):
 		b, err := sowdoc.Edit(doc, func(m map[string]any) {
 			m["parties"].(map[string]any)["client"] = map[string]any{"owner": sow.DirectedOwner, "handle": sow.DirectedHandle}
 		})
@@ -222,14 +222,14 @@ func (a *agent) breakReconcile(doc []byte) ([]byte, error) {
 
 // Card prose. The spans are what the claim map (TE-4.1b/c) points at.
 func (a *agent) termSpan() (string, int) {
-	if a.set.On("terms.card-term-unbacked") {
+	if a.set.On(sabotage.TermsCardTermUnbacked) {
 		return "cancel on 7 days' notice", 7
 	}
 	return "cancel on 30 days' notice", 30
 }
 
 func (a *agent) dataSpan() (string, int) {
-	if a.set.On("terms.card-data-use-unbacked") {
+	if a.set.On(sabotage.TermsCardDataUseUnbacked) {
 		return "retained for 1 day", 1
 	}
 	return "retained for 30 days", 30
@@ -240,11 +240,11 @@ func (a *agent) entry(name, url string) map[string]any {
 	e := map[string]any{"url": url, "digest": a.digests[name], "sow": p.ID, "offering": p.Offering}
 	if name == reconcile {
 		switch {
-		case a.set.On("terms.entry-url-missing"):
+		case a.set.On(sabotage.TermsEntryURLMissing):
 			delete(e, "url")
-		case a.set.On("terms.entry-digest-missing"):
+		case a.set.On(sabotage.TermsEntryDigestMissing):
 			delete(e, "digest")
-		case a.set.On("terms.digest-uppercase-hex"):
+		case a.set.On(sabotage.TermsDigestUppercaseHex):
 			e["digest"] = "sha256:" + strings.ToUpper(strings.TrimPrefix(a.digests[name], "sha256:"))
 		}
 	}
@@ -255,26 +255,26 @@ func (a *agent) entry(name, url string) map[string]any {
 func (a *agent) buildCard(party string) a2a.AgentCard {
 	base := a.base
 	recURL := base + "/terms/" + reconcile + ".sow.json"
-	if a.set.On("terms.entry-url-http") {
+	if a.set.On(sabotage.TermsEntryURLHTTP) {
 		recURL = a.plainBase + "/terms/" + reconcile + ".sow.json"
 	}
 	proposals := []any{a.entry(reconcile, recURL), a.entry(categorise, base+"/terms/"+categorise+".sow.json")}
-	if party == PartyA || (party == "" && a.set.On("terms.directed-proposal-public")) ||
-		(party == PartyB && a.set.On("terms.directed-proposal-other-party")) {
+	if party == PartyA || (party == "" && a.set.On(sabotage.TermsDirectedProposalPublic)) ||
+		(party == PartyB && a.set.On(sabotage.TermsDirectedProposalOtherParty)) {
 		proposals = append(proposals, a.entry(directed, base+"/terms/restricted/"+directed+".sow.json"))
 	}
 	params := map[string]any{"sow_spec": SowSpec, "proposals": proposals}
 	switch {
-	case a.set.On("terms.proposals-missing"):
+	case a.set.On(sabotage.TermsProposalsMissing):
 		delete(params, "proposals")
-	case a.set.On("terms.proposals-empty"):
+	case a.set.On(sabotage.TermsProposalsEmpty):
 		params["proposals"] = []any{}
-	case a.set.On("terms.sow-spec-missing"):
+	case a.set.On(sabotage.TermsSoWSpecMissing):
 		delete(params, "sow_spec")
 	}
 	pb, _ := json.Marshal(params)
 	price := "GBP 2.50 per statement"
-	if a.set.On("terms.card-price-unbacked") {
+	if a.set.On(sabotage.TermsCardPriceUnbacked) {
 		price = "GBP 1.99 per statement"
 	}
 	term, _ := a.termSpan()
@@ -289,7 +289,7 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 		Capabilities: a2a.AgentCapabilities{ExtendedAgentCard: true, Extensions: []a2a.AgentExtension{{
 			URI:         URI,
 			Description: "Published terms: signed Agent SoW standing proposals, committed by digest",
-			Required:    a.set.On("terms.declaration-required-true"),
+			Required:    a.set.On(sabotage.TermsDeclarationRequiredTrue),
 			Params:      pb,
 		}}},
 		SecuritySchemes:    map[string]json.RawMessage{"bearer": json.RawMessage(`{"httpAuthSecurityScheme":{"scheme":"Bearer"}}`)},
@@ -359,7 +359,7 @@ func (a *agent) serveProposal(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if name == reconcile && a.set.On("terms.url-serves-non-json") {
+	if name == reconcile && a.set.On(sabotage.TermsURLServesNonJSON) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		_, _ = w.Write([]byte("<!doctype html><html><body><h1>Stonework terms</h1><p>Ask us for a quote.</p></body></html>"))
 		return
@@ -388,8 +388,8 @@ func (a *agent) serveRestricted(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	party := a.party(r)
-	allowed := party == PartyA || a.set.On("terms.directed-proposal-public") ||
-		(party == PartyB && a.set.On("terms.directed-proposal-other-party"))
+	allowed := party == PartyA || a.set.On(sabotage.TermsDirectedProposalPublic) ||
+		(party == PartyB && a.set.On(sabotage.TermsDirectedProposalOtherParty))
 	switch {
 	case allowed:
 		a.writeDoc(w, directed)
@@ -451,10 +451,10 @@ func (a *agent) rotate(w http.ResponseWriter, r *http.Request) {
 	}
 	a.served[reconcile] = doc
 	newDigest, _ := sowdoc.Digest(doc)
-	if !a.set.On("terms.card-not-updated-on-change") {
+	if !a.set.On(sabotage.TermsCardNotUpdatedOnChange) {
 		a.digests[reconcile] = newDigest
 		var keep json.RawMessage
-		if a.set.On("terms.card-not-resigned-on-change") {
+		if a.set.On(sabotage.TermsCardNotResignedOnChange) {
 			var m map[string]json.RawMessage
 			_ = json.Unmarshal(a.card, &m)
 			keep = m["signatures"]
@@ -489,7 +489,7 @@ func (a *agent) serveClaims(w http.ResponseWriter, r *http.Request) {
 	data, dv := a.dataSpan()
 	a.mu.Lock()
 	u := a.base + "/terms/" + reconcile + ".sow.json"
-	if a.set.On("terms.entry-url-http") {
+	if a.set.On(sabotage.TermsEntryURLHTTP) {
 		u = a.plainBase + "/terms/" + reconcile + ".sow.json"
 	}
 	a.mu.Unlock()

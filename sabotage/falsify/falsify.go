@@ -65,7 +65,7 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	}
 
 	for _, t := range toggles {
-		tr := evidence.ToggleResult{ID: t.ID, Document: t.Document, Side: t.Side, Targets: t.Targets,
+		tr := evidence.ToggleResult{ID: string(t.ID), Document: t.Document, Side: t.Side, Targets: t.Targets,
 			Killed: []string{}, Survived: []string{}}
 		if !docs[t.Document] {
 			tr.Error = "no suite for document " + t.Document
@@ -73,7 +73,7 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 			rep.Table.Toggles = append(rep.Table.Toggles, tr)
 			continue
 		}
-		set, err := sabotage.Parse(t.ID)
+		set, err := sabotage.Parse(string(t.ID))
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +99,7 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 			// Killed for the right reason only: the row failed here and passed in the reference run.
 			if verdict[id] == harness.ExecutedFail && refPass[id] {
 				tr.Killed = append(tr.Killed, id)
-				rep.Table.Rows[id] = append(rep.Table.Rows[id], t.ID)
+				rep.Table.Rows[id] = append(rep.Table.Rows[id], string(t.ID))
 			} else {
 				tr.Survived = append(tr.Survived, id)
 			}

@@ -129,7 +129,7 @@ func registerAgentSpecs(e *harness.Env) {
 			}
 			cardAfter := s.declared("card after the repeats")
 			// A changed card is churn (§7 rule 3): the repeats are re-run once against the new declaration.
-			if len(diffs) == 0 || sameCard(cardBefore.CardRaw, cardAfter.CardRaw) || e.Sabotage.On("iv.verifier-churn-as-persistent") {
+			if len(diffs) == 0 || sameCard(cardBefore.CardRaw, cardAfter.CardRaw) || vinterview.ChurnAsPersistent(e.Sabotage) {
 				break
 			}
 		}

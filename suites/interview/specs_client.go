@@ -31,11 +31,12 @@ func registerClientSpecs(e *harness.Env) {
 		s := open(w, row, roleMain)
 		tp := bundle(w, row, thirdRunner, nil)
 		tp.Kind, tp.Signature = "evidence", &evidence.Signature{JWS: "synthetic", Thumbprint: "synthetic", Alg: "EdDSA"}
-		banner := evidence.StandingWith(tp, e.Sabotage)
+		faults := vinterview.RendererFaults(e.Sabotage)
+		banner := evidence.StandingWith(tp, faults)
 		w.Control(strings.HasPrefix(banner, "EVIDENCE"), "a signed third-party bundle's banner presents it as evidence", banner, nil)
 
 		self := bundle(w, row, selfRunner, nil)
-		banner = evidence.StandingWith(self, e.Sabotage)
+		banner = evidence.StandingWith(self, faults)
 		w.Negative(strings.HasPrefix(banner, "CLAIM, NOT EVIDENCE") && !strings.HasPrefix(banner, "EVIDENCE"),
 			"the banner of a self-run bundle says CLAIM, NOT EVIDENCE", banner, nil)
 		var sum bytes.Buffer

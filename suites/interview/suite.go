@@ -169,7 +169,7 @@ func (s *session) persistent(ask func(round int) []*vinterview.Reply, kinds ...s
 				}
 			}
 		}
-		if len(cs) == 0 || s.e.Sabotage.On("iv.verifier-churn-as-persistent") {
+		if len(cs) == 0 || vinterview.ChurnAsPersistent(s.e.Sabotage) {
 			break
 		}
 	}

@@ -91,7 +91,7 @@ func TestSkillTextCheckedAgainstWhatIsGivenOnOptIn(t *testing.T) {
 	if r := runWith(t, sabotage.Set{}, noValues, []string{"OR-3.9"})["OR-3.9"]; r.Verdict != harness.ExecutedPass {
 		t.Errorf("reference chapel, no stated values: %s (%s)", r.Verdict, r.Detail)
 	}
-	r := runWith(t, sabotage.MustParse("or.skill-text-leaks-opt-in-value"), noValues, []string{"OR-3.9"})["OR-3.9"]
+	r := runWith(t, sabotage.MustParse(sabotage.ORSkillTextLeaksOptInValue), noValues, []string{"OR-3.9"})["OR-3.9"]
 	if r.Verdict != harness.ExecutedFail || !strings.Contains(r.Detail, "GBP 2,400") {
 		t.Errorf("opted-in price in a skill example, no stated values: %s (%s)", r.Verdict, r.Detail)
 	}

@@ -102,10 +102,10 @@ func TestOneToggle(t *testing.T) {
 	var rows map[string]harness.RowVerdict
 	var res *harness.Result
 	if os.Getenv("SI_ALL") != "" { // both suites of the document
-		set := sabotage.MustParse(id)
+		set := sabotage.MustParse(tg.ID)
 		rows, res = harnesstest.Run(t, mock.Start, set, nil, "schema-interface", harness.Options{Suites: documentSuites(), Sabotage: set, Seed: 1})
 	} else {
-		rows, res = run(t, sabotage.MustParse(id), nil)
+		rows, res = run(t, sabotage.MustParse(tg.ID), nil)
 	}
 	t.Logf("run took %s", time.Since(start))
 	for _, r := range tg.Targets {

@@ -65,7 +65,7 @@ func TestClientTogglesKill(t *testing.T) {
 		if tg.Document != "schema-interface" || tg.Side != sabotage.SideClient {
 			continue
 		}
-		if only := os.Getenv("SI_TOGGLE"); only != "all" && only != tg.ID {
+		if only := os.Getenv("SI_TOGGLE"); only != "all" && only != string(tg.ID) {
 			continue
 		}
 		got := runAgainstStandin(t, sabotage.MustParse(tg.ID))

@@ -17,7 +17,6 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	vterms "github.com/extconf/extconf/harness/verify/terms"
-	"github.com/extconf/extconf/sabotage"
 )
 
 // bed is the consumer test bed of one spec: the fixture server and a client that trusts only the test CA and
@@ -26,7 +25,7 @@ type bed struct {
 	w   *harness.W
 	fx  *termsfix.Server
 	c   *a2a.Client
-	set sabotage.Set
+	set harness.Faults
 }
 
 func (s *state) bed(w *harness.W) *bed {

@@ -144,7 +144,7 @@ func buildIndex(root string, cat *catalog.Catalog) (*catalog.Index, []string, er
 	toggles := map[string]bool{}
 	killers := map[string][]sabotage.Toggle{}
 	for _, t := range sabotage.All() { // sorted by id
-		toggles[t.ID] = true
+		toggles[string(t.ID)] = true
 		for _, r := range t.Targets {
 			killers[r] = append(killers[r], t)
 		}
@@ -155,7 +155,7 @@ func buildIndex(root string, cat *catalog.Catalog) (*catalog.Index, []string, er
 	}
 	warnings := append([]string(nil), f.unknown...)
 	for _, t := range sabotage.All() {
-		if len(f.consults[t.ID]) == 0 {
+		if len(f.consults[string(t.ID)]) == 0 {
 			warnings = append(warnings, fmt.Sprintf("toggle %s: no expression outside sabotage/ has its id as constant value", t.ID))
 		}
 	}
@@ -168,11 +168,11 @@ func buildIndex(root string, cat *catalog.Catalog) (*catalog.Index, []string, er
 		}
 		seen := map[string]bool{}
 		for _, t := range killers[r.ID] {
-			if seen[t.ID] {
+			if seen[string(t.ID)] {
 				continue // a toggle naming the row twice
 			}
-			seen[t.ID] = true
-			ir.Toggles = append(ir.Toggles, catalog.Variant{ID: t.ID, Side: t.Side, Consulted: sortedPositions(f.consults[t.ID])})
+			seen[string(t.ID)] = true
+			ir.Toggles = append(ir.Toggles, catalog.Variant{ID: string(t.ID), Side: t.Side, Consulted: sortedPositions(f.consults[string(t.ID)])})
 		}
 		ix.Rows = append(ix.Rows, ir)
 	}

@@ -237,7 +237,7 @@ func TestContainerReferenceAgents(t *testing.T) {
 	var toggle string // any agent-side toggle: the image's command must carry it (the suites judge its effect in CI)
 	for _, tg := range sabotage.All() {
 		if tg.Side == "agent" {
-			toggle = tg.ID
+			toggle = string(tg.ID)
 			break
 		}
 	}

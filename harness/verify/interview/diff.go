@@ -96,7 +96,7 @@ func (d *Declared) EntryByURL(url string) (terms.Entry, bool) {
 
 // Proposal verifies a committed proposal once (terms §6: fetch, JCS, digest, provider signature) and returns the
 // result and the decoded document.
-func (d *Declared) Proposal(ctx context.Context, c *a2a.Client, e terms.Entry, set sabotage.Set) (*terms.ProposalResult, any) {
+func (d *Declared) Proposal(ctx context.Context, c *a2a.Client, e terms.Entry, set sabotage.Faults) (*terms.ProposalResult, any) {
 	key := e.URL + " " + e.Digest
 	if r, ok := d.proposals[key]; ok {
 		return r, d.proposalDocs[key]
@@ -113,7 +113,7 @@ func (d *Declared) Proposal(ctx context.Context, c *a2a.Client, e terms.Entry, s
 }
 
 // Diff runs §7 rules 1 and 2 over every projection of replies and returns the conflicts.
-func Diff(ctx context.Context, c *a2a.Client, d *Declared, replies []*Reply, set sabotage.Set) []Conflict {
+func Diff(ctx context.Context, c *a2a.Client, d *Declared, replies []*Reply, set sabotage.Faults) []Conflict {
 	var out []Conflict
 	for _, r := range replies {
 		if r == nil || r.Answer == nil {
@@ -129,7 +129,7 @@ func Diff(ctx context.Context, c *a2a.Client, d *Declared, replies []*Reply, set
 }
 
 // DiffProjection compares one projection with its declared source; it returns the conflict kind and why, or "".
-func DiffProjection(ctx context.Context, c *a2a.Client, d *Declared, p Projection, set sabotage.Set) (kind, why string) {
+func DiffProjection(ctx context.Context, c *a2a.Client, d *Declared, p Projection, set sabotage.Faults) (kind, why string) {
 	var doc any
 	switch p.Source.Document {
 	case "card":

@@ -78,7 +78,7 @@ func TestDecodeInterviewResult(t *testing.T) {
 }
 
 // start runs one reference agent with the given toggles and returns its card URL and a client trusting the CA.
-func start(t *testing.T, role string, toggles ...string) (*ivmock.Agent, *a2a.Client) {
+func start(t *testing.T, role string, toggles ...sabotage.ID) (*ivmock.Agent, *a2a.Client) {
 	t.Helper()
 	a, err := ivmock.StartAgent(role, sabotage.MustParse(toggles...))
 	if err != nil {
@@ -131,7 +131,7 @@ func TestInterviewChurn(t *testing.T) {
 		t.Fatalf("first %v reran %v persistent %v outcome %s", rep.FirstDiff, rep.Reran, rep.Conflicts, rep.Outcome)
 	}
 	a2, c2 := start(t, "interview.churn")
-	rep = interview.Run(context.Background(), c2, a2.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse("iv.verifier-churn-as-persistent")})
+	rep = interview.Run(context.Background(), c2, a2.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse(sabotage.IVVerifierChurnAsPersistent)})
 	if rep.Reran || len(rep.Conflicts) == 0 || rep.Outcome != interview.Inconsistent {
 		t.Fatalf("sabotaged verifier: reran %v persistent %v outcome %s", rep.Reran, rep.Conflicts, rep.Outcome)
 	}
@@ -171,7 +171,7 @@ func TestInterviewCardSignature(t *testing.T) {
 	if _, _, err := interview.CardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.Set{}); err == nil || !strings.Contains(err.Error(), verify.StepSignatureFailed) {
 		t.Fatalf("altered card: %v", err)
 	}
-	if _, _, err := interview.CardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.MustParse("iv.verifier-skips-card-signature")); err != nil {
+	if _, _, err := interview.CardSignature(ctx, c, a.Server().CardURL(), altered, keys(t), sabotage.MustParse(sabotage.IVVerifierSkipsCardSignature)); err != nil {
 		t.Fatalf("the sabotaged verifier still checks: %v", err)
 	}
 }
@@ -189,7 +189,7 @@ func TestInterviewRecordAndApplicability(t *testing.T) {
 	if interview.Standing(interview.RunBy{Name: " stonework ", Tier: "third-party"}, "Stonework", none) != "claim" {
 		t.Error("the provider's own run is evidence")
 	}
-	if interview.Standing(self, "", sabotage.MustParse("iv.self-tier-upgraded")) != "evidence" {
+	if interview.Standing(self, "", sabotage.MustParse(sabotage.IVSelfTierUpgraded)) != "evidence" {
 		t.Error("iv.self-tier-upgraded has no effect")
 	}
 	card := &a2a.AgentCard{Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: interview.URI + "/"}}}}
@@ -197,15 +197,15 @@ func TestInterviewRecordAndApplicability(t *testing.T) {
 	if ap.Declared || ap.Verdict != "inapplicable" || strings.Contains(ap.Reason, "evad") {
 		t.Errorf("a near-miss URI is read as %+v (URIs match exactly, absence states nothing)", ap)
 	}
-	if ap := interview.Applies(card, sabotage.MustParse("iv.absence-lowers-score")); ap.Verdict != "blocked" {
+	if ap := interview.Applies(card, sabotage.MustParse(sabotage.IVAbsenceLowersScore)); ap.Verdict != "blocked" {
 		t.Errorf("iv.absence-lowers-score: %+v", ap)
 	}
 	a, c := start(t, "interview")
-	rep := interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse("iv.result-omits-runner")})
+	rep := interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse(sabotage.IVResultOmitsRunner)})
 	if rep.RunBy != nil {
 		t.Errorf("iv.result-omits-runner kept %+v", rep.RunBy)
 	}
-	rep = interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse("iv.refusal-counted-as-failure")})
+	rep = interview.Run(context.Background(), c, a.Server().CardURL(), interview.Options{Keys: keys(t), Set: sabotage.MustParse(sabotage.IVRefusalCountedAsFailure)})
 	if rep.Outcome != interview.Inconsistent || rep.Probes[0].CountedAs != "fail" {
 		t.Errorf("iv.refusal-counted-as-failure: %s %s", rep.Outcome, rep.Probes[0].CountedAs)
 	}

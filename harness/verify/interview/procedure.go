@@ -18,6 +18,7 @@ import (
 	jose "github.com/go-jose/go-jose/v4"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/verify"
 	"github.com/extconf/extconf/sabotage"
 )
@@ -43,7 +44,7 @@ type Options struct {
 	RunBy  RunBy
 	Keys   *jose.JSONWebKeySet // card-signing keys the operator trusts; a same-origin jku is also read
 	Header map[string][]string // credential for the interview calls, when the card requires one
-	Set    sabotage.Set        // client-side toggles
+	Set    sabotage.Faults     // client-side toggles
 	Nonce  string              // makes the probes' names unique; random when empty
 }
 
@@ -93,8 +94,8 @@ func (r *Report) Reply(method string) *Reply {
 
 // Standing is the standing of a result run by by against an agent of provider: only a third-party run
 // is evidence (§8), and a run by the agent's own provider organization is self-run whatever tier it states.
-func Standing(by RunBy, provider string, set sabotage.Set) string {
-	if set.On("iv.self-tier-upgraded") {
+func Standing(by RunBy, provider string, set sabotage.Faults) string {
+	if sabotage.From(set).On(sabotage.IVSelfTierUpgraded) {
 		return "evidence"
 	}
 	own := provider != "" && strings.EqualFold(strings.TrimSpace(provider), strings.TrimSpace(by.Name))
@@ -113,7 +114,7 @@ type Applicability struct {
 
 // Applies reads the card: absence of the extension means the agent has not implemented it, nothing
 // more (§9 rule 2): its rows are inapplicable, never failed, blocked or ranked.
-func Applies(card *a2a.AgentCard, set sabotage.Set) Applicability {
+func Applies(card *a2a.AgentCard, set sabotage.Faults) Applicability {
 	if card != nil {
 		if _, ok := card.Extension(URI); ok {
 			return Applicability{Declared: true}
@@ -121,10 +122,10 @@ func Applies(card *a2a.AgentCard, set sabotage.Set) Applicability {
 	}
 	a := Applicability{Verdict: "inapplicable",
 		Reason: "the card does not declare " + URI + " in capabilities.extensions: the agent has not implemented the interview, which states nothing about it (interview §9 rule 2)"}
-	if set.On("iv.absence-as-defect") {
+	if sabotage.From(set).On(sabotage.IVAbsenceAsDefect) {
 		a.Reason = "the agent evades the interview: the extension is missing from its card, a defect"
 	}
-	if set.On("iv.absence-lowers-score") {
+	if sabotage.From(set).On(sabotage.IVAbsenceLowersScore) {
 		a.Verdict = "blocked"
 	}
 	return a
@@ -172,7 +173,7 @@ func Run(ctx context.Context, c *a2a.Client, cardURL string, o Options) *Report 
 	r.FirstDiff = Diff(ctx, c, d, r.Replies, o.Set)
 	r.Conflicts = r.FirstDiff
 	r.Steps = append(r.Steps, ivDiffStep("3 diff every projection against the declared documents (§7)", r.FirstDiff, r.Replies))
-	if len(r.FirstDiff) > 0 && !o.Set.On("iv.verifier-churn-as-persistent") {
+	if len(r.FirstDiff) > 0 && !sabotage.From(o.Set).On(sabotage.IVVerifierChurnAsPersistent) {
 		// §7 rule 3: a conflict on a fresh fetch may be churn; only one that survives a re-run counts.
 		r.Reran = true
 		d2, step := ivFetchCard(ctx, c, cardURL, o, "interview §7 rule 3 re-run")
@@ -210,7 +211,7 @@ func Run(ctx context.Context, c *a2a.Client, cardURL string, o Options) *Report 
 		pr.Why = IsStandardRefusal(rep, skills)
 		pr.Correct = pr.Why == ""
 		pr.CountedAs = "fail"
-		if pr.Correct && !o.Set.On("iv.refusal-counted-as-failure") {
+		if pr.Correct && !sabotage.From(o.Set).On(sabotage.IVRefusalCountedAsFailure) {
 			pr.CountedAs = "pass" // §9 rule 3: the standard refusal is the correct response
 		}
 		r.Probes = append(r.Probes, pr)
@@ -256,7 +257,7 @@ func Run(ctx context.Context, c *a2a.Client, cardURL string, o Options) *Report 
 
 // record is §8 step 5: who ran it and with what standing travel with the result.
 func (r *Report) record(o Options) {
-	if !o.Set.On("iv.result-omits-runner") {
+	if !sabotage.From(o.Set).On(sabotage.IVResultOmitsRunner) {
 		by := o.RunBy
 		if by.Tier == "" {
 			by.Tier = "self" // an unstated tier is never upgraded to evidence
@@ -299,8 +300,8 @@ func ivFetchCard(ctx context.Context, c *a2a.Client, cardURL string, o Options, 
 // CardSignature verifies the card's JWS (A2A §8.4) as §7 rule 1 and §8 step 1 ask, with the operator's
 // trusted keys plus the JWK Set a signature's jku names on the card's own origin (fetched through the recording
 // client; any other jku is not followed). A card with no signatures is reported "unsigned" and diffed as served.
-func CardSignature(ctx context.Context, c *a2a.Client, cardURL string, raw []byte, trusted *jose.JSONWebKeySet, set sabotage.Set) (string, []*a2a.Exchange, error) {
-	if set.On("iv.verifier-skips-card-signature") {
+func CardSignature(ctx context.Context, c *a2a.Client, cardURL string, raw []byte, trusted *jose.JSONWebKeySet, set sabotage.Faults) (string, []*a2a.Exchange, error) {
+	if sabotage.From(set).On(sabotage.IVVerifierSkipsCardSignature) {
 		return "signature not checked", nil, nil
 	}
 	var top struct {
@@ -471,4 +472,15 @@ func (r *Report) Render(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  probe %s: %s; counted as %s\n", p.Name, what, p.CountedAs)
 	}
+}
+
+// ChurnAsPersistent reports the verifier fault that reads a one-off card change (churn) as a persistent conflict;
+// the interview suite's §7 specs ask it here so that they never consult the sabotage registry themselves.
+func ChurnAsPersistent(f sabotage.Faults) bool {
+	return sabotage.From(f).On(sabotage.IVVerifierChurnAsPersistent)
+}
+
+// RendererFaults are the §9 renderer faults switched on in f, as the evidence renderer takes them.
+func RendererFaults(f sabotage.Faults) evidence.StandingOptions {
+	return evidence.StandingOptions{SelfAsEvidence: sabotage.From(f).On(sabotage.IVRendererSelfAsEvidence)}
 }

@@ -210,7 +210,7 @@ func TestOnRequestRelay(t *testing.T) {
 	if c := SaysDone(out); c != "" {
 		t.Errorf("deferred relayed as done (%q): %q", c, out)
 	}
-	out, _ = Relay(relayInputFor(t, "deferred-accepted"), nil, sabotage.MustParse("or.client-relays-deferred-as-done"))
+	out, _ = Relay(relayInputFor(t, "deferred-accepted"), nil, sabotage.MustParse(sabotage.ORClientRelaysDeferredAsDone))
 	if SaysDone(out) == "" {
 		t.Errorf("the toggle does not break the relay: %q", out)
 	}
@@ -223,7 +223,7 @@ func TestOnRequestRelay(t *testing.T) {
 	if !strings.Contains(out, "https://agent.example.com/talk") {
 		t.Errorf("referral without the address: %q", out)
 	}
-	out, _ = Relay(relayInputFor(t, "on-request"), other, sabotage.MustParse("or.client-presents-other-source-value"))
+	out, _ = Relay(relayInputFor(t, "on-request"), other, sabotage.MustParse(sabotage.ORClientPresentsOtherSourceValue))
 	if _, attributed := AttributedToOperator(out, "GBP 1,700", []string{"price-comparison.example"}); !attributed {
 		t.Errorf("the toggle does not break the relay: %q", out)
 	}

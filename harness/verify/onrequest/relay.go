@@ -77,7 +77,7 @@ func RelayOutcome(in RelayInput) (string, error) {
 // referral gives the operator's address and never fills the gap with another source's value; information given
 // on opt-in is said to come from the operator, on request; an accepted action is said to be done only when it was
 // carried out in the conversation, never when it is deferred.
-func Relay(in RelayInput, others []OtherSource, set sabotage.Set) (string, error) {
+func Relay(in RelayInput, others []OtherSource, set sabotage.Faults) (string, error) {
 	outcome, err := RelayOutcome(in)
 	if err != nil {
 		return "", err
@@ -101,7 +101,7 @@ func Relay(in RelayInput, others []OtherSource, set sabotage.Set) (string, error
 		} else {
 			fmt.Fprintf(&b, "%s did not do this. You can ask them here: %s", op, pe)
 		}
-		if set.On(toggleRelayOtherSource) {
+		if sabotage.From(set).On(sabotage.ORClientPresentsOtherSourceValue) {
 			for _, o := range others {
 				fmt.Fprintf(&b, "\n%s charges %s.", op, o.Value)
 			}
@@ -122,7 +122,7 @@ func Relay(in RelayInput, others []OtherSource, set sabotage.Set) (string, error
 	case RelayDone:
 		fmt.Fprintf(&b, "Done. %s says: %s", op, in.Reply.Text())
 	case RelayPending:
-		if set.On(toggleRelayDeferredDone) {
+		if sabotage.From(set).On(sabotage.ORClientRelaysDeferredAsDone) {
 			fmt.Fprintf(&b, "Done. %s says: %s", op, in.Reply.Text())
 			break
 		}

@@ -41,7 +41,7 @@ const (
 // may run many procedures (its cache and task registry persist across them).
 type Client struct {
 	A2A      *a2a.Client
-	Sabotage sabotage.Set
+	Sabotage sabotage.Faults
 	Limits   Limits
 	// Binding forces a protocol binding (a2a.BindingJSONRPC or a2a.BindingHTTPJSON); "" takes the card's first
 	// interface this client speaks.
@@ -155,13 +155,13 @@ func (r *Result) addExchange(ex *a2a.Exchange) {
 	r.Exchanges = append(r.Exchanges, ex)
 }
 
-func (c *Client) on(id string) bool { return c.Sabotage.On(id) }
+func (c *Client) on(id sabotage.ID) bool { return sabotage.From(c.Sabotage).On(id) }
 
 func (c *Client) lim() Limits { return c.Limits.withDefaults() }
 
 // nesting is the document nesting limit in force (0: none, only when the nesting toggle is on).
 func (c *Client) nesting() int {
-	if c.on(TogNoLimitNesting) {
+	if c.on(sabotage.SIClientNoLimitNesting) {
 		return 0
 	}
 	return c.lim().MaxNesting
@@ -169,14 +169,14 @@ func (c *Client) nesting() int {
 
 // stop records a local condition on the result and returns it.
 func (c *Client) stop(res *Result, e *Error) (*Result, error) {
-	if c.on(TogErrorWithoutCode) {
+	if c.on(sabotage.SIClientErrorWithoutCode) {
 		e.Code = "" // prose only
 	}
-	if e.Code == ResourceLimitExceeded && c.on(TogLimitWrongCode) {
+	if e.Code == ResourceLimitExceeded && c.on(sabotage.SIClientLimitWrongCode) {
 		e.Code = InterfaceInvalid
 	}
 	res.Err, res.Local = e, true
-	if c.on(TogFakeRemoteTask) {
+	if c.on(sabotage.SIClientFakeRemoteTask) {
 		res.Task = &TaskKey{Endpoint: res.Endpoint, ID: "local-" + newID()}
 		res.RemoteState = a2a.StateFailed
 	}
@@ -292,7 +292,7 @@ func (c *Client) selectBinding(a *advertised, req Request) *Error {
 	var iv string
 	if err := json.Unmarshal(a.params.InterfaceVersion, &iv); err != nil || iv != InterfaceVersion {
 		code := UnsupportedInterfaceVersion
-		if c.on(TogVersionAsInterfaceInval) {
+		if c.on(sabotage.SIClientVersionAsInterfaceInvalid) {
 			code = InterfaceInvalid
 		}
 		return errf(code, Step2Select, "/params/interface_version", "the advertisement uses interface version %s; this client supports %s", string(a.params.InterfaceVersion), InterfaceVersion)
@@ -306,7 +306,7 @@ func (c *Client) selectBinding(a *advertised, req Request) *Error {
 	sk, inCard := a.card.Skill(req.SkillID)
 	if len(found) == 0 || !inCard {
 		code := SkillNotAdvertised
-		if c.on(TogUnadvertisedWrongCode) {
+		if c.on(sabotage.SIClientUnadvertisedWrongCode) {
 			code = InterfaceUnavailable
 		}
 		return errf(code, Step2Select, "", "skill %q is not advertised (in skills[]: %v, in the extension: %v)", req.SkillID, inCard, len(found) > 0)
@@ -316,7 +316,7 @@ func (c *Client) selectBinding(a *advertised, req Request) *Error {
 	}
 	e := found[0]
 	if req.Version != "" && req.Version != e.SkillVersion {
-		if !(c.on(TogInferVersionRange) && major(req.Version) == major(e.SkillVersion)) {
+		if !(c.on(sabotage.SIClientInferVersionRange) && major(req.Version) == major(e.SkillVersion)) {
 			return errf(SkillNotAdvertised, Step2Select, "", "version %s of %q is not advertised (the card advertises %s); versions are never inferred or negotiated", req.Version, req.SkillID, e.SkillVersion)
 		}
 		a.sendVersion = req.Version // the broken client assumes a compatible range
@@ -367,7 +367,7 @@ func (c *Client) stopOrRemote(res *Result, e *Error) (*Result, error) {
 
 func (c *Client) cacheKey(target, skill, version, digest string) cacheKey {
 	k := cacheKey{Target: target, SkillID: skill, SkillVersion: version, InterfaceVersion: InterfaceVersion, Digest: digest}
-	if c.on(TogCacheNotBoundToTarget) {
+	if c.on(sabotage.SIClientCacheNotBoundToTarget) {
 		k.Target = ""
 	}
 	return k
@@ -393,15 +393,15 @@ func (c *Client) describe(ctx context.Context, res *Result, a *advertised, skill
 	}
 	// step 3
 	args := map[string]any{"skill_id": skillID}
-	if c.on(TogNegotiateVersion) {
+	if c.on(sabotage.SIClientNegotiateVersion) {
 		args["skill_version"] = a.entry.SkillVersion
 	}
 	var obj any = map[string]any{"skill": DescribeSkill, "arguments": args}
-	if c.on(TogDescribeFlatSkillID) {
+	if c.on(sabotage.SIClientDescribeFlatSkillID) {
 		obj = map[string]any{"skill": DescribeSkill, "skill_id": skillID}
 	}
-	msg := c.message(obj, c.on(TogDescribeExtraTextPart), c.on(TogDescribeRoleAgent))
-	task, ex, e := c.send(ctx, res, a, msg, false, Step3Describe, c.on(TogDescribeCustomMethod))
+	msg := c.message(obj, c.on(sabotage.SIClientDescribeExtraTextPart), c.on(sabotage.SIClientDescribeRoleAgent))
+	task, ex, e := c.send(ctx, res, a, msg, false, Step3Describe, c.on(sabotage.SIClientDescribeCustomMethod))
 	if e != nil {
 		return nil, e
 	}
@@ -425,7 +425,7 @@ func (c *Client) describe(ctx context.Context, res *Result, a *advertised, skill
 	if digest != a.entry.InterfaceDigest {
 		return nil, errf(InterfaceInvalid, Step4Digest, "/result/interface_digest", "describe_skill returned interface_digest %s, the card advertises %s", digest, a.entry.InterfaceDigest)
 	}
-	if !c.on(TogSkipDocumentDigest) {
+	if !c.on(sabotage.SIClientSkipDocumentDigest) {
 		calc, err := InterfaceDigest(doc)
 		if err != nil {
 			return nil, &Error{Code: InterfaceInvalid, Step: Step4Digest, Path: "/result/interface", Msg: "the document does not satisfy the JCS input requirements", Err: err}
@@ -440,13 +440,13 @@ func (c *Client) describe(ctx context.Context, res *Result, a *advertised, skill
 	var iv string
 	if err := json.Unmarshal(mustRaw(doc, "interface_version"), &iv); err != nil || iv != InterfaceVersion {
 		code := UnsupportedInterfaceVersion
-		if c.on(TogVersionAsInterfaceInval) {
+		if c.on(sabotage.SIClientVersionAsInterfaceInvalid) {
 			code = InterfaceInvalid
 		}
 		return nil, errf(code, Step5Validate, "/interface_version", "the returned document has interface version %s; this client supports %s", string(mustRaw(doc, "interface_version")), InterfaceVersion)
 	}
 	if e := c.validateDocument(doc); e != nil {
-		if e.Code == InterfaceInvalid && c.on(TogAcceptInvalidDocument) {
+		if e.Code == InterfaceInvalid && c.on(sabotage.SIClientAcceptInvalidDocument) {
 			res.step(Step5Validate, true, nil, "(sabotaged) accepted a document failing the Skill Interface Schema: %s", e.Error())
 		} else {
 			return nil, e
@@ -456,10 +456,10 @@ func (c *Client) describe(ctx context.Context, res *Result, a *advertised, skill
 	if err != nil {
 		return nil, err.(*Error)
 	}
-	if d.SkillID != skillID && !c.on(TogAcceptOtherSkillDocument) {
+	if d.SkillID != skillID && !c.on(sabotage.SIClientAcceptOtherSkillDocument) {
 		return nil, errf(InterfaceInvalid, Step5Validate, "/skill_id", "the returned document is for skill %q, not the selected %q", d.SkillID, skillID)
 	}
-	if d.SkillVersion != a.entry.SkillVersion && !c.on(TogAcceptOtherVersionDoc) {
+	if d.SkillVersion != a.entry.SkillVersion && !c.on(sabotage.SIClientAcceptOtherVersionDocument) {
 		return nil, errf(InterfaceInvalid, Step5Validate, "/skill_version", "the returned document has skill_version %q, the card advertises %q", d.SkillVersion, a.entry.SkillVersion)
 	}
 	res.step(Step5Validate, true, nil, "valid Skill Interface Document for %s %s", d.SkillID, d.SkillVersion)
@@ -474,7 +474,7 @@ func (c *Client) describe(ctx context.Context, res *Result, a *advertised, skill
 		return nil, &Error{Code: InterfaceInvalid, Step: Step6Schemas, Err: err}
 	}
 	res.step(Step6Schemas, true, nil, "%d embedded schemas verified and compiled", len(d.References()))
-	if e := c.getCache().put(key, v, c.lim(), c.on(TogNoLimitCache)); e != nil {
+	if e := c.getCache().put(key, v, c.lim(), c.on(sabotage.SIClientNoLimitCacheConsumption)); e != nil {
 		return nil, e
 	}
 	return &Interface{Target: res.Target, SkillID: skillID, SkillVersion: d.SkillVersion, Digest: digest, Verified: v}, nil
@@ -488,18 +488,18 @@ func mustRaw(doc []byte, member string) json.RawMessage {
 
 func (c *Client) compileOpts(ctx context.Context) compileOpts {
 	o := compileOpts{
-		rawDigest:         c.on(TogDigestRawBytes),
-		noSizeLimit:       c.on(TogNoLimitSchemaSize),
-		noNestingLimit:    c.on(TogNoLimitNesting),
-		noRefDepthLimit:   c.on(TogNoLimitRefDepth),
-		noCycleLimit:      c.on(TogNoLimitRefCycles),
-		noCompileTimeout:  c.on(TogNoLimitCompileTime),
-		allowOtherDialect: c.on(TogAcceptMixedDialect),
-		unresolvedAsTrue:  c.on(TogIgnoreUnresolvedRef),
-		formatAnnotation:  c.on(TogFormatAsAnnotation),
-		lenientDateTime:   c.on(TogLenientDateTime),
+		rawDigest:         c.on(sabotage.SIClientDigestRawBytes),
+		noSizeLimit:       c.on(sabotage.SIClientNoLimitSchemaSize),
+		noNestingLimit:    c.on(sabotage.SIClientNoLimitNesting),
+		noRefDepthLimit:   c.on(sabotage.SIClientNoLimitReferenceDepth),
+		noCycleLimit:      c.on(sabotage.SIClientNoLimitReferenceCycles),
+		noCompileTimeout:  c.on(sabotage.SIClientNoLimitCompilationTime),
+		allowOtherDialect: c.on(sabotage.SIClientAcceptMixedDialect),
+		unresolvedAsTrue:  c.on(sabotage.SIClientIgnoreUnresolvedRef),
+		formatAnnotation:  c.on(sabotage.SIClientFormatAsAnnotation),
+		lenientDateTime:   c.on(sabotage.SIClientLenientDateTime),
 	}
-	if c.on(TogRetrievalEnabled) && c.Fetch != nil {
+	if c.on(sabotage.SIClientValidatorRetrievalEnabled) && c.Fetch != nil {
 		o.fetch = func(u string) (any, error) {
 			b, err := c.Fetch(ctx, u)
 			if err != nil {
@@ -513,7 +513,7 @@ func (c *Client) compileOpts(ctx context.Context) compileOpts {
 
 // validateDocument is step 5's schema validation with the client's trusted copy, integrity-checked first.
 func (c *Client) validateDocument(doc []byte) *Error {
-	if c.TrustedSchema == nil && !c.on(TogSchemaLoosened) {
+	if c.TrustedSchema == nil && !c.on(sabotage.SIClientSchemaLoosened) {
 		sch, err := packagedTrusted()
 		if err != nil {
 			return &Error{Step: StepIntegrity, Msg: "the packaged Skill Interface Schema is unusable", Err: err}
@@ -527,13 +527,13 @@ func (c *Client) validateDocument(doc []byte) *Error {
 	if copyB == nil {
 		copyB = TrustedSchema()
 	}
-	if c.on(TogSchemaLoosened) {
+	if c.on(sabotage.SIClientSchemaLoosened) {
 		// a locally modified copy: the root no longer closed (its pin updated along with it)
 		var m map[string]any
 		_ = json.Unmarshal(copyB, &m)
 		delete(m, "additionalProperties")
 		copyB, _ = json.Marshal(m)
-	} else if !c.on(TogSkipSchemaIntegrity) {
+	} else if !c.on(sabotage.SIClientSkipSchemaIntegrity) {
 		if err := CheckTrustedSchema(copyB); err != nil {
 			e := asError(err, "", StepIntegrity)
 			e.Msg = "refusing to validate with an unverified Skill Interface Schema copy: " + e.Msg
@@ -634,7 +634,7 @@ func (c *Client) message(obj any, extraText, roleAgent bool) a2a.Message {
 	if roleAgent {
 		m.Role = a2a.RoleAgent
 	}
-	if c.on(TogTextPartRequests) {
+	if c.on(sabotage.SIClientTextPartRequests) {
 		b, _ := json.Marshal(obj)
 		m.Parts = []a2a.Part{a2a.TextPart(string(b))}
 	} else {
@@ -643,7 +643,7 @@ func (c *Client) message(obj any, extraText, roleAgent bool) a2a.Message {
 	if extraText {
 		m.Parts = append([]a2a.Part{a2a.TextPart("request object follows")}, m.Parts...)
 	}
-	if !c.on(TogNoMessageExtensions) {
+	if !c.on(sabotage.SIClientNoMessageExtensions) {
 		m.Extensions = []string{ExtensionURI}
 	}
 	return m
@@ -651,7 +651,7 @@ func (c *Client) message(obj any, extraText, roleAgent bool) a2a.Message {
 
 func (c *Client) call(note string) a2a.Call {
 	call := a2a.Call{Note: "schema-interface client: " + note}
-	if !c.on(TogNoActivationHeader) {
+	if !c.on(sabotage.SIClientNoActivationHeader) {
 		call.Extensions = []string{ExtensionURI}
 	}
 	return call
@@ -700,7 +700,7 @@ func (c *Client) send(ctx context.Context, res *Result, a *advertised, msg a2a.M
 	if err != nil {
 		return nil, ex, c.transportErr(step, "sending the request", err)
 	}
-	if ex != nil && !c.on(TogNoLimitPayloadSize) && int64(len(ex.ResponseBody)) > c.lim().MaxPayloadBytes {
+	if ex != nil && !c.on(sabotage.SIClientNoLimitPayloadSize) && int64(len(ex.ResponseBody)) > c.lim().MaxPayloadBytes {
 		return nil, ex, errf(ResourceLimitExceeded, step, "", "the response is %d bytes, over the payload limit", len(ex.ResponseBody))
 	}
 	if rerr != nil {
@@ -853,14 +853,14 @@ func (c *Client) Invoke(ctx context.Context, req Request) (*Result, error) {
 		return c.stop(res, e)
 	}
 	if e := c.selectBinding(a, req); e != nil {
-		if e.Code == SkillNotAdvertised && (!a.hasExt || !a.hasDesc) && c.on(TogAssumeConformance) {
+		if e.Code == SkillNotAdvertised && (!a.hasExt || !a.hasDesc) && c.on(sabotage.SIClientAssumeConformance) {
 			return c.blindDescribe(ctx, res, a, req.SkillID, e)
 		}
-		if e.Code == SkillNotAdvertised && a.hasExt && !a.hasDesc && c.on(TogDelegateWithoutDescribeSkill) {
+		if e.Code == SkillNotAdvertised && a.hasExt && !a.hasDesc && c.on(sabotage.SIClientDelegateWithoutDescribeSkill) {
 			return c.blindDelegate(ctx, res, a, req, e)
 		}
 		if (e.Code == SkillNotAdvertised || e.Code == InterfaceUnavailable) && a.hasExt && a.hasDesc &&
-			(c.on(TogContinueAfterLocalError) || c.on(TogDescribeUnadvertised)) {
+			(c.on(sabotage.SIClientContinueAfterLocalError) || c.on(sabotage.SIClientDescribeUnadvertised)) {
 			return c.blindDescribe(ctx, res, a, req.SkillID, e)
 		}
 		return c.stop(res, e)
@@ -868,15 +868,15 @@ func (c *Client) Invoke(ctx context.Context, req Request) (*Result, error) {
 	res.SkillVersion, res.InterfaceDigest = a.entry.SkillVersion, a.entry.InterfaceDigest
 	res.step(Step2Select, true, nil, "selected %s %s %s", req.SkillID, a.entry.SkillVersion, a.entry.InterfaceDigest)
 
-	if c.on(TogDelegateWithoutDescribe) {
+	if c.on(sabotage.SIClientDelegateWithoutDescribe) {
 		return c.blindDelegate(ctx, res, a, req, nil)
 	}
 	iface, e := c.describe(ctx, res, a, req.SkillID)
 	if e != nil {
-		if res.RemoteCode != "" && c.on(TogDelegateAfterDescribeFailure) {
+		if res.RemoteCode != "" && c.on(sabotage.SIClientDelegateAfterDescribeFailure) {
 			return c.blindDelegate(ctx, res, a, req, e)
 		}
-		if e.Code == InterfaceInvalid && c.on(TogDelegateAfterInvalid) {
+		if e.Code == InterfaceInvalid && c.on(sabotage.SIClientDelegateAfterInvalid) {
 			return c.blindDelegate(ctx, res, a, req, e)
 		}
 		return c.stopOrRemote(res, e)
@@ -885,7 +885,7 @@ func (c *Client) Invoke(ctx context.Context, req Request) (*Result, error) {
 	v := iface.Verified
 
 	// step 7
-	if !c.on(TogSkipInputValidation) && !req.trusted {
+	if !c.on(sabotage.SIClientSkipInputValidation) && !req.trusted {
 		if e := c.checkInstance(v.Doc.InputSchema, v.Input, req.Arguments, InputInvalid, Step7Input, "the skill input"); e != nil {
 			return c.stop(res, e)
 		}
@@ -917,7 +917,7 @@ func (c *Client) checkHandler(ref SchemaReference, inst json.RawMessage, step, w
 	if h := c.Handlers[ref.SchemaURI]; h != nil {
 		if err := h(inst); err != nil {
 			cc := ConstraintRejected
-			if c.on(TogConstraintWrongCode) {
+			if c.on(sabotage.SIClientConstraintWrongCode) {
 				cc = InputInvalid
 			}
 			return &Error{Code: cc, Step: step, Msg: what + " fails the domain handler for " + ref.SchemaURI, Err: err}
@@ -928,7 +928,7 @@ func (c *Client) checkHandler(ref SchemaReference, inst json.RawMessage, step, w
 
 func (c *Client) details(vs []Violation) []Detail {
 	d := Details(vs)
-	if c.on(TogDetailsNoInstancePath) {
+	if c.on(sabotage.SIClientDetailsNoInstancePath) {
 		for i := range d {
 			d[i].InstancePath = ""
 		}
@@ -938,8 +938,8 @@ func (c *Client) details(vs []Violation) []Detail {
 
 // permit is the local permission and approval step; the document's authority member never replaces it.
 func (c *Client) permit(d *Document, req Request) *Error {
-	skipPermit := c.on(TogAuthorityAsPermission) && d.Authority.DefaultMode == "observe_only"
-	skipApprove := c.on(TogAuthorityAsPermission) && !d.Authority.ApprovalMayBeRequired
+	skipPermit := c.on(sabotage.SIClientAuthorityAsPermission) && d.Authority.DefaultMode == "observe_only"
+	skipApprove := c.on(sabotage.SIClientAuthorityAsPermission) && !d.Authority.ApprovalMayBeRequired
 	if c.Policy.Permit != nil && !skipPermit {
 		if err := c.Policy.Permit(req.SkillID, req.Arguments); err != nil {
 			return &Error{Code: AuthorizationFailed, Step: Step7Policy, Msg: "the local policy does not permit invoking " + req.SkillID, Err: err}
@@ -1013,21 +1013,21 @@ func primaryResult(task *a2a.Task, skill string) json.RawMessage {
 // delegate is steps 8–11.
 func (c *Client) delegate(ctx context.Context, res *Result, a *advertised, req Request, v *Verified) (*Result, error) {
 	skill := req.SkillID
-	if c.on(TogInvokeSkillName) && a.agentSkil.Name != "" {
+	if c.on(sabotage.SIClientInvokeSkillName) && a.agentSkil.Name != "" {
 		skill = a.agentSkil.Name
 	}
 	version, digest := a.sendVersion, a.entry.InterfaceDigest
-	if c.on(TogInvokeWrongSkillVersion) {
+	if c.on(sabotage.SIClientInvokeWrongSkillVersion) {
 		version = bumpMinor(version)
 	}
-	if c.on(TogInvokeWrongDigest) {
+	if c.on(sabotage.SIClientInvokeWrongDigest) {
 		digest = v.Doc.InputSchema.Digest
 	}
 	obj := map[string]any{"skill": skill, "skill_version": version, "interface_digest": digest, "arguments": json.RawMessage(orNull(req.Arguments))}
-	if c.on(TogInvokeOmitDigest) {
+	if c.on(sabotage.SIClientInvokeOmitDigest) {
 		delete(obj, "interface_digest")
 	}
-	if c.on(TogInvokeFlatArguments) {
+	if c.on(sabotage.SIClientInvokeFlatArguments) {
 		delete(obj, "arguments")
 		var m map[string]json.RawMessage
 		_ = json.Unmarshal(req.Arguments, &m)
@@ -1035,8 +1035,8 @@ func (c *Client) delegate(ctx context.Context, res *Result, a *advertised, req R
 			obj[k] = x
 		}
 	}
-	msg := c.message(obj, c.on(TogInvokeExtraTextPart), false)
-	if req.Upstream != nil && c.on(TogReuseUpstreamTaskID) {
+	msg := c.message(obj, c.on(sabotage.SIClientInvokeExtraTextPart), false)
+	if req.Upstream != nil && c.on(sabotage.SIClientReuseUpstreamTaskID) {
 		msg.TaskID = req.Upstream.ID
 	}
 	task, ex, e := c.send(ctx, res, a, msg, req.Stream, Step8Delegate, false)
@@ -1074,10 +1074,10 @@ func (c *Client) delegate(ctx context.Context, res *Result, a *advertised, req R
 	// step 10
 	out, recs, e := c.checkOutput(task, req.SkillID, v)
 	if e != nil {
-		if c.on(TogOutputFailureAsIfaceInvalid) {
+		if c.on(sabotage.SIClientOutputFailureAsInterfaceInvalid) {
 			e.Code = InterfaceInvalid
 		}
-		if c.on(TogOutputInvalidAsRemoteState) {
+		if c.on(sabotage.SIClientOutputInvalidAsRemoteState) {
 			var cex *a2a.Exchange
 			if a.binding == a2a.BindingHTTPJSON {
 				cex, _ = c.A2A.REST(ctx, http.MethodPost, a.endpoint, "/tasks/"+url.PathEscape(task.ID)+":cancel", nil, c.call("CancelTask"))
@@ -1087,7 +1087,7 @@ func (c *Client) delegate(ctx context.Context, res *Result, a *advertised, req R
 			res.addExchange(cex)
 			res.RemoteState = a2a.StateFailed
 		}
-		if c.on(TogUseInvalidOutput) {
+		if c.on(sabotage.SIClientUseInvalidOutput) {
 			res.Output, res.Records = out, recs
 		}
 		return c.stop(res, e)
@@ -1143,7 +1143,7 @@ func (c *Client) checkOutput(task *a2a.Task, skill string, v *Verified) (json.Ra
 	if primary != 1 {
 		return nil, nil, errf(OutputInvalid, Step10Validate, "/artifacts", "the completed task has %d primary result artifacts named %q, the mapping requires one", primary, skill)
 	}
-	if c.on(TogSkipOutputValidation) {
+	if c.on(sabotage.SIClientSkipOutputValidation) {
 		return out, recs, nil
 	}
 	if vs := v.Output.ValidateJSON(out); len(vs) > 0 {
@@ -1162,7 +1162,7 @@ func (c *Client) checkOutput(task *a2a.Task, skill string, v *Verified) (json.Ra
 // ---- task registry and delegation hops
 
 func (c *Client) key(endpoint, id string) TaskKey {
-	if c.on(TogGlobalTaskIDKeying) {
+	if c.on(sabotage.SIClientGlobalTaskIDKeying) {
 		return TaskKey{ID: id}
 	}
 	return TaskKey{Endpoint: endpoint, ID: id}
@@ -1295,13 +1295,13 @@ func (c *Client) Compose(ctx context.Context, up, down Request, transfer func(js
 	upRef, downRef := upRes.Interface.Verified.Doc.OutputSchema, downIface.Verified.Doc.InputSchema
 	mismatch := c.compareRefs(upRef, downRef)
 	validates := len(downIface.Verified.Input.ValidateJSON(payload)) == 0
-	if mismatch != "" && !(c.on(TogComposeOnValidation) && validates) {
+	if mismatch != "" && !(c.on(sabotage.SIComposeOnValidationSuccess) && validates) {
 		comp.Err = errf("", StepCompose, "", "no direct composition: %s (upstream output %s %s, downstream input %s %s)", mismatch, upRef.SchemaURI, upRef.Version, downRef.SchemaURI, downRef.Version)
 		comp.Steps = append(comp.Steps, Step{Name: StepCompose, Detail: comp.Err.Error()})
 		return comp, comp.Err
 	}
 	comp.Steps = append(comp.Steps, Step{Name: StepCompose, OK: true, Detail: "schema_uri, version, dialect and digest match"})
-	if c.on(TogComposeSkipDownValidate) {
+	if c.on(sabotage.SIComposeSkipDownstreamValidation) {
 		down.trusted = true // the broken orchestrator trusts the upstream output it already validated
 		if e := c.checkHandler(downRef, payload, "compose: domain handler", "the transferred upstream output"); e != nil {
 			comp.Err = e
@@ -1333,16 +1333,16 @@ func (c *Client) Compose(ctx context.Context, up, down Request, transfer func(js
 
 func (c *Client) compareRefs(a, b SchemaReference) string {
 	var diffs []string
-	if a.SchemaURI != b.SchemaURI && !c.on(TogComposeIgnoreSchemaURI) {
+	if a.SchemaURI != b.SchemaURI && !c.on(sabotage.SIComposeIgnoreSchemaURI) {
 		diffs = append(diffs, "schema_uri differs")
 	}
-	if a.Version != b.Version && !c.on(TogComposeIgnoreVersion) {
+	if a.Version != b.Version && !c.on(sabotage.SIComposeIgnoreVersion) {
 		diffs = append(diffs, "version differs")
 	}
-	if a.Dialect != b.Dialect && !c.on(TogComposeIgnoreDialect) {
+	if a.Dialect != b.Dialect && !c.on(sabotage.SIComposeIgnoreDialect) {
 		diffs = append(diffs, "dialect differs")
 	}
-	if a.Digest != b.Digest && !c.on(TogComposeIgnoreDigest) {
+	if a.Digest != b.Digest && !c.on(sabotage.SIComposeIgnoreDigest) {
 		diffs = append(diffs, "digest differs")
 	}
 	return strings.Join(diffs, ", ")
@@ -1350,11 +1350,11 @@ func (c *Client) compareRefs(a, b SchemaReference) string {
 
 func (c *Client) correlate(up, down *Result) {
 	rec := Correlation{Upstream: hopOf(up), Downstream: hopOf(down), Recorded: time.Now().UTC()}
-	if c.on(TogOverloadTaskID) {
+	if c.on(sabotage.SIClientOverloadTaskID) {
 		rec.Downstream.TaskID = rec.Upstream.TaskID + "/" + rec.Downstream.TaskID
 		rec.Upstream = Hop{}
 	}
-	if c.on(TogDropUpstreamTaskID) {
+	if c.on(sabotage.SIClientDropUpstreamTaskID) {
 		rec.Upstream.TaskID = ""
 	}
 	c.mu.Lock()
@@ -1377,7 +1377,7 @@ func (c *Client) InvokeBase(ctx context.Context, cardURL, skillID, text string) 
 	if !ok {
 		return c.stop(res, errf(SkillNotAdvertised, Step2Select, "", "skill %q is not in the card", skillID))
 	}
-	if c.on(TogInferSchemaFromMediaType) {
+	if c.on(sabotage.SIClientInferSchemaFromMediaType) {
 		for _, m := range sk.InputModes {
 			if m == "application/json" {
 				res.InferredSchema = json.RawMessage(`{"type":"object"}`)
@@ -1394,7 +1394,7 @@ func (c *Client) InvokeBase(ctx context.Context, cardURL, skillID, text string) 
 		c.track(res, a, Request{SkillID: skillID}, task)
 		res.RemoteState = task.Status.State
 	}
-	res.SchemaGoverned = c.on(TogClaimConformanceNonconform)
+	res.SchemaGoverned = c.on(sabotage.SIClientClaimConformanceNonconforming)
 	return res, nil
 }
 

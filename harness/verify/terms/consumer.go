@@ -77,7 +77,7 @@ type Outcome struct {
 }
 
 // Card runs the reference consumer over a card: every entry verified (§6), failures kept as signals only.
-func Card(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabotage.Set) *Outcome {
+func Card(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabotage.Faults) *Outcome {
 	o := &Outcome{CardClaims: CardPriceClaims(card)}
 	params, err := ReadParams(card)
 	switch {
@@ -89,7 +89,7 @@ func Card(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabotage.
 		o.Declared, o.SowSpec = true, params.SowSpec
 		for _, e := range params.Entries {
 			var r ProposalResult
-			if set.On("terms.client-rejects-unknown-sow-spec") && !slices.Contains(KnownSowSpecs, params.SowSpec) {
+			if sabotage.From(set).On(sabotage.TermsClientRejectsUnknownSoWSpec) && !slices.Contains(KnownSowSpecs, params.SowSpec) {
 				r = ProposalResult{Step: StepStanding, Err: errors.New("unknown sow_spec " + params.SowSpec)}
 			} else {
 				r = VerifyProposal(ctx, c, e, set)
@@ -101,7 +101,7 @@ func Card(ctx context.Context, c *a2a.Client, card *a2a.AgentCard, set sabotage.
 				continue
 			}
 			o.Signals = append(o.Signals, Signal{URL: e.URL, Step: r.Step, Reason: errString(r.Err)})
-			if set.On("terms.client-uses-unverified-document") && r.Parsed != nil {
+			if sabotage.From(set).On(sabotage.TermsClientUsesUnverifiedDocument) && r.Parsed != nil {
 				for _, p := range ProposalPrices(r.Parsed, e.Offering) {
 					p.Unverified = true
 					o.View.Prices = append(o.View.Prices, p)
@@ -120,7 +120,7 @@ func errString(err error) string {
 	return err.Error()
 }
 
-func (o *Outcome) view(set sabotage.Set) View {
+func (o *Outcome) view(set sabotage.Faults) View {
 	v := View{State: Unstated, Summary: SummaryNotStated, Usable: true, Prices: o.View.Prices}
 	for _, p := range o.Proposals {
 		v.Prices = append(v.Prices, p.Prices...)
@@ -130,13 +130,13 @@ func (o *Outcome) view(set sabotage.Set) View {
 		v.State, v.Summary = Stated, summaryStated
 	}
 	switch {
-	case !o.Declared && set.On("terms.client-absence-reads-free"):
+	case !o.Declared && sabotage.From(set).On(sabotage.TermsClientAbsenceReadsFree):
 		v.Summary = "free: no terms apply"
 		v.Prices = append(v.Prices, Price{Arrangement: "no_charge"})
-	case o.Declared && len(o.Proposals) == 0 && len(o.Signals) > 0 && set.On("terms.client-failure-reads-no-terms-apply"):
+	case o.Declared && len(o.Proposals) == 0 && len(o.Signals) > 0 && sabotage.From(set).On(sabotage.TermsClientFailureReadsNoTermsApply):
 		v.Summary = "no terms apply"
 	}
-	if len(o.Signals) > 0 && set.On("terms.client-refuses-agent-on-failure") {
+	if len(o.Signals) > 0 && sabotage.From(set).On(sabotage.TermsClientRefusesAgentOnFailure) {
 		v.Usable = false
 	}
 	sort.Strings(v.Digests)
@@ -186,7 +186,7 @@ func ProposalPrices(doc map[string]any, entryOffering string) []Price {
 
 // MayEngage is the reference consumer's engage gate (§8 stale pointer): true only when a verified proposal prices
 // offering. The card's prose is never an input.
-func MayEngage(o *Outcome, offering string, set sabotage.Set) bool {
+func MayEngage(o *Outcome, offering string, set sabotage.Faults) bool {
 	for _, p := range o.Proposals {
 		for _, pr := range p.Prices {
 			if pr.Offering == offering {
@@ -194,7 +194,7 @@ func MayEngage(o *Outcome, offering string, set sabotage.Set) bool {
 			}
 		}
 	}
-	return set.On("terms.client-engages-on-card-summary") && len(o.CardClaims) > 0
+	return sabotage.From(set).On(sabotage.TermsClientEngagesOnCardSummary) && len(o.CardClaims) > 0
 }
 
 // Listing is one agent in a catalog.
@@ -225,7 +225,7 @@ func lowestPrice(o *Outcome) (int64, bool) {
 }
 
 // RankByPrice orders agents by their lowest verified price.
-func RankByPrice(ls []Listing, set sabotage.Set) Ranking {
+func RankByPrice(ls []Listing, set sabotage.Faults) Ranking {
 	type priced struct {
 		l Listing
 		p int64
@@ -235,7 +235,7 @@ func RankByPrice(ls []Listing, set sabotage.Set) Ranking {
 	for _, l := range ls {
 		if p, ok := lowestPrice(l.Outcome); ok {
 			ps = append(ps, priced{l, p})
-		} else if set.On("terms.client-ranks-absence-as-free") && !l.Outcome.Declared {
+		} else if sabotage.From(set).On(sabotage.TermsClientRanksAbsenceAsFree) && !l.Outcome.Declared {
 			ps = append(ps, priced{l, 0})
 		} else {
 			r.NotStated = append(r.NotStated, l)
@@ -249,7 +249,7 @@ func RankByPrice(ls []Listing, set sabotage.Set) Ranking {
 }
 
 // NoCharge is a catalog filter: agents with a verified no_charge proposal.
-func NoCharge(set sabotage.Set) func(*Outcome) bool {
+func NoCharge(set sabotage.Faults) func(*Outcome) bool {
 	return func(o *Outcome) bool {
 		for _, p := range o.Proposals {
 			for _, pr := range p.Prices {
@@ -258,7 +258,7 @@ func NoCharge(set sabotage.Set) func(*Outcome) bool {
 				}
 			}
 		}
-		return set.On("terms.client-ranks-absence-as-free") && !o.Declared
+		return sabotage.From(set).On(sabotage.TermsClientRanksAbsenceAsFree) && !o.Declared
 	}
 }
 

@@ -65,7 +65,7 @@ func TestTermsCardRankAndRender(t *testing.T) {
 	if absent.View.State != Unstated || absent.View.Summary != SummaryNotStated || MayEngage(absent, "reconcile-statement", none) {
 		t.Errorf("absent: %+v", absent.View)
 	}
-	if !MayEngage(absent, "reconcile-statement", sabotage.MustParse("terms.client-engages-on-card-summary")) {
+	if !MayEngage(absent, "reconcile-statement", sabotage.MustParse(sabotage.TermsClientEngagesOnCardSummary)) {
 		t.Error("the sabotaged gate does not fall back to the prose")
 	}
 	r := RankByPrice([]Listing{{"absent", absent}, {"both", o}}, none)
@@ -86,7 +86,7 @@ func TestTermsCardRankAndRender(t *testing.T) {
 	if bad.MatchString(text + RenderHTML(o, none)) {
 		t.Errorf("forbidden wording in the view:\n%s", text)
 	}
-	for id, word := range map[string]string{"terms.render-as-certification": "Certified", "terms.render-as-endorsement": "Endorsed", "terms.render-as-conduct-evidence": "track record"} {
+	for id, word := range map[sabotage.ID]string{sabotage.TermsRenderAsCertification: "Certified", sabotage.TermsRenderAsEndorsement: "Endorsed", sabotage.TermsRenderAsConductEvidence: "track record"} {
 		if !strings.Contains(RenderText(o, sabotage.MustParse(id)), word) {
 			t.Errorf("%s does not show %q", id, word)
 		}
@@ -95,7 +95,7 @@ func TestTermsCardRankAndRender(t *testing.T) {
 	if RenderProposalText(p, true, none) != RenderProposalText(p, false, none) {
 		t.Error("card context changes the rendering")
 	}
-	if strings.Contains(RenderProposalText(p, true, sabotage.MustParse("terms.render-drops-grades")), "grade") {
+	if strings.Contains(RenderProposalText(p, true, sabotage.MustParse(sabotage.TermsRenderDropsGrades)), "grade") {
 		t.Error("drops-grades still shows grades")
 	}
 }

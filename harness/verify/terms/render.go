@@ -32,7 +32,7 @@ type termsClause struct {
 }
 
 // proposalClauses lists the graded clauses of a document, in Agent SoW order, then any other graded member.
-func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Set) []termsClause {
+func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Faults) []termsClause {
 	order := append(append([]string(nil), SowClauses...), OptionalSowClauses...)
 	var extra []string
 	for k, v := range doc {
@@ -48,7 +48,7 @@ func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Set) []terms
 			continue
 		}
 		g, _ := m["grade"].(string)
-		if viaCard && set.On("terms.render-implies-enforced") {
+		if viaCard && sabotage.From(set).On(sabotage.TermsRenderImpliesEnforced) {
 			g = "enforced"
 		}
 		var parts []string
@@ -84,8 +84,8 @@ func renderValue(v any) string {
 	return string(b)
 }
 
-func gradeLabel(g string, set sabotage.Set) string {
-	if set.On("terms.render-drops-grades") {
+func gradeLabel(g string, set sabotage.Faults) string {
+	if sabotage.From(set).On(sabotage.TermsRenderDropsGrades) {
 		return ""
 	}
 	if g == "" {
@@ -96,7 +96,7 @@ func gradeLabel(g string, set sabotage.Set) string {
 
 // RenderProposalText renders one proposal's clauses, each with its grade. viaCard says the document was reached
 // through a card carrying the extension; the correct renderer's output does not depend on it.
-func RenderProposalText(doc map[string]any, viaCard bool, set sabotage.Set) string {
+func RenderProposalText(doc map[string]any, viaCard bool, set sabotage.Faults) string {
 	var b strings.Builder
 	for _, c := range proposalClauses(doc, viaCard, set) {
 		fmt.Fprintf(&b, "  %s %s%s\n", c.Name, gradeLabel(c.Grade, set), c.Body)
@@ -104,28 +104,28 @@ func RenderProposalText(doc map[string]any, viaCard bool, set sabotage.Set) stri
 	return b.String()
 }
 
-func termsHeading(set sabotage.Set) string {
-	if set.On("terms.render-as-certification") {
+func termsHeading(set sabotage.Faults) string {
+	if sabotage.From(set).On(sabotage.TermsRenderAsCertification) {
 		return "Certified terms"
 	}
 	return "Published terms (A2A terms extension)"
 }
 
-func proposalBadge(set sabotage.Set) string {
+func proposalBadge(set sabotage.Faults) string {
 	switch {
-	case set.On("terms.render-as-endorsement"):
+	case sabotage.From(set).On(sabotage.TermsRenderAsEndorsement):
 		return " — Endorsed by extconf"
-	case set.On("terms.render-as-conduct-evidence"):
+	case sabotage.From(set).On(sabotage.TermsRenderAsConductEvidence):
 		return " — verified track record"
 	}
 	return ""
 }
 
 // RenderText is the terminal view of a consumer outcome.
-func RenderText(o *Outcome, set sabotage.Set) string {
+func RenderText(o *Outcome, set sabotage.Faults) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n%s\n", termsHeading(set), o.View.Summary, Boundary)
-	if set.On("terms.render-drops-grades") {
+	if sabotage.From(set).On(sabotage.TermsRenderDropsGrades) {
 		b.WriteString("\n")
 	} else {
 		fmt.Fprintf(&b, "Grades: enforced = %s; evidence = %s; recorded = %s.\n\n", GradeMeaning["enforced"], GradeMeaning["evidence"], GradeMeaning["recorded"])
@@ -144,7 +144,7 @@ func RenderText(o *Outcome, set sabotage.Set) string {
 }
 
 // RenderHTML is the HTML view of a consumer outcome; each clause is an <li data-clause> with its grade.
-func RenderHTML(o *Outcome, set sabotage.Set) string {
+func RenderHTML(o *Outcome, set sabotage.Faults) string {
 	e := html.EscapeString
 	var b strings.Builder
 	fmt.Fprintf(&b, "<section class=\"terms\">\n<h2>%s</h2>\n<p class=\"summary\">%s</p>\n<p class=\"boundary\">%s</p>\n",
@@ -154,7 +154,7 @@ func RenderHTML(o *Outcome, set sabotage.Set) string {
 			e(p.Digest), e(p.ID), e(p.Entry.Offering), e(proposalBadge(set)))
 		for _, c := range proposalClauses(p.Parsed, true, set) {
 			grade := ""
-			if !set.On("terms.render-drops-grades") {
+			if !sabotage.From(set).On(sabotage.TermsRenderDropsGrades) {
 				grade = fmt.Sprintf("<span class=\"grade grade-%s\" title=\"%s\">grade: %s</span> ", e(c.Grade), e(GradeMeaning[c.Grade]), e(c.Grade))
 			}
 			fmt.Fprintf(&b, "<li data-clause=\"%s\"><b>%s</b> %s%s</li>\n", e(c.Name), e(c.Name), grade, e(c.Body))

@@ -134,7 +134,7 @@ func (r ProposalResult) fail(step string, err error) ProposalResult {
 // document; SHA-256 compared exactly with the entry's digest; the provider signature per Agent SoW §6; then the
 // §3 rule 5 standing-proposal checks (complete, client seat blank). Identifiers are never compared (§8).
 // set carries the client-side sabotage toggles of the terms document; pass sabotage.Set{} for the correct consumer.
-func VerifyProposal(ctx context.Context, c *a2a.Client, e Entry, set sabotage.Set) ProposalResult {
+func VerifyProposal(ctx context.Context, c *a2a.Client, e Entry, set sabotage.Faults) ProposalResult {
 	var r ProposalResult
 	u, err := url.Parse(e.URL)
 	if e.URL == "" || err != nil || !strings.EqualFold(u.Scheme, "https") || u.Host == "" {
@@ -155,10 +155,10 @@ func VerifyProposal(ctx context.Context, c *a2a.Client, e Entry, set sabotage.Se
 	// Steps 2–3: the commitment is the complete document's canonical digest, never the identifier.
 	var digest string
 	switch {
-	case set.On("terms.client-hashes-raw-bytes"):
+	case sabotage.From(set).On(sabotage.TermsClientHashesRawBytes):
 		s := sha256.Sum256(body)
 		digest = "sha256:" + hex.EncodeToString(s[:])
-	case set.On("terms.client-hashes-without-signatures"):
+	case sabotage.From(set).On(sabotage.TermsClientHashesWithoutSignatures):
 		digest, err = termsDigestWithout(body, "signatures")
 	default:
 		digest, err = ProposalDigest(body)
@@ -168,19 +168,19 @@ func VerifyProposal(ctx context.Context, c *a2a.Client, e Entry, set sabotage.Se
 	}
 	r.Digest = digest
 	id, _ := r.Parsed["id"].(string)
-	if set.On("terms.client-rejects-on-identifier-mismatch") {
+	if sabotage.From(set).On(sabotage.TermsClientRejectsOnIdentifierMismatch) {
 		if minted, err := MintSowID(body); (e.Sow != "" && e.Sow != id) || err != nil || minted != id {
 			return r.fail(StepDigest, fmt.Errorf("%w: entry sow %q, document id %q, re-derived %q", ErrIdentifierMismatch, e.Sow, id, minted))
 		}
 	}
-	sameID := set.On("terms.client-compares-identifiers") && e.Sow != "" && e.Sow == id
-	if digest != e.Digest && !sameID && !set.On("terms.client-accepts-digest-mismatch") {
+	sameID := sabotage.From(set).On(sabotage.TermsClientComparesIdentifiers) && e.Sow != "" && e.Sow == id
+	if digest != e.Digest && !sameID && !sabotage.From(set).On(sabotage.TermsClientAcceptsDigestMismatch) {
 		return r.fail(StepDigest, fmt.Errorf("%w: the entry commits to %q, the served document hashes to %q", ErrDigestMismatch, e.Digest, digest))
 	}
 
 	// Step 4: the provider's signature over the Agent SoW §6 signed bytes.
 	if err := VerifyProviderSignature(body); err != nil {
-		if !(errors.Is(err, ErrSignatureAbsent) && set.On("terms.client-accepts-unsigned")) {
+		if !(errors.Is(err, ErrSignatureAbsent) && sabotage.From(set).On(sabotage.TermsClientAcceptsUnsigned)) {
 			return r.fail(StepSignature, err)
 		}
 	}

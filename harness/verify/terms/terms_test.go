@@ -141,9 +141,9 @@ func TestVerifyProposalSteps(t *testing.T) {
 		{"not json", Entry{URL: base + "/html", Digest: good.Digest}, none, StepParse},
 		{"other document", Entry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, none, StepDigest},
 		{"unsigned", Entry{URL: base + "/unsigned", Digest: unsignedDigest}, none, StepSignature},
-		{"raw-byte hashing rejects a reformatted document", Entry{URL: base + "/good", Digest: good.Digest}, sabotage.MustParse("terms.client-hashes-raw-bytes"), StepDigest},
-		{"identifier comparison accepts the wrong document", Entry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, sabotage.MustParse("terms.client-compares-identifiers"), ""},
-		{"unsigned accepted by the sabotaged consumer", Entry{URL: base + "/unsigned", Digest: unsignedDigest}, sabotage.MustParse("terms.client-accepts-unsigned"), ""},
+		{"raw-byte hashing rejects a reformatted document", Entry{URL: base + "/good", Digest: good.Digest}, sabotage.MustParse(sabotage.TermsClientHashesRawBytes), StepDigest},
+		{"identifier comparison accepts the wrong document", Entry{URL: base + "/other", Digest: good.Digest, Sow: other.ID}, sabotage.MustParse(sabotage.TermsClientComparesIdentifiers), ""},
+		{"unsigned accepted by the sabotaged consumer", Entry{URL: base + "/unsigned", Digest: unsignedDigest}, sabotage.MustParse(sabotage.TermsClientAcceptsUnsigned), ""},
 	}
 	for _, tc := range cases {
 		r := VerifyProposal(ctx, c, tc.e, tc.set)
