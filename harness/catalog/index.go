@@ -1,6 +1,6 @@
 package catalog
 
-//go:generate go run ./indexgen
+//go:generate go run ../../cmd/rowindex
 
 import (
 	_ "embed"
@@ -10,12 +10,12 @@ import (
 )
 
 // RegenerateCommand rewrites the row index and every README section generated from it. The drift test
-// (harness/catalog/indexgen) prints it when the committed files differ from what it would write now.
+// (cmd/rowindex) prints it when the committed files differ from what it would write now.
 const RegenerateCommand = "go generate ./harness/catalog"
 
 // Index is the generated row index (index.json beside this file): for every catalog row, where it is witnessed
 // (its spec declarations), which sabotage toggles must kill it and where each is consulted, and which latitude
-// variants must not fail it. It is written by harness/catalog/indexgen from the source tree and the sabotage
+// variants must not fail it. It is written by cmd/rowindex from the source tree and the sabotage
 // registry and embedded here, so a runsuite binary prints it without the source (`runsuite catalog --format index`).
 type Index struct {
 	// Catalog is the digest of the catalog the index was generated from (Catalog.Digest).

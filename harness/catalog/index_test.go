@@ -6,7 +6,7 @@ import (
 )
 
 // The embedded index belongs to the embedded catalog: same digest, every row once, in catalog order, every list
-// present. (The full drift check, which re-scans the source, is harness/catalog/indexgen's test.)
+// present. (The full drift check, which re-scans the source, is cmd/rowindex's test.)
 func TestIndexMatchesCatalog(t *testing.T) {
 	c := MustLoad()
 	ix, err := LoadIndex()

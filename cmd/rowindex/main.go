@@ -1,9 +1,9 @@
-// Command indexgen writes the generated row index, harness/catalog/index.json, and every README section between
+// Command rowindex writes the generated row index, harness/catalog/index.json, and every README section between
 // <!-- index:begin … --> and <!-- index:end --> markers, from the catalog, the sabotage registry and a typed scan
-// of the source tree. Run it as `go generate ./harness/catalog` (or `go run ./harness/catalog/indexgen`); its
+// of the source tree. Run it as `go generate ./harness/catalog` (or `go run ./cmd/rowindex`); its
 // test fails, naming that command, when a committed file differs from what it would write now.
 //
-//	indexgen [-root DIR] [-check]
+//	rowindex [-root DIR] [-check]
 package main
 
 import (
@@ -30,7 +30,7 @@ func main() {
 	check := flag.Bool("check", false, "write nothing; exit 1 naming every file that differs")
 	flag.Parse()
 	if err := run(*root, *check); err != nil {
-		fmt.Fprintln(os.Stderr, "indexgen:", err)
+		fmt.Fprintln(os.Stderr, "rowindex:", err)
 		os.Exit(1)
 	}
 }
@@ -47,7 +47,7 @@ func run(root string, check bool) error {
 		return err
 	}
 	for _, w := range warnings {
-		fmt.Fprintln(os.Stderr, "indexgen: warning:", w)
+		fmt.Fprintln(os.Stderr, "rowindex: warning:", w)
 	}
 	stale, err := compare(root, out)
 	if err != nil {
@@ -63,7 +63,7 @@ func run(root string, check bool) error {
 		if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(p)), out[p], 0o644); err != nil {
 			return err
 		}
-		fmt.Fprintln(os.Stderr, "indexgen: wrote", p)
+		fmt.Fprintln(os.Stderr, "rowindex: wrote", p)
 	}
 	return nil
 }
