@@ -77,8 +77,6 @@ func init() {
 			"AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1b"),
 		ac("ac.gettask-foreign-r-leaks", "GetTask alone answers a foreign R with TaskNotFound (HTTP+JSON 404) where a never-minted R gets the refusal",
 			"AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1b"),
-		ac("ac.run-in-install-tenant", "RFC D.9: SendMessage through the shared agent's R creates the task in the agent's install tenant, not the caller's",
-			"AC-D.7d"),
 		ac("ac.public-card-lists-r", "RFC D.8: the public card lists one JSON-RPC interface per agent with tenant: R",
 			"AC-D.8", "AC-V2.7"),
 		ac("ac.card-names-foreign-agent", "the Resolver's first skill description names an agent only tenant B has installed",

@@ -220,10 +220,6 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 			return &a2atest.Reply{Result: h.hostExtendedCard()}
 		}
 		return &a2atest.Reply{Result: h.agentCard(p, a, r)}
-	case a2atest.MethodSendMessage, a2atest.MethodSendStreamingMessage:
-		if h.on("ac.run-in-install-tenant") && a.InstallTenant != p.Tenant {
-			c.Principal = &a2atest.Principal{Name: "install:" + a.AgentID, Tenant: a.InstallTenant}
-		}
 	}
 	return nil
 }

@@ -28,26 +28,39 @@ func Suite() harness.Suite {
 	return harness.Suite{Document: ID, Applicable: applicable, Register: register}
 }
 
-// applicable: the host's discovery document advertises the a2a.agentCards facet. A discovery document that cannot
-// be fetched is not "inapplicable": the specs then fail on the fetch.
+// applicable: the host's OpenWOP v2 discovery document (/.well-known/openwop on the card's origin, negotiated with
+// OpenWOP-Version: 2; `discovery` in the target configuration overrides the location) carries the facet agentCards in
+// its a2a capability record. Nothing OpenWOP at the well-known location, a v1-only host, or a v2 root without the
+// facet: every row inapplicable, with that reason. A discovery document that cannot be fetched or parsed is not
+// "inapplicable": the advertisement rows fail on it and the other rows are blocked.
 func applicable(ctx context.Context, e *harness.Env) (bool, string) {
-	if e.Target.Config.Discovery == "" {
-		return false, "no OpenWOP discovery document is configured (`discovery` in the target configuration), so the target does not advertise a2a.agentCards to the harness"
-	}
 	d := sessionFor(e).discovery(ctx)
-	if d.err != nil {
+	switch {
+	case d.absent != "":
+		return false, "the target is not an OpenWOP host: no discovery document (" + d.absent + "), so it does not advertise a2a.agentCards; set `discovery` in the target configuration if the document lives elsewhere"
+	case d.err != nil:
 		return true, ""
+	case d.v1 != "":
+		return false, "the host serves only OpenWOP v1 discovery: " + d.v1 + "; a2a.agentCards is a facet of the v2 a2a record (RFC 0202 Compatibility: \"v1 is untouched\")"
 	}
-	if ok, _ := d.facet("a2a", "agentCards", true); !ok {
-		return false, fmt.Sprintf("the discovery document at %s (%s) does not advertise the a2a.agentCards facet", d.url, d.ex.ID)
+	if ok, obs := d.facet("a2a", "agentCards", true); !ok {
+		return false, fmt.Sprintf("the v2 discovery document at %s (%s) does not advertise the facet a2a.agentCards: %s", d.url, d.ex.ID, obs)
 	}
 	return true, ""
 }
 
+// advertisement rows are graded on the discovery document itself; every other row needs it read first.
+var advertisement = map[string]bool{"AC-A.1a": true, "AC-A.1b": true, "AC-V2.1a": true, "AC-V2.1b": true}
+
 func register(e *harness.Env) {
 	s := sessionFor(e)
 	spec := func(row, text string, body func(w *harness.W, row string)) {
-		harness.Spec(e, row, text, func(w *harness.W) { body(w, row) })
+		harness.Spec(e, row, text, func(w *harness.W) {
+			if d := s.discovery(w.Ctx()); d.err != nil && !advertisement[row] {
+				w.Blocked("the OpenWOP discovery document could not be read (" + d.err.Error() + "), so whether the host advertises a2a.agentCards is unknown; the advertisement rows fail on it")
+			}
+			body(w, row)
+		})
 	}
 	registerAdvertisement(s, spec)
 	registerRoutingValue(s, spec)
@@ -65,7 +78,7 @@ type specFn func(row, text string, body func(w *harness.W, row string))
 func (s *session) needDiscovery(w *harness.W, row string) *discovery {
 	d := s.discovery(w.Ctx())
 	if d.err != nil {
-		w.Failf(d.ex, "the OpenWOP discovery document can be fetched as JSON", "%v", d.err)
+		w.Failf(d.ex, "the OpenWOP discovery document at "+d.url+" answers OpenWOP-Version: 2 with a JSON object", "%v", d.err)
 	}
 	return d
 }
@@ -160,19 +173,19 @@ func (s *session) controlRMatters(w *harness.W, row string, ifs ifaces) {
 func registerAdvertisement(s *session, spec specFn) {
 	facetCheck := func(w *harness.W, row string, d *discovery) {
 		ok, obs := d.facet("a2a", "agentCards", true)
-		w.Check(ok, "the discovery document advertises the a2a.agentCards facet (true)", obs, d.ex)
+		w.Check(ok, "the v2 discovery document's a2a record carries agentCards: true", obs, d.ex)
 	}
 	profile := func(w *harness.W, row string) {
 		d := s.needDiscovery(w, row)
 		facetCheck(w, row, d)
-		ok, obs := d.profile("a2a-1.0")
-		w.Check(ok, "a host advertising a2a.agentCards offers the a2a-1.0 profile", obs, d.ex)
+		ok, obs := d.a2a10()
+		w.Check(ok, "a host advertising a2a.agentCards offers the a2a-1.0 profile (\"a2a-1.0\" in a2a.profiles or \"1.0\" in a2a.versions)", obs, d.ex)
 	}
 	runtime := func(w *harness.W, row string) {
 		d := s.needDiscovery(w, row)
 		facetCheck(w, row, d)
 		ok, obs := d.facet("agents", "manifestRuntime", false)
-		w.Check(ok, "a host advertising a2a.agentCards advertises agents.manifestRuntime", obs, d.ex)
+		w.Check(ok, "a host advertising a2a.agentCards advertises agents.manifestRuntime (the key present in the v2 root's agents record)", obs, d.ex)
 	}
 	extended := func(w *harness.W, row string) {
 		for _, pc := range s.publicCards(w, row) {
@@ -213,7 +226,7 @@ func (s *session) publicCards(w *harness.W, row string) []publicCard {
 	if d.err != nil {
 		return out
 	}
-	other, _ := d.doc["agentCardUrl"].(string)
+	other := d.agentCardURL()
 	if other == "" || other == u || !s.allowed(other) {
 		return out
 	}
@@ -595,7 +608,7 @@ func registerAuth(s *session, spec specFn) {
 			w.Blocked(blockedPrincipal(roleRestricted))
 		}
 		st := s.setup(w.Ctx(), ifs)
-		agentURL := strings.TrimRight(s.cfg().Inventory, "/") + "/" + url.PathEscape(st.primary.AgentID)
+		agentURL := strings.TrimRight(s.inventoryURL(), "/") + "/" + url.PathEscape(st.primary.AgentID)
 		cA, _ := s.client(roleA)
 		cR, _ := s.client(roleRestricted)
 		getA := memo(s, "get-agent:A", func() *a2a.Exchange {
@@ -718,58 +731,6 @@ func registerRefusal(s *session, spec specFn) {
 			w.Negative(st && cd && bd, fmt.Sprintf("without credentials, %s with tenant B's R gets the refusal a never-minted R gets", l),
 				fmt.Sprintf("tenant B's R: %s | never-minted R: %s", a[l].describe(), n[l].describe()), a[l].ex)
 		}
-	})
-
-	spec("AC-D.7d", "R is resolved within the caller's tenant of record: a run created through a shared agent's R is the caller's, not the install tenant's", func(w *harness.W, row string) {
-		ifs := s.needProbes(w, row)
-		if _, ok := principalFor(s.cfg(), roleB); !ok {
-			w.Blocked(blockedPrincipal(roleB))
-		}
-		if ifs.rpc == "" {
-			w.Blocked("needs the host's JSON-RPC interface to create and look up runs")
-		}
-		lA := s.listing(w.Ctx(), roleA)
-		lB := s.needListing(w, row, roleB, true)
-		var sA, sB entry
-		for _, e := range lA.withR() {
-			if eb, ok := lB.byID(e.AgentID); ok && eb.HasR {
-				sA, sB = e, eb
-				break
-			}
-		}
-		if sA.AgentID == "" {
-			w.Blocked("no agent is in both A's and B's inventories with an a2aTenant: install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants)")
-		}
-		cA, _ := s.client(roleA)
-		cB, _ := s.client(roleB)
-		send := func(c *a2a.Client, r, who string) (*a2a.Task, *a2a.Exchange, string) {
-			msg := a2a.Message{MessageID: "extconf-ac-tor-" + who, Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(probeText)}}
-			res, resp, ex, err := c.SendMessage(w.Ctx(), ifs.rpc, a2a.SendMessageRequest{Message: msg, Tenant: r}, a2a.Call{Note: "D.7d: " + who + " runs " + sA.AgentID + " through its R"})
-			switch {
-			case err != nil:
-				return nil, ex, err.Error()
-			case resp.Error != nil:
-				return nil, ex, fmt.Sprintf("JSON-RPC error %d %q", resp.Error.Code, resp.Error.Message)
-			case res.Task == nil:
-				return nil, ex, "a message, not a task"
-			}
-			return res.Task, ex, ""
-		}
-		t, ex, why := send(cA, sA.R, "A")
-		w.Control(t != nil, "A's SendMessage with tenant "+sA.R+" ("+sA.AgentID+") creates a task", why, ex)
-		got, resp, gex, err := cA.GetTask(w.Ctx(), ifs.rpc, t.ID, sA.R, a2a.Call{Note: "D.7d: A looks up its run"})
-		w.Check(err == nil && resp.Error == nil && got != nil && got.ID == t.ID, "A's GetTask("+t.ID+") through "+sA.R+" finds the run: it lives in A's tenant of record", rpcOutcome(resp, err), gex)
-		listed, lex := listTasks(w.Ctx(), cA, ifs.rpc, sA.R, "D.7d: A lists its runs")
-		w.Check(contains(listed, t.ID), "A's ListTasks through "+sA.R+" lists the run "+t.ID, fmt.Sprintf("task ids %v", listed), lex)
-
-		tb, bex, why := send(cB, sB.R, "B")
-		w.Control(tb != nil, "B's SendMessage with its R "+sB.R+" for the same agent creates a task", why, bex)
-		own, oresp, oex, oerr := cB.GetTask(w.Ctx(), ifs.rpc, tb.ID, sB.R, a2a.Call{Note: "D.7d: positive control, B looks up its own run"})
-		w.Control(oerr == nil && oresp.Error == nil && own != nil, "B's GetTask of its own run through "+sB.R+" finds it", rpcOutcome(oresp, oerr), oex)
-		other, xresp, xex, xerr := cB.GetTask(w.Ctx(), ifs.rpc, t.ID, sB.R, a2a.Call{Note: "D.7d: B looks for A's run in the agent's install tenant"})
-		w.Negative(other == nil && (xerr != nil || xresp.Error != nil), "B's GetTask("+t.ID+") through its R for the agent finds nothing: A's run is not in tenant B", rpcOutcome(xresp, xerr), xex)
-		blisted, blex := listTasks(w.Ctx(), cB, ifs.rpc, sB.R, "D.7d: B lists its runs of the agent")
-		w.Negative(!contains(blisted, t.ID), "B's ListTasks through its R does not list A's run "+t.ID, fmt.Sprintf("task ids %v", blisted), blex)
 	})
 }
 
