@@ -71,6 +71,8 @@ func init() {
 			"AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1b"),
 		ac("ac.foreign-r-distinct-message", "a foreign R gets the never-minted refusal with the message 'agent not available in this workspace'",
 			"AC-D.7c", "AC-V2.6", "AC-INV.1b"),
+		ac("ac.foreign-r-distinct-header", "a foreign R gets the never-minted refusal byte for byte, plus the response header X-Acme-Scope: workspace",
+			"AC-V2.6", "AC-INV.1b"),
 		ac("ac.refusal-echoes-r", "the refusal of an unresolvable R quotes R in its message, so a foreign and a never-minted R get different bodies",
 			"AC-D.7c", "AC-V2.6", "AC-INV.1b"),
 		ac("ac.rest-foreign-r-distinct", "on HTTP+JSON only, a foreign R gets 404 NOT_FOUND where a never-minted one gets the 400 refusal",

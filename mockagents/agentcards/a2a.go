@@ -181,6 +181,8 @@ func (h *host) inInventory(p *principal, id string) bool {
 // within the caller's inventory. A nil reply hands the operation to the core (task store scoped by R and by the
 // caller's tenant, which is what keeps runs in the caller's tenant of record).
 func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
+	// A per-response id, as real hosts send: a header that legitimately differs between two identical requests.
+	c.RespHeader.Set("X-Acme-Request", h.requestID())
 	r := c.Tenant
 	p := h.authenticate(c.R)
 	viaSabotage := false
@@ -210,6 +212,10 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	if !hasScope(p, "runs:read") && !h.on("ac.r-authz-weaker-than-get-agent") && !viaSabotage {
 		return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthorized, "the caller may not use agents of this host", nil), HTTPStatus: http.StatusForbidden}
 	}
+	if h.opt.UniformRefusal && isPushConfig(c.Method) {
+		// Latitude: push notifications are not supported, and the host says so before looking at R.
+		return &a2atest.Reply{Err: a2atest.NewError(a2a.CodePushNotSupported, "push notifications are not supported", nil)}
+	}
 	a := h.resolve(p, r)
 	if a == nil {
 		return h.unresolvable(c, r, h.mintedAgent(r) != "")
@@ -222,6 +228,14 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 		return &a2atest.Reply{Result: h.agentCard(p, a, r)}
 	}
 	return nil
+}
+
+func isPushConfig(m string) bool {
+	switch m {
+	case a2atest.MethodCreatePushConfig, a2atest.MethodGetPushConfig, a2atest.MethodListPushConfigs, a2atest.MethodDeletePushConfig:
+		return true
+	}
+	return false
 }
 
 func hasScope(p *principal, scope string) bool {
@@ -258,6 +272,9 @@ func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply
 	}
 	status := 0
 	if known {
+		if h.on("ac.foreign-r-distinct-header") {
+			c.RespHeader.Set("X-Acme-Scope", "workspace")
+		}
 		streaming := c.Method == a2atest.MethodSendStreamingMessage || c.Method == a2atest.MethodSubscribeToTask
 		if h.on("ac.foreign-r-distinct-code") {
 			code, msg = a2a.CodeTaskNotFound, "the agent is not available"
@@ -292,6 +309,10 @@ func (h *host) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply 
 	text := who + " completed the request."
 	if n := len(req.Message.Parts); n > 0 && req.Message.Parts[0].Text != nil {
 		text = who + " completed: " + strings.TrimSpace(*req.Message.Parts[0].Text)
+	}
+	if h.opt.MessageReply && c.Method == a2atest.MethodSendMessage {
+		// Latitude: A2A lets SendMessage answer with a Message; no task is created.
+		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{a2a.TextPart(text)}}}
 	}
 	return a2atest.Reply{Task: &a2a.Task{
 		Status:    a2a.TaskStatus{State: a2a.StateCompleted},

@@ -148,6 +148,7 @@ type host struct {
 	srv    *a2atest.Server
 
 	mu     sync.Mutex
+	reqSeq int
 	minted map[string]string // every R ever handed out → agentId
 	seq    int               // ac.r-per-request counter
 }
@@ -272,6 +273,8 @@ func (h *host) mint(agentID, tenant, ws, pid string) string {
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(ws)) + "." + base[:12]
 	case h.on("ac.r-encodes-principal"):
 		r = "ag-" + hex.EncodeToString([]byte(pid)) + "-" + base[:12]
+	case h.opt.RVariety:
+		r = variedR(base)
 	default:
 		r = "ag-" + base[:22]
 	}
@@ -279,8 +282,48 @@ func (h *host) mint(agentID, tenant, ws, pid string) string {
 	return r
 }
 
+// variedR is the RVariety latitude: values of different lengths and alphabets, all inside the a2aTenant schema
+// (1–128 characters of ^[A-Za-z0-9._~-]+$), chosen by the MAC so each agent keeps its value.
+func variedR(mac string) string {
+	sum := sha256.Sum256([]byte(mac))
+	stream := hex.EncodeToString(sum[:])
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~-"
+	switch sum[0] % 4 {
+	case 0: // digits only
+		var b strings.Builder
+		for i := 0; i < 12; i++ {
+			b.WriteByte('0' + sum[i+1]%10)
+		}
+		return b.String()
+	case 1: // lower-case hex, 40 characters
+		return stream[:40]
+	case 2: // the whole alphabet, the maximum length
+		var b strings.Builder
+		for i := 0; b.Len() < 128; i++ {
+			x := sha256.Sum256([]byte(fmt.Sprint(mac, i)))
+			for _, c := range x {
+				if b.Len() < 128 {
+					b.WriteByte(alphabet[int(c)%len(alphabet)])
+				}
+			}
+		}
+		return b.String()
+	}
+	return "a~" + mac[:5] // short, with a tilde
+}
+
 func (h *host) mintFor(p *principal, a *agent) string {
 	return h.mint(a.AgentID, p.Tenant, p.Workspace, p.ID)
+}
+
+// requestID is a fresh per-response id.
+func (h *host) requestID() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.reqSeq++
+	m := hmac.New(sha256.New, h.secret)
+	fmt.Fprint(m, "request", h.reqSeq)
+	return hex.EncodeToString(m.Sum(nil))[:16]
 }
 
 // mintedAgent returns the agent a minted R names ("" when the host never minted it).

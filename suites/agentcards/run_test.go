@@ -191,3 +191,23 @@ func contains(l []string, s string) bool {
 	}
 	return false
 }
+
+// Latitudes: choices the document permits. With each on, no row may be executed-fail or not-tested (the
+// falsification gate's rule); the ids and the sentences that permit them are in README.md "Latitudes".
+func TestLatitudesSurvive(t *testing.T) {
+	for _, lat := range []string{mock.LatDiscoveryV2Only, mock.LatDiscoveryV1AndV2, mock.LatUniformRefusal,
+		mock.LatMessageReply, mock.LatRVariety} {
+		t.Run(lat, func(t *testing.T) {
+			rows := run(t, nil, lat)
+			for id, r := range rows {
+				if r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
+					t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+				}
+				// Stronger than the gate: the reference host with a latitude on still grades every row.
+				if r.Verdict != harness.ExecutedPass {
+					t.Errorf("%s: %s, want executed-pass: %s", id, r.Verdict, r.Detail)
+				}
+			}
+		})
+	}
+}

@@ -156,15 +156,32 @@ func (s *session) needProbes(w *harness.W, row string) ifaces {
 	return ifs
 }
 
-// controlRMatters is the positive control of every comparison: with A's credentials, each operation answers A's
-// own R differently from a never-minted one, so R is resolved and an identical refusal is not a vacuous one.
+// controlRMatters is the positive control of every comparison: with A's credentials, the host answers A's own R
+// differently from a never-minted one on at least one operation of each binding, so R is resolved and an identical
+// refusal is not a vacuous one. An operation the host refuses uniformly before resolving R (the same answer for
+// both) discloses nothing and is still compared; it is no failed control (README, reading 8).
 func (s *session) controlRMatters(w *harness.W, row string, ifs ifaces) {
 	ctrl, never := s.answers(w.Ctx(), ifs, "ctrl"), s.answers(w.Ctx(), ifs, "never")
-	for _, l := range legs(ifs) {
-		st, cd, bd := same(ctrl[l], never[l])
-		w.Control(ctrl[l].ex != nil && !(st && cd && bd),
-			fmt.Sprintf("with A's credentials, %s answers A's own R differently from a never-minted R (R is resolved)", l),
-			fmt.Sprintf("own R: %s | never-minted R: %s", ctrl[l].describe(), never[l].describe()), ctrl[l].ex)
+	for _, b := range ifs.bindings() {
+		var differs []string
+		var all []string
+		var ex *a2a.Exchange
+		for _, op := range operations {
+			l := leg{b, op}
+			st, cd, bd := same(ctrl[l], never[l])
+			if ctrl[l].ex != nil && !(st && cd && bd) {
+				differs = append(differs, op)
+				if ex == nil {
+					ex = ctrl[l].ex
+				}
+			}
+			all = append(all, fmt.Sprintf("%s: own R %s | never-minted %s", op, ctrl[l].describe(), never[l].describe()))
+		}
+		if ex == nil {
+			ex = ctrl[leg{b, "GetExtendedAgentCard"}].ex
+		}
+		w.Control(len(differs) > 0, fmt.Sprintf("with A's credentials, some %s operation answers A's own R differently from a never-minted R (R is resolved)", b),
+			clip(strings.Join(all, "; "), 1200), ex)
 	}
 }
 
@@ -703,33 +720,44 @@ func (s *session) bCard(w *harness.W, ifs ifaces, e entry) fetched {
 var foreignLabel = map[string]string{"foreign:B": "tenant B's R", "foreign:unapproved": "an unapproved agent's R", "foreign:uninstalled": "an uninstalled agent's R"}
 
 func registerRefusal(s *session, spec specFn) {
-	compare := func(what string, ok func(st, cd, bd bool) bool) func(w *harness.W, row string) {
+	// compare grades each foreign R against the never-minted one; withHeaders also compares the response headers
+	// apart from the per-response ones (perResponse, and those the never-minted baseline shows varying).
+	compare := func(what string, withHeaders bool, ok func(st, cd, bd bool) bool) func(w *harness.W, row string) {
 		return func(w *harness.W, row string) {
 			ifs, sets := s.needForeign(w, row)
 			never := s.answers(w.Ctx(), ifs, "never")
+			never2 := s.answers(w.Ctx(), ifs, "never2")
 			for _, set := range sets {
 				got := s.answers(w.Ctx(), ifs, set)
 				for _, l := range legs(ifs) {
 					st, cd, bd := same(got[l], never[l])
-					w.Negative(ok(st, cd, bd), fmt.Sprintf("as A, %s with %s gets the %s it gets with a never-minted R", l, foreignLabel[set], what),
-						fmt.Sprintf("%s: %s | never-minted R: %s", foreignLabel[set], got[l].describe(), never[l].describe()), got[l].ex)
+					good, diff := ok(st, cd, bd), ""
+					if good && withHeaders {
+						good, diff = sameHeaders(got[l], never[l], volatile(never[l], never2[l]))
+					}
+					w.Negative(good, fmt.Sprintf("as A, %s with %s gets the %s it gets with a never-minted R", l, foreignLabel[set], what),
+						fmt.Sprintf("%s: %s | never-minted R: %s %s", foreignLabel[set], got[l].describe(), never[l].describe(), diff), got[l].ex)
 				}
 			}
 		}
 	}
-	spec("AC-D.7a", "every operation answers an R outside the caller's inventory with the HTTP status of a never-minted R", compare("same HTTP status", func(st, _, _ bool) bool { return st }))
-	spec("AC-D.7b", "every operation answers an R outside the caller's inventory with the error code of a never-minted R", compare("same error code", func(_, cd, _ bool) bool { return cd }))
-	spec("AC-D.7c", "every operation answers an R outside the caller's inventory with the body of a never-minted R, byte for byte", compare("same body, byte for byte", func(_, _, bd bool) bool { return bd }))
-	spec("AC-V2.6", "every operation returns for an R outside the caller's inventory what it returns for a never-minted R (interop.md)", compare("same status and body", func(st, _, bd bool) bool { return st && bd }))
+	spec("AC-D.7a", "every operation answers an R outside the caller's inventory with the HTTP status of a never-minted R", compare("same HTTP status", false, func(st, _, _ bool) bool { return st }))
+	spec("AC-D.7b", "every operation answers an R outside the caller's inventory with the error code of a never-minted R", compare("same error code", false, func(_, cd, _ bool) bool { return cd }))
+	spec("AC-D.7c", "every operation answers an R outside the caller's inventory with the body of a never-minted R, byte for byte", compare("same body, byte for byte", false, func(_, _, bd bool) bool { return bd }))
+	spec("AC-V2.6", "every operation returns for an R outside the caller's inventory what it returns for a never-minted R (interop.md)", compare("same status, headers and body", true, func(st, _, bd bool) bool { return st && bd }))
 
 	spec("AC-INV.1b", "no operation addressed by R discloses whether an agent outside the caller's inventory exists, authenticated or not", func(w *harness.W, row string) {
-		compare("same refusal (status, code, body)", func(st, cd, bd bool) bool { return st && cd && bd })(w, row)
+		compare("same refusal (status, code, headers, body)", true, func(st, cd, bd bool) bool { return st && cd && bd })(w, row)
 		ifs := s.needProbes(w, row)
-		a, n := s.answers(w.Ctx(), ifs, "unauth:B"), s.answers(w.Ctx(), ifs, "unauth:never")
+		a, n, n2 := s.answers(w.Ctx(), ifs, "unauth:B"), s.answers(w.Ctx(), ifs, "unauth:never"), s.answers(w.Ctx(), ifs, "unauth:never2")
 		for _, l := range legs(ifs) {
 			st, cd, bd := same(a[l], n[l])
-			w.Negative(st && cd && bd, fmt.Sprintf("without credentials, %s with tenant B's R gets the refusal a never-minted R gets", l),
-				fmt.Sprintf("tenant B's R: %s | never-minted R: %s", a[l].describe(), n[l].describe()), a[l].ex)
+			good, diff := st && cd && bd, ""
+			if good {
+				good, diff = sameHeaders(a[l], n[l], volatile(n[l], n2[l]))
+			}
+			w.Negative(good, fmt.Sprintf("without credentials, %s with tenant B's R gets the refusal a never-minted R gets (status, code, headers, body)", l),
+				fmt.Sprintf("tenant B's R: %s | never-minted R: %s %s", a[l].describe(), n[l].describe(), diff), a[l].ex)
 		}
 	})
 }
