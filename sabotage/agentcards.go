@@ -25,6 +25,12 @@ func init() {
 			"AC-B.2c", "AC-V2.2b"),
 		ac("ac.r-encodes-principal", "a2aTenant carries the caller's principal id hex-encoded: ag-<hex(principal)>-<mac>",
 			"AC-B.2d", "AC-V2.2c"),
+		ac("ac.r-missing-on-routed-agent", "the Summarizer's entry (workflows routed to it) is listed without an a2aTenant",
+			"AC-B.2e"),
+		ac("ac.r-per-caller", "a2aTenant is a MAC of the agent and the caller's tenant: stable per caller, different for A and B",
+			"AC-B.2f"),
+		ac("ac.r-over-schema-length", "a2aTenant is 129 characters, over the inventory schema's maxLength 128",
+			"AC-B.2g"),
 		ac("ac.r-on-workflowless-agent", "the entry of an agent with no routed workflow gets an a2aTenant, and its card has no skill",
 			"AC-B.3a", "AC-B.3b"),
 		// §C The card
@@ -59,6 +65,8 @@ func init() {
 		ac("ac.card-credential-in-docs-url", "the card's documentationUrl carries the agent's credential as ?token=",
 			"AC-C.5c", "AC-V2.4"),
 		// §D Non-disclosure
+		ac("ac.degraded-off-entry", "inventory entries drop degraded[] and memoryDegraded, as if the per-agent card replaced them",
+			"AC-V2.4b"),
 		ac("ac.r-serves-unauthenticated", "a request carrying a minted R is served without (or with invalid) credentials",
 			"AC-D.6a", "AC-V2.5a", "AC-D.6c", "AC-V2.5c", "AC-INV.1b"),
 		ac("ac.r-authz-weaker-than-get-agent", "a request carrying R skips the runs:read check GET /agents/{agentId} applies",

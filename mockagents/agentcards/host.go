@@ -92,6 +92,9 @@ func ParseOptions(names ...string) (Options, error) {
 // resolverID is the agent the single-agent toggles act on.
 const resolverID = "vendor.acme.support.resolver"
 
+// summarizerID is the agent ac.r-missing-on-routed-agent lists without its a2aTenant.
+const summarizerID = "vendor.acme.support.summarizer"
+
 type fixture struct {
 	Host struct {
 		Name        string             `json:"name"`
@@ -252,6 +255,9 @@ func (h *host) published(p *principal, a *agent) bool {
 // mint returns the routing value of agentID for a caller in tenant / workspace / principal id, and records it.
 // The spec-correct value is a keyed MAC of agentId ‖ host version: the same for every caller, encoding nothing.
 func (h *host) mint(agentID, tenant, ws, pid string) string {
+	if h.on("ac.r-per-caller") {
+		agentID += "\x00" + tenant // a MAC per (agent, caller's tenant): encodes nothing, but differs per caller
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	mac := func(parts ...string) string {
@@ -273,6 +279,8 @@ func (h *host) mint(agentID, tenant, ws, pid string) string {
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(ws)) + "." + base[:12]
 	case h.on("ac.r-encodes-principal"):
 		r = "ag-" + hex.EncodeToString([]byte(pid)) + "-" + base[:12]
+	case h.on("ac.r-over-schema-length"):
+		r = "ag-" + strings.Repeat(base, 3)[:126] // 129 characters: over the schema's maxLength 128
 	case h.opt.RVariety:
 		r = variedR(base)
 	default:
@@ -443,13 +451,13 @@ func (h *host) entry(p *principal, a *agent) map[string]any {
 	if a.Description != "" {
 		e["description"] = a.Description
 	}
-	if len(a.Degraded) > 0 {
+	if len(a.Degraded) > 0 && !h.on("ac.degraded-off-entry") {
 		e["degraded"] = a.Degraded
 	}
-	if a.MemoryDegraded {
+	if a.MemoryDegraded && !h.on("ac.degraded-off-entry") {
 		e["memoryDegraded"] = true
 	}
-	if h.published(p, a) {
+	if h.published(p, a) && !(a.AgentID == summarizerID && h.on("ac.r-missing-on-routed-agent")) {
 		e["a2aTenant"] = h.mintFor(p, a)
 	}
 	return e
@@ -535,6 +543,11 @@ func (h *host) operatorConfig() target.Config {
 			} else {
 				cfg.Requests["agent-cards:workflowless:"+role] = append(cfg.Requests["agent-cards:workflowless:"+role], a.AgentID)
 			}
+		}
+	}
+	for _, a := range h.inventory(h.principalByRole("A")) {
+		if len(a.Degraded) > 0 || a.MemoryDegraded {
+			cfg.Requests["agent-cards:degraded:A"] = append(cfg.Requests["agent-cards:degraded:A"], a.AgentID)
 		}
 	}
 	for _, a := range h.fx.Agents {

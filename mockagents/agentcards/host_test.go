@@ -23,13 +23,22 @@ func TestMintedValuesCarryNoIdentifier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &host{fx: f, secret: secret, minted: map[string]string{}}
+	for _, opt := range []Options{{}, {RVariety: true}} {
+		checkMinted(t, &host{fx: f, secret: secret, opt: opt, minted: map[string]string{}})
+	}
+}
+
+func checkMinted(t *testing.T, h *host) {
+	f := h.fx
 	var ids []string
 	for _, p := range f.Principals {
 		ids = append(ids, p.Tenant, p.Workspace, p.ID)
 	}
 	for _, a := range f.Agents {
 		r := h.mint(a.AgentID, a.InstallTenant, "", "")
+		if len(r) < 1 || len(r) > 128 || strings.Trim(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~-") != "" {
+			t.Errorf("R %q of %s is outside the a2aTenant schema", r, a.AgentID)
+		}
 		for _, id := range ids {
 			if carries(r, id) {
 				t.Errorf("R %q of %s carries %q: regenerate fixtures/agentcards/host-secret.txt", r, a.AgentID, id)

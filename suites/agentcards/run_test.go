@@ -87,7 +87,7 @@ func TestWithoutPrincipalBCrossTenantRowsAreBlocked(t *testing.T) {
 		delete(c.Principals, "B")
 		delete(c.Principals, "agent-cards.B")
 	})
-	crossTenant := []string{"AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1a", "AC-INV.1b"}
+	crossTenant := []string{"AC-B.2f", "AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1a", "AC-INV.1b"}
 	for _, id := range crossTenant {
 		r := rows[id]
 		if r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "principal B") {
@@ -119,7 +119,7 @@ func TestWithoutOperatorInputGatedRowsAreBlocked(t *testing.T) {
 		delete(c.Principals, "A-restricted")
 		delete(c.Principals, "agent-cards.A-restricted")
 	})
-	gated := []string{"AC-B.2b", "AC-B.2c", "AC-B.2d", "AC-V2.2a", "AC-V2.2b", "AC-V2.2c", "AC-B.3a",
+	gated := []string{"AC-B.2e", "AC-V2.4b", "AC-B.2b", "AC-B.2c", "AC-B.2d", "AC-V2.2a", "AC-V2.2b", "AC-V2.2c", "AC-B.3a",
 		"AC-C.5a", "AC-C.5b", "AC-C.5c", "AC-V2.4", "AC-V2.3i", "AC-D.6b", "AC-V2.5b"}
 	for _, id := range gated {
 		if r := rows[id]; r.Verdict != harness.Blocked {

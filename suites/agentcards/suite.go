@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -324,6 +325,69 @@ func registerRoutingValue(s *session, spec specFn) {
 	spec("AC-B.2d", "a2aTenant does not encode the caller's principal identifier", pid)
 	spec("AC-V2.2c", "a2aTenant does not encode a principal (interop.md)", pid)
 
+	spec("AC-B.2e", "every inventory entry whose agent has a routed workflow carries an a2aTenant", func(w *harness.W, row string) {
+		table := routedTable(s.cfg(), roleA)
+		if len(table) == 0 {
+			w.Blocked("names no routed workflows: list, per agent of A's inventory, the workflows the host routes to it under requests[\"agent-cards:routed:A:<agentId>\"] in the target configuration (the routing is on no surface of the host)")
+		}
+		l := s.needListing(w, row, roleA, false)
+		ids := make([]string, 0, len(table))
+		for id := range table {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			if len(table[id]) == 0 {
+				continue
+			}
+			e, ok := l.byID(id)
+			w.Control(ok, fmt.Sprintf("A's GET /agents lists %s, to which the operator says %v are routed", id, table[id]), "not listed", l.ex)
+			w.Check(e.HasR && e.R != "", "the entry of "+id+" (workflows routed to it) carries an a2aTenant", "no a2aTenant: "+clip(string(jsonOfFields(e.fields)), 300), l.ex)
+		}
+	})
+
+	spec("AC-B.2f", "a2aTenant is stable for the agent: two callers who both list an agent read the same R for it", func(w *harness.W, row string) {
+		if _, ok := principalFor(s.cfg(), roleB); !ok {
+			w.Blocked(blockedPrincipal(roleB))
+		}
+		lA := s.needListing(w, row, roleA, true)
+		lB := s.needListing(w, row, roleB, false)
+		shared := 0
+		for _, eA := range lA.withR() {
+			eB, ok := lB.byID(eA.AgentID)
+			if !ok || !eB.HasR {
+				continue
+			}
+			shared++
+			w.Control(eA.AgentID == eB.AgentID, "A's and B's GET /agents both list "+eA.AgentID+" with an a2aTenant", "not both", lB.ex)
+			w.Check(eA.R == eB.R, fmt.Sprintf("%s has one a2aTenant for A and for B (same agent, same host version)", eA.AgentID),
+				fmt.Sprintf("A reads %q, B reads %q", eA.R, eB.R), lB.ex)
+		}
+		if shared == 0 {
+			w.Blocked("no agent is in both A's and B's inventories with an a2aTenant: install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants)")
+		}
+	})
+
+	spec("AC-B.2g", "every a2aTenant is 1 to 128 characters of ^[A-Za-z0-9._~-]+$", func(w *harness.W, row string) {
+		for _, r := range []string{roleA, roleB} {
+			if _, ok := principalFor(s.cfg(), r); !ok {
+				continue
+			}
+			l := s.needListing(w, row, r, r == roleA)
+			for _, e := range l.entries {
+				if !e.HasR {
+					continue
+				}
+				raw := e.fields["a2aTenant"]
+				var str string
+				isString := json.Unmarshal(raw, &str) == nil
+				ok := isString && len(str) >= 1 && len(str) <= 128 && tenantPattern.MatchString(str)
+				w.Check(ok, fmt.Sprintf("the a2aTenant of %s (as %s) is a string of 1-128 characters of ^[A-Za-z0-9._~-]+$", e.AgentID, r),
+					fmt.Sprintf("%s (%d characters)", clip(string(raw), 200), len(str)), l.ex)
+			}
+		}
+	})
+
 	spec("AC-B.3a", "an inventory entry whose agent has no routed workflow carries no a2aTenant", func(w *harness.W, row string) {
 		ids := input(s.cfg(), "workflowless:"+roleA)
 		if len(ids) == 0 {
@@ -587,6 +651,22 @@ func registerSecrets(s *session, spec specFn) {
 	spec("AC-V2.4", "the per-agent card carries nothing the inventory entry may not carry (SR-1, interop.md)", func(w *harness.W, row string) {
 		search(w, row, "system-prompt", "handoff-schema", "credential")
 	})
+	spec("AC-V2.4b", "degraded[] and memoryDegraded stay on the inventory entry: the card does not replace it", func(w *harness.W, row string) {
+		ids := input(s.cfg(), "degraded:"+roleA)
+		if len(ids) == 0 {
+			w.Blocked("names no degraded agent: list agentIds of A's inventory whose agents are degraded under requests[\"agent-cards:degraded:A\"] in the target configuration (degradation is the host's internal state)")
+		}
+		l := s.needListing(w, row, roleA, true)
+		for _, id := range ids {
+			e, ok := l.byID(id)
+			w.Control(ok, "A's GET /agents lists the degraded agent "+id, "not listed", l.ex)
+			var deg []json.RawMessage
+			_ = json.Unmarshal(e.fields["degraded"], &deg)
+			mem := string(e.fields["memoryDegraded"]) == "true"
+			w.Check(len(deg) > 0 || mem, "the GET /agents entry of "+id+" (degraded, says the operator) still carries degraded[] or memoryDegraded: true",
+				fmt.Sprintf("degraded = %s, memoryDegraded = %s", showRaw(e.fields["degraded"]), showRaw(e.fields["memoryDegraded"])), l.ex)
+		}
+	})
 }
 
 // plant returns a copy of a card with canary added as a plain and a base64 string member (the search's control).
@@ -669,6 +749,20 @@ func registerAuth(s *session, spec specFn) {
 	}
 	spec("AC-D.6c", "authentication precedes resolution: unauthenticated requests with a minted and a never-minted R get identical refusals", before)
 	spec("AC-V2.5c", "authentication precedes resolution of R (interop.md)", before)
+}
+
+var tenantPattern = regexp.MustCompile(`^[A-Za-z0-9._~-]+$`)
+
+func showRaw(r json.RawMessage) string {
+	if len(r) == 0 {
+		return "absent"
+	}
+	return clip(string(r), 120)
+}
+
+func jsonOfFields(f map[string]json.RawMessage) []byte {
+	b, _ := json.Marshal(f)
+	return b
 }
 
 func statusOf(ex *a2a.Exchange) string {
