@@ -10,6 +10,9 @@ const (
 	ACRBase64Tenant                 ID = "ac.r-base64-tenant"
 	ACREncodesWorkspace             ID = "ac.r-encodes-workspace"
 	ACREncodesPrincipal             ID = "ac.r-encodes-principal"
+	ACRMissingOnRoutedAgent         ID = "ac.r-missing-on-routed-agent"
+	ACRPerCaller                    ID = "ac.r-per-caller"
+	ACROverSchemaLength             ID = "ac.r-over-schema-length"
 	ACROnWorkflowlessAgent          ID = "ac.r-on-workflowless-agent"
 	ACCardEmptySkills               ID = "ac.card-empty-skills"
 	ACHostCardForR                  ID = "ac.host-card-for-r"
@@ -26,16 +29,17 @@ const (
 	ACCardSystemPromptInDescription ID = "ac.card-system-prompt-in-description"
 	ACCardHandoffSchemaInSkill      ID = "ac.card-handoff-schema-in-skill"
 	ACCardCredentialInDocsURL       ID = "ac.card-credential-in-docs-url"
+	ACDegradedOffEntry              ID = "ac.degraded-off-entry"
 	ACRServesUnauthenticated        ID = "ac.r-serves-unauthenticated"
 	ACRAuthzWeakerThanGetAgent      ID = "ac.r-authz-weaker-than-get-agent"
 	ACResolveBeforeAuth             ID = "ac.resolve-before-auth"
 	ACForeignRDistinctStatus        ID = "ac.foreign-r-distinct-status"
 	ACForeignRDistinctCode          ID = "ac.foreign-r-distinct-code"
 	ACForeignRDistinctMessage       ID = "ac.foreign-r-distinct-message"
+	ACForeignRDistinctHeader        ID = "ac.foreign-r-distinct-header"
 	ACRefusalEchoesR                ID = "ac.refusal-echoes-r"
 	ACRestForeignRDistinct          ID = "ac.rest-foreign-r-distinct"
 	ACGetTaskForeignRLeaks          ID = "ac.gettask-foreign-r-leaks"
-	ACRunInInstallTenant            ID = "ac.run-in-install-tenant"
 	ACPublicCardListsR              ID = "ac.public-card-lists-r"
 	ACCardNamesForeignAgent         ID = "ac.card-names-foreign-agent"
 )
@@ -65,6 +69,12 @@ func init() {
 			"AC-B.2c", "AC-V2.2b"),
 		ac(ACREncodesPrincipal, "a2aTenant carries the caller's principal id hex-encoded: ag-<hex(principal)>-<mac>",
 			"AC-B.2d", "AC-V2.2c"),
+		ac(ACRMissingOnRoutedAgent, "the Summarizer's entry (workflows routed to it) is listed without an a2aTenant",
+			"AC-B.2e"),
+		ac(ACRPerCaller, "a2aTenant is a MAC of the agent and the caller's tenant: stable per caller, different for A and B",
+			"AC-B.2f"),
+		ac(ACROverSchemaLength, "a2aTenant is 129 characters, over the inventory schema's maxLength 128",
+			"AC-B.2g"),
 		ac(ACROnWorkflowlessAgent, "the entry of an agent with no routed workflow gets an a2aTenant, and its card has no skill",
 			"AC-B.3a", "AC-B.3b"),
 		// §C The card
@@ -99,6 +109,8 @@ func init() {
 		ac(ACCardCredentialInDocsURL, "the card's documentationUrl carries the agent's credential as ?token=",
 			"AC-C.5c", "AC-V2.4"),
 		// §D Non-disclosure
+		ac(ACDegradedOffEntry, "inventory entries drop degraded[] and memoryDegraded, as if the per-agent card replaced them",
+			"AC-V2.4b"),
 		ac(ACRServesUnauthenticated, "a request carrying a minted R is served without (or with invalid) credentials",
 			"AC-D.6a", "AC-V2.5a", "AC-D.6c", "AC-V2.5c", "AC-INV.1b"),
 		ac(ACRAuthzWeakerThanGetAgent, "a request carrying R skips the runs:read check GET /agents/{agentId} applies",
@@ -111,14 +123,14 @@ func init() {
 			"AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1b"),
 		ac(ACForeignRDistinctMessage, "a foreign R gets the never-minted refusal with the message 'agent not available in this workspace'",
 			"AC-D.7c", "AC-V2.6", "AC-INV.1b"),
+		ac(ACForeignRDistinctHeader, "a foreign R gets the never-minted refusal byte for byte, plus the response header X-Acme-Scope: workspace",
+			"AC-V2.6", "AC-INV.1b"),
 		ac(ACRefusalEchoesR, "the refusal of an unresolvable R quotes R in its message, so a foreign and a never-minted R get different bodies",
 			"AC-D.7c", "AC-V2.6", "AC-INV.1b"),
 		ac(ACRestForeignRDistinct, "on HTTP+JSON only, a foreign R gets 404 NOT_FOUND where a never-minted one gets the 400 refusal",
 			"AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1b"),
 		ac(ACGetTaskForeignRLeaks, "GetTask alone answers a foreign R with TaskNotFound (HTTP+JSON 404) where a never-minted R gets the refusal",
 			"AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1b"),
-		ac(ACRunInInstallTenant, "RFC D.9: SendMessage through the shared agent's R creates the task in the agent's install tenant, not the caller's",
-			"AC-D.7d"),
 		ac(ACPublicCardListsR, "RFC D.8: the public card lists one JSON-RPC interface per agent with tenant: R",
 			"AC-D.8", "AC-V2.7"),
 		ac(ACCardNamesForeignAgent, "the Resolver's first skill description names an agent only tenant B has installed",

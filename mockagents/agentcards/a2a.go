@@ -182,6 +182,8 @@ func (h *host) inInventory(p *principal, id string) bool {
 // within the caller's inventory. A nil reply hands the operation to the core (task store scoped by R and by the
 // caller's tenant, which is what keeps runs in the caller's tenant of record).
 func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
+	// A per-response id, as real hosts send: a header that legitimately differs between two identical requests.
+	c.RespHeader.Set("X-Acme-Request", h.requestID())
 	r := c.Tenant
 	p := h.authenticate(c.R)
 	viaSabotage := false
@@ -211,22 +213,30 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	if !hasScope(p, "runs:read") && !h.on(sabotage.ACRAuthzWeakerThanGetAgent) && !viaSabotage {
 		return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthorized, "the caller may not use agents of this host", nil), HTTPStatus: http.StatusForbidden}
 	}
+	if h.opt.UniformRefusal && isPushConfig(c.Method) {
+		// Latitude: push notifications are not supported, and the host says so before looking at R.
+		return &a2atest.Reply{Err: a2atest.NewError(a2a.CodePushNotSupported, "push notifications are not supported", nil)}
+	}
 	a := h.resolve(p, r)
 	if a == nil {
 		return h.unresolvable(c, r, h.mintedAgent(r) != "")
 	}
 	switch c.Method {
 	case a2a.MethodGetExtendedAgentCard:
-		if h.on("ac.rest-ignores-tenant-prefix") && c.Binding == a2a.BindingHTTPJSON {
+		if h.on(sabotage.ACRestIgnoresTenantPrefix) && c.Binding == a2a.BindingHTTPJSON {
 			return &a2atest.Reply{Result: h.hostExtendedCard()}
 		}
 		return &a2atest.Reply{Result: h.agentCard(p, a, r)}
-	case a2a.MethodSendMessage, a2a.MethodSendStreamingMessage:
-		if h.on("ac.run-in-install-tenant") && a.InstallTenant != p.Tenant {
-			c.Principal = &a2atest.Principal{Name: "install:" + a.AgentID, Tenant: a.InstallTenant}
-		}
 	}
 	return nil
+}
+
+func isPushConfig(m string) bool {
+	switch m {
+	case a2a.MethodCreatePushConfig, a2a.MethodGetPushConfig, a2a.MethodListPushConfigs, a2a.MethodDeletePushConfig:
+		return true
+	}
+	return false
 }
 
 func hasScope(p *principal, scope string) bool {
@@ -263,8 +273,11 @@ func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply
 	}
 	status := 0
 	if known {
+		if h.on(sabotage.ACForeignRDistinctHeader) {
+			c.RespHeader.Set("X-Acme-Scope", "workspace")
+		}
 		streaming := c.Method == a2a.MethodSendStreamingMessage || c.Method == a2a.MethodSubscribeToTask
-		if h.on("ac.foreign-r-distinct-code") {
+		if h.on(sabotage.ACForeignRDistinctCode) {
 			code, msg = a2a.CodeTaskNotFound, "the agent is not available"
 			if c.Binding == a2a.BindingHTTPJSON {
 				status = http.StatusBadRequest // the never-minted refusal's status: only the code differs
@@ -279,7 +292,7 @@ func (h *host) unresolvable(c *a2atest.Ctx, r string, known bool) *a2atest.Reply
 		if h.on(sabotage.ACRestForeignRDistinct) && c.Binding == a2a.BindingHTTPJSON {
 			code, msg, status = a2a.CodeTaskNotFound, "agent not found", 0
 		}
-		if h.on("ac.gettask-foreign-r-leaks") && c.Method == a2a.MethodGetTask {
+		if h.on(sabotage.ACGetTaskForeignRLeaks) && c.Method == a2a.MethodGetTask {
 			code, msg, status = a2a.CodeTaskNotFound, "task not found", 0
 		}
 	}
@@ -297,6 +310,10 @@ func (h *host) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply 
 	text := who + " completed the request."
 	if n := len(req.Message.Parts); n > 0 && req.Message.Parts[0].Text != nil {
 		text = who + " completed: " + strings.TrimSpace(*req.Message.Parts[0].Text)
+	}
+	if h.opt.MessageReply && c.Method == a2a.MethodSendMessage {
+		// Latitude: A2A lets SendMessage answer with a Message; no task is created.
+		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{a2a.TextPart(text)}}}
 	}
 	return a2atest.Reply{Task: &a2a.Task{
 		Status:    a2a.TaskStatus{State: a2a.StateCompleted},

@@ -29,14 +29,71 @@ import (
 	"github.com/extconf/extconf/sabotage"
 )
 
-// Paths of the OpenWOP surface on the host's origin.
+// Paths of the OpenWOP surface on the host's origin: the one well-known discovery resource (capabilities.md §1) and
+// the inventory.
 const (
-	DiscoveryPath = "/.well-known/openwop.json"
+	DiscoveryPath = "/.well-known/openwop"
 	InventoryPath = "/agents"
 )
 
+// Options are the reference host's permitted other choices (latitudes: no row may fail with one on) and two
+// test-only variants that make the host no RFC 0202 host at all. Each is switched by a named string (ParseOptions).
+type Options struct {
+	// Discovery: "" serves the v1 document to a request without OpenWOP-Version and the v2 root to
+	// OpenWOP-Version: 2; "v2-only" serves the v2 root whatever the header; "v1-only" (test) serves only the v1
+	// document; "none" (test) answers 404.
+	Discovery string
+	// UniformRefusal refuses the four push-config operations with PushNotificationNotSupported (-32003) for
+	// every caller that passes authentication and authorization, before R is resolved.
+	UniformRefusal bool
+	// MessageReply answers SendMessage (not streaming) with a Message, creating no task.
+	MessageReply bool
+	// RVariety mints routing values of different lengths and alphabets within the a2aTenant schema.
+	RVariety bool
+}
+
+// Option names understood by ParseOptions. The ac.* ones are latitudes; test.* ones are test-only variants.
+const (
+	LatDiscoveryV2Only  = "ac.discovery-v2-only"
+	LatDiscoveryV1AndV2 = "ac.discovery-v1-and-v2" // the default; named so it can be registered
+	LatUniformRefusal   = "ac.uniform-refusal-before-resolve"
+	LatMessageReply     = "ac.send-message-reply"
+	LatRVariety         = "ac.r-alphabet-variety"
+	TestDiscoveryV1Only = "test.discovery-v1-only"
+	TestNoDiscovery     = "test.no-discovery"
+)
+
+// ParseOptions maps option names to Options.
+func ParseOptions(names ...string) (Options, error) {
+	var o Options
+	for _, n := range names {
+		switch n {
+		case LatDiscoveryV2Only:
+			o.Discovery = "v2-only"
+		case LatDiscoveryV1AndV2:
+			o.Discovery = ""
+		case LatUniformRefusal:
+			o.UniformRefusal = true
+		case LatMessageReply:
+			o.MessageReply = true
+		case LatRVariety:
+			o.RVariety = true
+		case TestDiscoveryV1Only:
+			o.Discovery = "v1-only"
+		case TestNoDiscovery:
+			o.Discovery = "none"
+		default:
+			return o, fmt.Errorf("agent-cards reference host: unknown option %q", n)
+		}
+	}
+	return o, nil
+}
+
 // resolverID is the agent the single-agent toggles act on.
 const resolverID = "vendor.acme.support.resolver"
+
+// summarizerID is the agent ac.r-missing-on-routed-agent lists without its a2aTenant.
+const summarizerID = "vendor.acme.support.summarizer"
 
 type fixture struct {
 	Host struct {
@@ -88,11 +145,13 @@ type workspace struct {
 // host is one running reference host.
 type host struct {
 	set    sabotage.Set
+	opt    Options
 	fx     fixture
 	secret []byte
 	srv    *a2atest.Server
 
 	mu     sync.Mutex
+	reqSeq int
 	minted map[string]string // every R ever handed out → agentId
 	seq    int               // ac.r-per-request counter
 }
@@ -113,11 +172,20 @@ func load() (fixture, []byte, error) {
 // real host's operator would supply (principals, the discovery and inventory URLs, the agent-cards inputs), and
 // how to stop it.
 func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
+	return StartWith(set)
+}
+
+// StartWith is Start with the named options (ParseOptions) on.
+func StartWith(set sabotage.Set, options ...string) (map[string]string, target.Config, func(), error) {
+	opt, err := ParseOptions(options...)
+	if err != nil {
+		return nil, target.Config{}, nil, err
+	}
 	f, secret, err := load()
 	if err != nil {
 		return nil, target.Config{}, nil, err
 	}
-	h := &host{set: set, fx: f, secret: secret, minted: map[string]string{}}
+	h := &host{set: set, opt: opt, fx: f, secret: secret, minted: map[string]string{}}
 	srv, err := a2atest.Start(a2atest.Agent{
 		Name:   f.Host.Name,
 		Card:   h.publicCard,
@@ -187,6 +255,9 @@ func (h *host) published(p *principal, a *agent) bool {
 // mint returns the routing value of agentID for a caller in tenant / workspace / principal id, and records it.
 // The spec-correct value is a keyed MAC of agentId ‖ host version: the same for every caller, encoding nothing.
 func (h *host) mint(agentID, tenant, ws, pid string) string {
+	if h.on(sabotage.ACRPerCaller) {
+		agentID += "\x00" + tenant // a MAC per (agent, caller's tenant): encodes nothing, but differs per caller
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	mac := func(parts ...string) string {
@@ -208,6 +279,10 @@ func (h *host) mint(agentID, tenant, ws, pid string) string {
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(ws)) + "." + base[:12]
 	case h.on(sabotage.ACREncodesPrincipal):
 		r = "ag-" + hex.EncodeToString([]byte(pid)) + "-" + base[:12]
+	case h.on(sabotage.ACROverSchemaLength):
+		r = "ag-" + strings.Repeat(base, 3)[:126] // 129 characters: over the schema's maxLength 128
+	case h.opt.RVariety:
+		r = variedR(base)
 	default:
 		r = "ag-" + base[:22]
 	}
@@ -215,8 +290,48 @@ func (h *host) mint(agentID, tenant, ws, pid string) string {
 	return r
 }
 
+// variedR is the RVariety latitude: values of different lengths and alphabets, all inside the a2aTenant schema
+// (1–128 characters of ^[A-Za-z0-9._~-]+$), chosen by the MAC so each agent keeps its value.
+func variedR(mac string) string {
+	sum := sha256.Sum256([]byte(mac))
+	stream := hex.EncodeToString(sum[:])
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~-"
+	switch sum[0] % 4 {
+	case 0: // digits only
+		var b strings.Builder
+		for i := 0; i < 12; i++ {
+			b.WriteByte('0' + sum[i+1]%10)
+		}
+		return b.String()
+	case 1: // lower-case hex, 40 characters
+		return stream[:40]
+	case 2: // the whole alphabet, the maximum length
+		var b strings.Builder
+		for i := 0; b.Len() < 128; i++ {
+			x := sha256.Sum256([]byte(fmt.Sprint(mac, i)))
+			for _, c := range x {
+				if b.Len() < 128 {
+					b.WriteByte(alphabet[int(c)%len(alphabet)])
+				}
+			}
+		}
+		return b.String()
+	}
+	return "a~" + mac[:5] // short, with a tilde
+}
+
 func (h *host) mintFor(p *principal, a *agent) string {
 	return h.mint(a.AgentID, p.Tenant, p.Workspace, p.ID)
+}
+
+// requestID is a fresh per-response id.
+func (h *host) requestID() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.reqSeq++
+	m := hmac.New(sha256.New, h.secret)
+	fmt.Fprint(m, "request", h.reqSeq)
+	return hex.EncodeToString(m.Sum(nil))[:16]
 }
 
 // mintedAgent returns the agent a minted R names ("" when the host never minted it).
@@ -242,24 +357,74 @@ func (h *host) resolve(p *principal, r string) *agent {
 
 // ---- OpenWOP surface ----
 
+// serveDiscovery is OpenWOP's well-known resource (capabilities.md §1): the v1 document for a request without
+// OpenWOP-Version, the closed v2 root for OpenWOP-Version: 2, each with an ETag honoured by If-None-Match (§1.1).
 func (h *host) serveDiscovery(w http.ResponseWriter, r *http.Request) {
-	base := h.srv.URL()
-	profiles := []string{"core", "a2a-1.0"}
-	if h.on(sabotage.ACNoA2AProfile) {
-		profiles = []string{"core"}
+	v2 := strings.TrimSpace(r.Header.Get("OpenWOP-Version")) == "2"
+	switch h.opt.Discovery {
+	case "none":
+		writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]string{"code": "not_found", "message": "not found"}})
+		return
+	case "v1-only":
+		v2 = false
+	case "v2-only":
+		v2 = true
 	}
-	agents := map[string]any{"inventory": true, "manifestRuntime": true}
+	var doc any
+	if v2 {
+		doc = h.discoveryV2()
+		w.Header().Set("OpenWOP-Version", "2")
+	} else {
+		doc = h.discoveryV1()
+	}
+	b, _ := json.Marshal(doc)
+	sum := sha256.Sum256(b)
+	etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:12]) + `"`
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Vary", "OpenWOP-Version")
+	w.Header().Set("Cache-Control", "max-age=60")
+	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
+		if t = strings.TrimSpace(t); t == etag || t == "W/"+etag || t == "*" {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(b)
+}
+
+// discoveryV1 is the host's v1 discovery document (what a client that sends no OpenWOP-Version reads). It names
+// no RFC 0202 facet: v1 is untouched.
+func (h *host) discoveryV1() map[string]any {
+	versions := []string{"1.4", "2.0"}
+	if h.opt.Discovery == "v1-only" {
+		versions = []string{"1.4"}
+	}
+	return map[string]any{
+		"openwop": "1.4", "protocolVersions": versions,
+		"host":     map[string]string{"name": h.fx.Host.Name, "version": h.fx.Host.Version},
+		"profiles": []string{"core", "a2a"},
+		"a2a":      map[string]any{"supported": true, "agentCardUrl": h.srv.CardURL()},
+		"agents":   map[string]any{"supported": true},
+	}
+}
+
+// discoveryV2 is the closed v2 root (capabilities.md §2, §3): metadata keys and one capability record per family;
+// RFC 0202's facet is the key agentCards in the a2a record, manifestRuntime a key of the agents record.
+func (h *host) discoveryV2() map[string]any {
+	a2aRec := map[string]any{"status": "stable", "since": "2.0", "witness": "seam-gated",
+		"versions": []string{"1.0"}, "preferredVersion": "1.0", "minimumVersion": "1.0", "refreshedAt": "2026-11-01",
+		"profiles": []string{"a2a-1.0"}, "agentCardUrl": h.srv.CardURL(), "streaming": true, "agentCards": true}
+	if h.on(sabotage.ACNoA2AProfile) {
+		a2aRec["versions"], a2aRec["preferredVersion"], a2aRec["minimumVersion"] = []string{"0.3"}, "0.3", "0.3"
+		a2aRec["profiles"] = []string{"a2a-0.3"}
+	}
+	agents := map[string]any{"status": "stable", "since": "2.0", "witness": "witnessable-gated", "manifestRuntime": true}
 	if h.on(sabotage.ACNoManifestRuntime) {
 		delete(agents, "manifestRuntime")
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"openwop":      "2",
-		"host":         map[string]string{"name": h.fx.Host.Name, "version": h.fx.Host.Version},
-		"profiles":     profiles,
-		"facets":       map[string]any{"a2a": map[string]any{"agentCards": true}, "agents": agents},
-		"agentCardUrl": h.srv.CardURL(),
-		"inventoryUrl": base + InventoryPath,
-	})
+	return map[string]any{"protocolVersions": []string{"1.4", "2.0"}, "preferredVersion": "2.0", "a2a": a2aRec, "agents": agents}
 }
 
 // caller authenticates an OpenWOP request and applies GET /agents' policy (runs:read).
@@ -286,13 +451,13 @@ func (h *host) entry(p *principal, a *agent) map[string]any {
 	if a.Description != "" {
 		e["description"] = a.Description
 	}
-	if len(a.Degraded) > 0 {
+	if len(a.Degraded) > 0 && !h.on(sabotage.ACDegradedOffEntry) {
 		e["degraded"] = a.Degraded
 	}
-	if a.MemoryDegraded {
+	if a.MemoryDegraded && !h.on(sabotage.ACDegradedOffEntry) {
 		e["memoryDegraded"] = true
 	}
-	if h.published(p, a) {
+	if h.published(p, a) && !(a.AgentID == summarizerID && h.on(sabotage.ACRMissingOnRoutedAgent)) {
 		e["a2aTenant"] = h.mintFor(p, a)
 	}
 	return e
@@ -360,10 +525,9 @@ func (h *host) authenticate(r *http.Request) *principal {
 // surface of the host exposes (routing tables, workflowless agents, canaries, foreign routing values).
 func (h *host) operatorConfig() target.Config {
 	base := h.srv.URL()
+	_ = base // the discovery document and the inventory are found from the card's origin, not configured
 	cfg := target.Config{
 		Principals: map[string]target.Principal{},
-		Inventory:  base + InventoryPath,
-		Discovery:  base + DiscoveryPath,
 		Requests:   map[string][]string{},
 	}
 	for _, p := range h.fx.Principals {
@@ -379,6 +543,11 @@ func (h *host) operatorConfig() target.Config {
 			} else {
 				cfg.Requests["agent-cards:workflowless:"+role] = append(cfg.Requests["agent-cards:workflowless:"+role], a.AgentID)
 			}
+		}
+	}
+	for _, a := range h.inventory(h.principalByRole("A")) {
+		if len(a.Degraded) > 0 || a.MemoryDegraded {
+			cfg.Requests["agent-cards:degraded:A"] = append(cfg.Requests["agent-cards:degraded:A"], a.AgentID)
 		}
 	}
 	for _, a := range h.fx.Agents {

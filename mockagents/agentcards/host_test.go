@@ -5,8 +5,10 @@ import (
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -21,13 +23,22 @@ func TestMintedValuesCarryNoIdentifier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &host{fx: f, secret: secret, minted: map[string]string{}}
+	for _, opt := range []Options{{}, {RVariety: true}} {
+		checkMinted(t, &host{fx: f, secret: secret, opt: opt, minted: map[string]string{}})
+	}
+}
+
+func checkMinted(t *testing.T, h *host) {
+	f := h.fx
 	var ids []string
 	for _, p := range f.Principals {
 		ids = append(ids, p.Tenant, p.Workspace, p.ID)
 	}
 	for _, a := range f.Agents {
 		r := h.mint(a.AgentID, a.InstallTenant, "", "")
+		if len(r) < 1 || len(r) > 128 || strings.Trim(r, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~-") != "" {
+			t.Errorf("R %q of %s is outside the a2aTenant schema", r, a.AgentID)
+		}
 		for _, id := range ids {
 			if carries(r, id) {
 				t.Errorf("R %q of %s carries %q: regenerate fixtures/agentcards/host-secret.txt", r, a.AgentID, id)
@@ -62,15 +73,28 @@ func b32(s string) []byte {
 }
 func hx(s string) []byte { d, _ := hex.DecodeString(s); return d }
 
+// originOf is the scheme://host of the host's card URL.
+func originOf(t *testing.T, roles map[string]string) string {
+	u, err := url.Parse(roles["agent-cards"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Scheme + "://" + u.Host
+}
+
 func TestInventoryNeedsCredentialsAndScope(t *testing.T) {
-	_, cfg, closeFn, err := Start(sabotage.Set{})
+	roles, cfg, closeFn, err := Start(sabotage.Set{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeFn()
+	if cfg.Discovery != "" || cfg.Inventory != "" {
+		t.Errorf("the host configures discovery %q / inventory %q: the suite must find both itself", cfg.Discovery, cfg.Inventory)
+	}
+	inventory := originOf(t, roles) + InventoryPath
 	c := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsConfig()}}
 	get := func(auth string) (int, string) {
-		req, _ := http.NewRequest("GET", cfg.Inventory, nil)
+		req, _ := http.NewRequest("GET", inventory, nil)
 		if auth != "" {
 			req.Header.Set("Authorization", auth)
 		}
@@ -99,4 +123,51 @@ func TestInventoryNeedsCredentialsAndScope(t *testing.T) {
 
 func tlsConfig() *tls.Config {
 	return &tls.Config{RootCAs: testpki.CAPool(), MinVersion: tls.VersionTLS12}
+}
+
+// capabilities.md §1: no OpenWOP-Version → the v1 document; OpenWOP-Version: 2 → the closed v2 root with the facet
+// in the a2a record; §1.1: an ETag per representation, If-None-Match answered 304.
+func TestDiscoveryNegotiatesV2AndHonoursETag(t *testing.T) {
+	roles, _, closeFn, err := Start(sabotage.Set{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsConfig()}}
+	get := func(version, inm string) (int, http.Header, map[string]any) {
+		req, _ := http.NewRequest("GET", originOf(t, roles)+DiscoveryPath, nil)
+		if version != "" {
+			req.Header.Set("OpenWOP-Version", version)
+		}
+		if inm != "" {
+			req.Header.Set("If-None-Match", inm)
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var doc map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&doc)
+		return resp.StatusCode, resp.Header, doc
+	}
+	st, h1, v1 := get("", "")
+	if st != 200 || h1.Get("ETag") == "" || v1["a2a"] == nil || v1["a2a"].(map[string]any)["agentCards"] != nil {
+		t.Errorf("v1: %d etag %q %v", st, h1.Get("ETag"), v1)
+	}
+	st, h2, v2 := get("2", "")
+	a2aRec, _ := v2["a2a"].(map[string]any)
+	agents, _ := v2["agents"].(map[string]any)
+	if st != 200 || a2aRec["agentCards"] != true || agents["manifestRuntime"] != true || v2["profiles"] != nil || v2["preferredVersion"] != "2.0" {
+		t.Errorf("v2: %d %v", st, v2)
+	}
+	if h2.Get("ETag") == "" || h2.Get("ETag") == h1.Get("ETag") {
+		t.Errorf("ETags v1 %q v2 %q: each representation needs its own", h1.Get("ETag"), h2.Get("ETag"))
+	}
+	if st, _, _ := get("2", h2.Get("ETag")); st != http.StatusNotModified {
+		t.Errorf("If-None-Match with the v2 ETag: %d, want 304", st)
+	}
+	if st, _, _ := get("2", h1.Get("ETag")); st != 200 {
+		t.Errorf("If-None-Match with the v1 ETag on a v2 request: %d, want 200", st)
+	}
 }

@@ -114,11 +114,11 @@ func (s *session) setFor(ctx context.Context, set string, st *setup) (*a2a.Clien
 	switch set {
 	case "ctrl":
 		return withRole(roleA, rA)
-	case "never":
+	case "never", "never2": // never2: the baseline, the same request again
 		return withRole(roleA, never)
 	case "unauth:A":
 		return s.e.Client, rA, rA != ""
-	case "unauth:never":
+	case "unauth:never", "unauth:never2":
 		return s.e.Client, never, true
 	case "bad:A":
 		return s.badClient(), rA, rA != ""

@@ -12,6 +12,7 @@ import (
 //
 //	agent-cards:routed:<role>:<agentId>   workflows the host routes to the agent for that principal (V2.3i)
 //	agent-cards:workflowless:<role>       agentIds in that principal's inventory with no workflow routed (B.3a)
+//	agent-cards:degraded:<role>           agentIds in that principal's inventory whose agents are degraded (V2.4b)
 //	agent-cards:canary:system-prompt      strings planted in agents' system-prompt bodies (C.5a)
 //	agent-cards:canary:handoff-schema     strings planted in agents' resolved handoff schemas (C.5b)
 //	agent-cards:canary:credential         agents' credential material, or canaries planted in it (C.5c)

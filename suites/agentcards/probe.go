@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/extconf/extconf/harness/a2a"
@@ -34,12 +36,60 @@ type answer struct {
 	body   []byte // the response body (an SSE stream's raw bytes)
 	code   string // the error code as the binding carries it; "" when no error
 	result bool   // a result (JSON-RPC result member, HTTP+JSON 2xx) was returned
+	header http.Header
 }
 
 // same reports whether two answers are the same refusal in the sense of §D.7: status, code, body (the two
 // requests carry the same JSON-RPC id, so nothing needs normalising).
 func same(a, b answer) (status, code, body bool) {
 	return a.status == b.status, a.code == b.code, string(a.body) == string(b.body)
+}
+
+// perResponse are headers that report the response itself rather than what was asked (RFC 9110 Date, caching age,
+// timing and tracing): never compared. Any other header is compared unless it already differs between two
+// identical requests for a never-minted R (the baseline): that one varies per response on this host.
+var perResponse = map[string]bool{"Date": true, "Age": true, "Expires": true, "Server-Timing": true,
+	"Traceparent": true, "Tracestate": true, "X-Request-Id": true, "Request-Id": true, "X-Correlation-Id": true,
+	"X-Amzn-Trace-Id": true, "X-Response-Time": true, "X-Runtime": true, "Cf-Ray": true}
+
+// volatile returns the headers not compared for a leg: perResponse, and those that differ between base1 and base2.
+func volatile(base1, base2 answer) map[string]bool {
+	v := map[string]bool{}
+	for k := range perResponse {
+		v[k] = true
+	}
+	for _, h := range []http.Header{base1.header, base2.header} {
+		for k := range h {
+			if !slices.Equal(base1.header.Values(k), base2.header.Values(k)) {
+				v[http.CanonicalHeaderKey(k)] = true
+			}
+		}
+	}
+	return v
+}
+
+// sameHeaders reports whether a and b carry the same response headers apart from the volatile ones, and the first
+// difference.
+func sameHeaders(a, b answer, skip map[string]bool) (bool, string) {
+	names := map[string]bool{}
+	for _, h := range []http.Header{a.header, b.header} {
+		for k := range h {
+			if !skip[http.CanonicalHeaderKey(k)] {
+				names[http.CanonicalHeaderKey(k)] = true
+			}
+		}
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !slices.Equal(a.header.Values(k), b.header.Values(k)) {
+			return false, fmt.Sprintf("header %s: %q vs %q", k, a.header.Values(k), b.header.Values(k))
+		}
+	}
+	return true, ""
 }
 
 func (a answer) describe() string {
@@ -130,7 +180,7 @@ func probeRPC(ctx context.Context, c *a2a.Client, u string, l leg, p probeReq) a
 		}
 	}
 	if ans.ex != nil {
-		ans.status, ans.body = ans.ex.Status, ans.ex.ResponseBody
+		ans.status, ans.body, ans.header = ans.ex.Status, ans.ex.ResponseBody, ans.ex.ResponseHeader
 	}
 	return ans
 }
@@ -173,7 +223,7 @@ func probeREST(ctx context.Context, c *a2a.Client, base string, l leg, p probeRe
 	if ex == nil {
 		return ans
 	}
-	ans.status, ans.body = ex.Status, ex.ResponseBody
+	ans.status, ans.body, ans.header = ex.Status, ex.ResponseBody, ex.ResponseHeader
 	ans.result = ex.Status >= 200 && ex.Status < 300
 	if !ans.result {
 		ans.code = restCode(ex.ResponseBody, ex.Status)

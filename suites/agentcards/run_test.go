@@ -15,17 +15,34 @@ import (
 )
 
 // run starts the reference host, lets edit withhold operator input, and runs the suite against it.
-func run(t *testing.T, edit func(*target.Config)) map[string]harness.RowVerdict {
+func run(t *testing.T, edit func(*target.Config), options ...string) map[string]harness.RowVerdict {
 	t.Helper()
-	roles, cfg, closeFn, err := mock.Start(sabotage.Set{})
+	return runAs(t, target.KindMock, edit, options...)
+}
+
+// runAs is run with the target's kind: a URL target knows only the card URL and the operator's configuration.
+func runAs(t *testing.T, kind string, edit func(*target.Config), options ...string) map[string]harness.RowVerdict {
+	t.Helper()
+	return runCard(t, kind, func(c *target.Config, _ string) {
+		if edit != nil {
+			edit(c)
+		}
+	}, options...)
+}
+
+// runCard is runAs whose edit also sees the host's card URL.
+func runCard(t *testing.T, kind string, edit func(c *target.Config, cardURL string), options ...string) map[string]harness.RowVerdict {
+	t.Helper()
+	roles, cfg, closeFn, err := mock.StartWith(sabotage.Set{}, options...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	if edit != nil {
-		edit(&cfg)
+	edit(&cfg, roles[agentcards.ID])
+	if kind == target.KindURL {
+		roles = map[string]string{"": roles[agentcards.ID]}
 	}
-	tgt := &target.Target{Kind: target.KindMock, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg}
+	tgt := &target.Target{Kind: kind, Agents: roles, RootCAs: testpki.CAPool(), Config: cfg}
 	res, err := harness.Run(context.Background(), tgt, harness.Options{
 		Suites: []harness.Suite{agentcards.Suite()}, Documents: []string{agentcards.ID}, Seed: 1})
 	if err != nil {
@@ -70,7 +87,7 @@ func TestWithoutPrincipalBCrossTenantRowsAreBlocked(t *testing.T) {
 		delete(c.Principals, "B")
 		delete(c.Principals, "agent-cards.B")
 	})
-	crossTenant := []string{"AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-D.7d", "AC-V2.6", "AC-INV.1a", "AC-INV.1b"}
+	crossTenant := []string{"AC-B.2f", "AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1a", "AC-INV.1b"}
 	for _, id := range crossTenant {
 		r := rows[id]
 		if r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "principal B") {
@@ -102,7 +119,7 @@ func TestWithoutOperatorInputGatedRowsAreBlocked(t *testing.T) {
 		delete(c.Principals, "A-restricted")
 		delete(c.Principals, "agent-cards.A-restricted")
 	})
-	gated := []string{"AC-B.2b", "AC-B.2c", "AC-B.2d", "AC-V2.2a", "AC-V2.2b", "AC-V2.2c", "AC-B.3a",
+	gated := []string{"AC-B.2e", "AC-V2.4b", "AC-B.2b", "AC-B.2c", "AC-B.2d", "AC-V2.2a", "AC-V2.2b", "AC-V2.2c", "AC-B.3a",
 		"AC-C.5a", "AC-C.5b", "AC-C.5c", "AC-V2.4", "AC-V2.3i", "AC-D.6b", "AC-V2.5b"}
 	for _, id := range gated {
 		if r := rows[id]; r.Verdict != harness.Blocked {
@@ -117,12 +134,51 @@ func TestWithoutOperatorInputGatedRowsAreBlocked(t *testing.T) {
 	}
 }
 
-// A target that configures no OpenWOP discovery document does not declare the document: every row inapplicable.
-func TestWithoutDiscoveryTheDocumentIsInapplicable(t *testing.T) {
-	rows := run(t, func(c *target.Config) { c.Discovery = "" })
+// The reference host as a URL target with credentials only (no `discovery`, no `inventory`): the suite finds
+// /.well-known/openwop on the card's origin, negotiates v2, finds GET /agents, and grades every row.
+func TestURLTargetWithCredentialsOnlyGradesEveryRow(t *testing.T) {
+	rows := runAs(t, target.KindURL, func(c *target.Config) {
+		if c.Discovery != "" || c.Inventory != "" {
+			t.Fatalf("the reference host configures discovery %q / inventory %q", c.Discovery, c.Inventory)
+		}
+	})
 	for id, r := range rows {
-		if r.Verdict != harness.Inapplicable {
-			t.Errorf("%s: %s, want inapplicable", id, r.Verdict)
+		if r.Verdict != harness.ExecutedPass || r.Assertions == 0 {
+			t.Errorf("%s: %s (%d assertions): %s", id, r.Verdict, r.Assertions, r.Detail)
+		}
+	}
+}
+
+// Nothing OpenWOP at /.well-known/openwop (404) and no `discovery` configured: the target is no OpenWOP host, every
+// row inapplicable, naming the well-known location.
+func TestWithoutDiscoveryTheDocumentIsInapplicable(t *testing.T) {
+	rows := run(t, nil, mock.TestNoDiscovery)
+	for id, r := range rows {
+		if r.Verdict != harness.Inapplicable || !strings.Contains(r.Detail, "/.well-known/openwop") {
+			t.Errorf("%s: %s (%s), want inapplicable naming /.well-known/openwop", id, r.Verdict, r.Detail)
+		}
+	}
+}
+
+// A v1-only host (the v1 document whatever OpenWOP-Version says) is reported as such: every row inapplicable.
+func TestV1OnlyHostIsReportedAsSuch(t *testing.T) {
+	rows := run(t, nil, mock.TestDiscoveryV1Only)
+	for id, r := range rows {
+		if r.Verdict != harness.Inapplicable || !strings.Contains(r.Detail, "only OpenWOP v1") {
+			t.Errorf("%s: %s (%s), want inapplicable as a v1-only host", id, r.Verdict, r.Detail)
+		}
+	}
+}
+
+// A configured discovery document that cannot be fetched fails the advertisement rows and blocks the others.
+func TestUnreadableConfiguredDiscoveryFailsAdvertisement(t *testing.T) {
+	rows := runCard(t, target.KindMock, func(c *target.Config, cardURL string) {
+		c.Discovery = strings.TrimSuffix(cardURL, "/.well-known/agent-card.json") + "/.well-known/openwop-missing"
+	})
+	for id, r := range rows {
+		adv := contains([]string{"AC-A.1a", "AC-A.1b", "AC-V2.1a", "AC-V2.1b"}, id)
+		if adv && r.Verdict != harness.ExecutedFail || !adv && r.Verdict != harness.Blocked {
+			t.Errorf("%s: %s (%s)", id, r.Verdict, r.Detail)
 		}
 	}
 }
@@ -134,4 +190,24 @@ func contains(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// Latitudes: choices the document permits. With each on, no row may be executed-fail or not-tested (the
+// falsification gate's rule); the ids and the sentences that permit them are in README.md "Latitudes".
+func TestLatitudesSurvive(t *testing.T) {
+	for _, lat := range []string{mock.LatDiscoveryV2Only, mock.LatDiscoveryV1AndV2, mock.LatUniformRefusal,
+		mock.LatMessageReply, mock.LatRVariety} {
+		t.Run(lat, func(t *testing.T) {
+			rows := run(t, nil, lat)
+			for id, r := range rows {
+				if r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
+					t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+				}
+				// Stronger than the gate: the reference host with a latitude on still grades every row.
+				if r.Verdict != harness.ExecutedPass {
+					t.Errorf("%s: %s, want executed-pass: %s", id, r.Verdict, r.Detail)
+				}
+			}
+		})
+	}
 }

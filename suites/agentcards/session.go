@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -92,7 +95,7 @@ func (s *session) allowed(raw string) bool {
 		return false
 	}
 	cfg := s.cfg()
-	for _, known := range []string{cfg.Discovery, cfg.Inventory} {
+	for _, known := range []string{cfg.Discovery, cfg.Inventory, s.discoveryURL(), s.inventoryURL()} {
 		if known != "" && origin(known) == o {
 			return true
 		}
@@ -105,80 +108,147 @@ func (s *session) allowed(raw string) bool {
 
 const role = "agent-cards"
 
-// ---- the OpenWOP discovery document ----
+// WellKnownPath is OpenWOP's discovery resource (capabilities.md §1), on the host's origin.
+const WellKnownPath = "/.well-known/openwop"
+
+// discoveryURL is the operator's `discovery` when given, else /.well-known/openwop on the card's origin.
+func (s *session) discoveryURL() string {
+	if u := s.cfg().Discovery; u != "" {
+		return u
+	}
+	if u, ok := s.e.Target.CardURL(role); ok && origin(u) != "" {
+		return origin(u) + WellKnownPath
+	}
+	return ""
+}
+
+// inventoryURL is the operator's `inventory` when given, else GET /agents on the discovery document's origin.
+func (s *session) inventoryURL() string {
+	if u := s.cfg().Inventory; u != "" {
+		return u
+	}
+	if o := origin(s.discoveryURL()); o != "" {
+		return o + "/agents"
+	}
+	return ""
+}
+
+// ---- the OpenWOP discovery document (v2, negotiated with OpenWOP-Version: 2) ----
 
 type discovery struct {
-	url string
-	raw []byte
-	doc map[string]any
-	ex  *a2a.Exchange
-	err error
+	url        string
+	configured bool // the operator named the document; otherwise it was looked for at the well-known location
+	raw        []byte
+	doc        map[string]any
+	ex         *a2a.Exchange
+	err        error  // could not be fetched or parsed: fails the advertisement rows
+	absent     string // not configured and nothing OpenWOP at the well-known location: the target is no OpenWOP host
+	v1         string // the host answered the v2 request with a v1 document: a v1-only host
+}
+
+// a2a and agents are the root's capability records (absent → nil).
+func (d *discovery) record(family string) map[string]any {
+	m, _ := d.doc[family].(map[string]any)
+	return m
 }
 
 func (s *session) discovery(ctx context.Context) *discovery {
 	return memo(s, "discovery", func() *discovery {
-		d := &discovery{url: s.cfg().Discovery}
-		d.raw, d.ex, d.err = s.e.Client.FetchJSON(ctx, d.url, a2a.Call{Note: "OpenWOP discovery document"})
-		if d.err == nil {
-			if err := json.Unmarshal(d.raw, &d.doc); err != nil || d.doc == nil {
-				d.err = fmt.Errorf("the discovery document is not a JSON object")
+		d := &discovery{url: s.discoveryURL(), configured: s.cfg().Discovery != ""}
+		if d.url == "" {
+			d.absent = "the target has no card URL to find /.well-known/openwop beside, and no `discovery` is configured"
+			return d
+		}
+		c := s.e.Client.WithHeader("OpenWOP-Version", "2")
+		var err error
+		d.ex, err = c.HTTP(ctx, http.MethodGet, d.url, nil, a2a.Call{Note: "OpenWOP discovery document, OpenWOP-Version: 2"})
+		ct := ""
+		if d.ex != nil {
+			ct = strings.ToLower(d.ex.ResponseHeader.Get("Content-Type"))
+		}
+		switch {
+		case err != nil && (d.ex == nil || d.ex.Status == 0):
+			d.err = fmt.Errorf("GET %s: %v", d.url, err)
+		case !d.configured && (d.ex.Status == http.StatusNotFound || d.ex.Status == http.StatusGone):
+			d.absent = fmt.Sprintf("GET %s answers HTTP %d (%s)", d.url, d.ex.Status, d.ex.ID)
+		case !d.configured && d.ex.Status == http.StatusOK && !strings.Contains(ct, "json"):
+			d.absent = fmt.Sprintf("GET %s answers a %q document, not JSON (%s)", d.url, ct, d.ex.ID)
+		case d.ex.Status != http.StatusOK:
+			d.err = fmt.Errorf("GET %s with OpenWOP-Version: 2 answers HTTP %d: %s", d.url, d.ex.Status, clip(string(d.ex.ResponseBody), 200))
+		default:
+			d.raw = d.ex.ResponseBody
+			if json.Unmarshal(d.raw, &d.doc) != nil || d.doc == nil {
+				d.err = fmt.Errorf("the discovery document at %s is not a JSON object: %s", d.url, clip(string(d.raw), 200))
+			} else if !d.isV2() {
+				d.v1 = fmt.Sprintf("GET %s with OpenWOP-Version: 2 answers a document whose protocolVersions (%s) names no 2.x version (%s)", d.url, jsonOf(d.doc["protocolVersions"]), d.ex.ID)
 			}
 		}
 		return d
 	})
 }
 
-// facet reports whether the discovery document advertises family.name, in any of the shapes an OpenWOP host
-// publishes it: facets.{family}.{name}, a facets list of "family.name" strings, or a top-level family object.
-// want true demands the JSON boolean true (a2a.agentCards is `const: true`); otherwise any non-false value counts.
-func (d *discovery) facet(family, name string, wantTrue bool) (bool, string) {
-	ok := func(v any) bool {
-		if wantTrue {
-			return v == true
-		}
-		return v != nil && v != false
-	}
-	if f, has := d.doc["facets"]; has {
-		switch t := f.(type) {
-		case map[string]any:
-			if fam, is := t[family].(map[string]any); is && ok(fam[name]) {
-				return true, fmt.Sprintf("facets.%s.%s = %v", family, name, fam[name])
-			}
-			if ok(t[family+"."+name]) {
-				return true, fmt.Sprintf("facets[%q] = %v", family+"."+name, t[family+"."+name])
-			}
-		case []any:
-			for _, x := range t {
-				if x == family+"."+name {
-					return true, fmt.Sprintf("facets lists %q", x)
-				}
-			}
+// isV2: the v2 root's required protocolVersions lists a 2.x version (capabilities.md §2).
+func (d *discovery) isV2() bool {
+	l, _ := d.doc["protocolVersions"].([]any)
+	for _, v := range l {
+		if str, ok := v.(string); ok && (str == "2" || strings.HasPrefix(str, "2.")) {
+			return true
 		}
 	}
-	if fam, is := d.doc[family].(map[string]any); is && ok(fam[name]) {
-		return true, fmt.Sprintf("%s.%s = %v", family, name, fam[name])
-	}
-	return false, fmt.Sprintf("no %s.%s in %s", family, name, clip(string(d.raw), 400))
+	return false
 }
 
-// profile reports whether the discovery document offers profile id (profiles as strings, {id} objects, or keys).
-func (d *discovery) profile(id string) (bool, string) {
-	switch t := d.doc["profiles"].(type) {
-	case []any:
-		for _, x := range t {
-			if x == id {
-				return true, fmt.Sprintf("profiles lists %q", id)
-			}
-			if m, is := x.(map[string]any); is && m["id"] == id {
-				return true, fmt.Sprintf("profiles lists {id: %q}", id)
-			}
-		}
-	case map[string]any:
-		if v, has := t[id]; has && v != false && v != nil {
-			return true, fmt.Sprintf("profiles.%s = %v", id, v)
-		}
+// facet reports whether the v2 root's capability record family carries facet name. A facet is advertised by the
+// presence of its key in the record (capabilities.md §3); wantTrue demands the JSON boolean true (a2a.agentCards
+// is `const: true`). A value of false, null or {"supported": false} does not advertise the facet.
+func (d *discovery) facet(family, name string, wantTrue bool) (bool, string) {
+	rec := d.record(family)
+	if rec == nil {
+		return false, fmt.Sprintf("the v2 root has no %q capability record (root members: %s)", family, keysOf(d.doc))
 	}
-	return false, fmt.Sprintf("profiles = %s", jsonOf(d.doc["profiles"]))
+	v, has := rec[name]
+	ok := has && v != nil && v != false
+	if m, isObj := v.(map[string]any); isObj && (m["supported"] == false || m["enabled"] == false) {
+		ok = false
+	}
+	if wantTrue {
+		ok = v == true
+	}
+	if !has {
+		return false, fmt.Sprintf("the %q record has no %q key (keys: %s)", family, name, keysOf(rec))
+	}
+	return ok, fmt.Sprintf("%s.%s = %s", family, name, jsonOf(v))
+}
+
+// profile reports whether the a2a record offers the a2a-1.0 profile: "a2a-1.0" in its profiles, or "1.0" in its
+// versions (capabilities.md §7: the profiles are being replaced by versions[]; both say the same).
+func (d *discovery) a2a10() (bool, string) {
+	rec := d.record("a2a")
+	if rec == nil {
+		return false, "the v2 root has no \"a2a\" capability record"
+	}
+	if l, _ := rec["profiles"].([]any); slices.Contains(l, any("a2a-1.0")) {
+		return true, `a2a.profiles lists "a2a-1.0"`
+	}
+	if l, _ := rec["versions"].([]any); slices.Contains(l, any("1.0")) {
+		return true, `a2a.versions lists "1.0"`
+	}
+	return false, fmt.Sprintf("a2a.profiles = %s, a2a.versions = %s", jsonOf(rec["profiles"]), jsonOf(rec["versions"]))
+}
+
+// agentCardURL is the a2a record's agentCardUrl facet ("" when absent).
+func (d *discovery) agentCardURL() string {
+	u, _ := d.record("a2a")["agentCardUrl"].(string)
+	return u
+}
+
+func keysOf(m map[string]any) string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return "[" + strings.Join(ks, ", ") + "]"
 }
 
 func jsonOf(v any) string {
@@ -272,12 +342,12 @@ func (l *listing) rs() []string {
 	return out
 }
 
-var errNoInventory = errors.New("no inventory URL is configured (`inventory` in the target configuration)")
+var errNoInventory = errors.New("no inventory URL: neither `inventory` in the target configuration nor a discovery document's origin to find GET /agents on")
 
 // list performs GET /agents as role.
 func (s *session) list(ctx context.Context, c *a2a.Client, note string) *listing {
 	l := &listing{}
-	u := s.cfg().Inventory
+	u := s.inventoryURL()
 	if u == "" {
 		l.err = errNoInventory
 		return l
