@@ -63,6 +63,7 @@ type binding struct{ version, digest string }
 
 type agent struct {
 	set    sabotage.Set
+	opt    Options
 	skills map[string]*skill
 	order  []string // card order of the domain skills
 
@@ -75,10 +76,28 @@ type agent struct {
 	decisions   map[string]bool // principal/skill → first decision (sabotage: cached)
 }
 
+// Options are the reference agent's permitted other choices: each one makes a choice the draft leaves open (its
+// permitting sentence is in the suite README, "Latitudes") and no row may fail with it on. The zero value is the
+// reference behaviour.
+type Options struct {
+	// SyncOnly: the card does not offer streaming (capabilities.streaming false); SendStreamingMessage is refused
+	// with UnsupportedOperation. "The client MUST invoke the A2A Send Message or Send Streaming Message operation".
+	SyncOnly bool
+}
+
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
 // itself, and how to stop it.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
-	a, err := newAgent(set)
+	return StartWith(Options{})(set)
+}
+
+// StartWith returns the starter of the reference agent with the permitted other choices o.
+func StartWith(o Options) func(sabotage.Set) (map[string]string, target.Config, func(), error) {
+	return func(set sabotage.Set) (map[string]string, target.Config, func(), error) { return start(set, o) }
+}
+
+func start(set sabotage.Set, o Options) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
+	a, err := newAgent(set, o)
 	if err != nil {
 		return nil, cfg, nil, err
 	}
@@ -113,13 +132,16 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 // ProfileKey is the target-configuration requests key carrying the schema-interface profile.
 const ProfileKey = "schema-interface.profile"
 
-func newAgent(set sabotage.Set) (*agent, error) {
+func newAgent(set sabotage.Set, opts ...Options) (*agent, error) {
 	srcs, err := sifx.Skills()
 	if err != nil {
 		return nil, err
 	}
 	a := &agent{set: set, skills: map[string]*skill{}, resources: seedResources(),
 		approvals: map[string]int{}, approvedAny: map[string]bool{}, revoked: map[string]bool{}, decisions: map[string]bool{}}
+	if len(opts) > 0 {
+		a.opt = opts[0]
+	}
 	// Card order: the worked example first, the deliberately faulty skills last.
 	rank := map[string]int{skillEvaluate: 0, skillManage: 1, skillMeasure: 2, skillPropose: 3, skillUnavailable: 4, skillCorrupt: 5, skillBrokenInit: 6}
 	sort.SliceStable(srcs, func(i, j int) bool { return rank[srcs[i].SkillID] < rank[srcs[j].SkillID] })

@@ -152,3 +152,31 @@ func TestWithCredentialsAndArgumentsOnly(t *testing.T) {
 		}
 	}
 }
+
+// latitude runs both suites of the document against the reference agent with the permitted other choice o on:
+// no row may read executed-fail or not-tested (nor blocked: the agent supplies its whole profile), and
+// mustPass rows must still pass with assertions (the latitude is exercised, not excused).
+func latitude(t *testing.T, o mock.Options, mustPass ...string) map[string]harness.RowVerdict {
+	t.Helper()
+	set := sabotage.Set{}
+	rows, _ := harnesstest.Run(t, mock.StartWith(o), set, nil, "schema-interface",
+		harness.Options{Suites: documentSuites(), Sabotage: set, Seed: 1})
+	for id, r := range rows {
+		switch r.Verdict {
+		case harness.ExecutedFail, harness.NotTested, harness.Blocked:
+			t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+		}
+	}
+	for _, id := range mustPass {
+		if r := rows[id]; r.Verdict != harness.ExecutedPass || r.Assertions == 0 {
+			t.Errorf("%s: %s (%d assertions), want executed-pass: %s", id, r.Verdict, r.Assertions, r.Detail)
+		}
+	}
+	return rows
+}
+
+// Latitude si.sync-only: "The client MUST invoke the A2A Send Message or Send Streaming Message operation" — an
+// agent whose card does not offer streaming is asked over SendMessage only (issue #18: it failed 22 rows).
+func TestLatitudeSyncOnly(t *testing.T) {
+	latitude(t, mock.Options{SyncOnly: true}, "SI-9.17a", "SI-9.17b", "SI-9.38a", "SI-9.38b", "SI-9.43b", "SI-8.13")
+}
