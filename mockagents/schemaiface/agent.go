@@ -83,6 +83,10 @@ type Options struct {
 	// SyncOnly: the card does not offer streaming (capabilities.streaming false); SendStreamingMessage is refused
 	// with UnsupportedOperation. "The client MUST invoke the A2A Send Message or Send Streaming Message operation".
 	SyncOnly bool
+	// ExtraMembers: every document carries members the prose neither requires nor forbids — a top-level
+	// description, a title on each Schema Reference, interaction.timeout_seconds — and manage_resource's document
+	// omits interaction.cancellable. The Skill Interface Schema prose names no closed member set.
+	ExtraMembers bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -161,6 +165,22 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 	sk := &skill{id: s.SkillID, card: s.Card, version: s.SkillVersion}
 	a.sabotageSource(&s)
 	sk.doc = assemble(s, jcsDigest)
+	if a.opt.ExtraMembers {
+		sk.doc = editJSON(sk.doc, func(m map[string]any) {
+			m["description"] = "Skill Interface Document of " + s.SkillID + " (extra members the prose permits)"
+			for _, k := range []string{"input_schema", "output_schema"} {
+				if r, ok := m[k].(map[string]any); ok {
+					r["title"] = k
+				}
+			}
+			if in, ok := m["interaction"].(map[string]any); ok {
+				in["timeout_seconds"] = 30
+				if s.SkillID == skillManage {
+					delete(in, "cancellable")
+				}
+			}
+		})
+	}
 	sk.digest = interfaceDigest(sk.doc)
 	ver, err := skiface.VerifyDocument(sk.doc, skiface.Limits{})
 	if err != nil {

@@ -180,3 +180,11 @@ func latitude(t *testing.T, o mock.Options, mustPass ...string) map[string]harne
 func TestLatitudeSyncOnly(t *testing.T) {
 	latitude(t, mock.Options{SyncOnly: true}, "SI-9.17a", "SI-9.17b", "SI-9.38a", "SI-9.38b", "SI-9.43b", "SI-8.13")
 }
+
+// Latitude si.document-extra-members: the prose names the members a Skill Interface Document and a Schema
+// Reference contain but never closes them ("A Schema Reference contains: …"); documents with a top-level
+// description, Schema Reference titles and without interaction.cancellable pass every row (issue #18: SI-6.14,
+// 8.1, 9.25a, 12.10a, 9.29a and ~16 client rows failed).
+func TestLatitudeExtraDocumentMembers(t *testing.T) {
+	latitude(t, mock.Options{ExtraMembers: true}, "SI-6.14", "SI-8.1", "SI-9.25a", "SI-12.10a", "SI-9.29a", "SI-2.2a")
+}
