@@ -21,7 +21,7 @@ func init() {
 		Toggle{ID: "si.approval-unenforced", Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.8"},
 			Description: "deletes that need approval proceed without it"},
 		Toggle{ID: "si.authn-failure-no-code", Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-12.8a"},
-			Description: "authentication failures are answered 401 UNAUTHENTICATED with no authorization_failed condition anywhere"},
+			Description: "authentication failures are answered 401 UNAUTHENTICATED naming the condition input_invalid instead of authorization_failed"},
 		Toggle{ID: "si.authn-skipped", Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7a", "SI-12.5a"},
 			Description: "requests without or with an unknown credential are processed as principal A"},
 		Toggle{ID: "si.authz-bypassed-by-valid-request", Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-12.7a", "SI-12.7b"},

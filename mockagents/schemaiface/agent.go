@@ -87,6 +87,13 @@ type Options struct {
 	// description, a title on each Schema Reference, interaction.timeout_seconds — and manage_resource's document
 	// omits interaction.cancellable. The Skill Interface Schema prose names no closed member set.
 	ExtraMembers bool
+	// Plain401: an unauthenticated request gets a plain RFC 7235 401 with WWW-Authenticate and no JSON body. A
+	// pre-task error "MUST be carried using the error mechanism of the selected A2A protocol binding and SHOULD
+	// expose the same machine-readable code when that binding permits it".
+	Plain401 bool
+	// UpperReasons: condition names in binding errors are written as ErrorInfo reasons in upper snake case
+	// (AUTHORIZATION_FAILED), the ErrorInfo convention. The draft fixes the code's spelling only inside a Task.
+	UpperReasons bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for

@@ -188,3 +188,17 @@ func TestLatitudeSyncOnly(t *testing.T) {
 func TestLatitudeExtraDocumentMembers(t *testing.T) {
 	latitude(t, mock.Options{ExtraMembers: true}, "SI-6.14", "SI-8.1", "SI-9.25a", "SI-12.10a", "SI-9.29a", "SI-2.2a")
 }
+
+// Latitude si.plain-401: a pre-task error "MUST be carried using the error mechanism of the selected A2A protocol
+// binding and SHOULD expose the same machine-readable code when that binding permits it" — a plain RFC 7235 401
+// with WWW-Authenticate and no JSON body is such a refusal (issue #18: SI-8.7a, 12.5a, 9.48 failed).
+func TestLatitudePlain401(t *testing.T) {
+	latitude(t, mock.Options{Plain401: true}, "SI-8.7a", "SI-12.5a", "SI-12.8a", "SI-9.48")
+}
+
+// Latitude si.upper-case-reasons: binding errors name the condition as an ErrorInfo reason in upper snake case
+// (AUTHORIZATION_FAILED); the draft fixes the code's spelling only in a Task's error Data Part ("the Task's final
+// status Message MUST contain exactly one Data Part whose data value has this form") (issue #18: SI-12.8a failed).
+func TestLatitudeUpperCaseReasons(t *testing.T) {
+	latitude(t, mock.Options{UpperReasons: true}, "SI-12.8a", "SI-12.3a", "SI-9.47")
+}

@@ -341,6 +341,12 @@ func (s *sess) modes(skill string) []string {
 	return []string{s.deliverable(skill, modeSync)}
 }
 
+// httpRefusal reports whether the binding refused the request with HTTP 401 or 403 (RFC 7235 / RFC 9110), with or
+// without a JSON body: the binding's own error mechanism for authentication and authorization failures.
+func (an *answer) httpRefusal() bool {
+	return an.ex != nil && (an.ex.Status == http.StatusUnauthorized || an.ex.Status == http.StatusForbidden)
+}
+
 // getTask retrieves a task over the binding.
 func (s *sess) getTask(cl *a2a.Client, rest bool, id, note string) *answer {
 	if !rest && s.rpc == nil && s.rest != nil {
@@ -502,7 +508,9 @@ func bindingCode(raw json.RawMessage) string {
 	for _, it := range list {
 		o, _ := it.(map[string]any)
 		if r, ok := o["reason"].(string); ok && isCodeFold(r) {
-			return r
+			// An ErrorInfo reason is conventionally UPPER_SNAKE_CASE; the draft fixes the code's spelling only in
+			// the Task's error Data Part, so a binding error's reason is read case-insensitively.
+			return strings.ToLower(r)
 		}
 		if c := codeIn(o); c != "" {
 			return c
