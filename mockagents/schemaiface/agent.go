@@ -63,6 +63,7 @@ type binding struct{ version, digest string }
 
 type agent struct {
 	set    sabotage.Set
+	opt    Options
 	skills map[string]*skill
 	order  []string // card order of the domain skills
 
@@ -75,10 +76,39 @@ type agent struct {
 	decisions   map[string]bool // principal/skill → first decision (sabotage: cached)
 }
 
+// Options are the reference agent's permitted other choices: each one makes a choice the draft leaves open (its
+// permitting sentence is in the suite README, "Latitudes") and no row may fail with it on. The zero value is the
+// reference behaviour.
+type Options struct {
+	// SyncOnly: the card does not offer streaming (capabilities.streaming false); SendStreamingMessage is refused
+	// with UnsupportedOperation. "The client MUST invoke the A2A Send Message or Send Streaming Message operation".
+	SyncOnly bool
+	// ExtraMembers: every document carries members the prose neither requires nor forbids — a top-level
+	// description, a title on each Schema Reference, interaction.timeout_seconds — and manage_resource's document
+	// omits interaction.cancellable. The Skill Interface Schema prose names no closed member set.
+	ExtraMembers bool
+	// Plain401: an unauthenticated request gets a plain RFC 7235 401 with WWW-Authenticate and no JSON body. A
+	// pre-task error "MUST be carried using the error mechanism of the selected A2A protocol binding and SHOULD
+	// expose the same machine-readable code when that binding permits it".
+	Plain401 bool
+	// UpperReasons: condition names in binding errors are written as ErrorInfo reasons in upper snake case
+	// (AUTHORIZATION_FAILED), the ErrorInfo convention. The draft fixes the code's spelling only inside a Task.
+	UpperReasons bool
+}
+
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
 // itself, and how to stop it.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
-	a, err := newAgent(set)
+	return StartWith(Options{})(set)
+}
+
+// StartWith returns the starter of the reference agent with the permitted other choices o.
+func StartWith(o Options) func(sabotage.Set) (map[string]string, target.Config, func(), error) {
+	return func(set sabotage.Set) (map[string]string, target.Config, func(), error) { return start(set, o) }
+}
+
+func start(set sabotage.Set, o Options) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
+	a, err := newAgent(set, o)
 	if err != nil {
 		return nil, cfg, nil, err
 	}
@@ -113,13 +143,16 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 // ProfileKey is the target-configuration requests key carrying the schema-interface profile.
 const ProfileKey = "schema-interface.profile"
 
-func newAgent(set sabotage.Set) (*agent, error) {
+func newAgent(set sabotage.Set, opts ...Options) (*agent, error) {
 	srcs, err := sifx.Skills()
 	if err != nil {
 		return nil, err
 	}
 	a := &agent{set: set, skills: map[string]*skill{}, resources: seedResources(),
 		approvals: map[string]int{}, approvedAny: map[string]bool{}, revoked: map[string]bool{}, decisions: map[string]bool{}}
+	if len(opts) > 0 {
+		a.opt = opts[0]
+	}
 	// Card order: the worked example first, the deliberately faulty skills last.
 	rank := map[string]int{skillEvaluate: 0, skillManage: 1, skillMeasure: 2, skillPropose: 3, skillUnavailable: 4, skillCorrupt: 5, skillBrokenInit: 6}
 	sort.SliceStable(srcs, func(i, j int) bool { return rank[srcs[i].SkillID] < rank[srcs[j].SkillID] })
@@ -139,6 +172,22 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 	sk := &skill{id: s.SkillID, card: s.Card, version: s.SkillVersion}
 	a.sabotageSource(&s)
 	sk.doc = assemble(s, jcsDigest)
+	if a.opt.ExtraMembers {
+		sk.doc = editJSON(sk.doc, func(m map[string]any) {
+			m["description"] = "Skill Interface Document of " + s.SkillID + " (extra members the prose permits)"
+			for _, k := range []string{"input_schema", "output_schema"} {
+				if r, ok := m[k].(map[string]any); ok {
+					r["title"] = k
+				}
+			}
+			if in, ok := m["interaction"].(map[string]any); ok {
+				in["timeout_seconds"] = 30
+				if s.SkillID == skillManage {
+					delete(in, "cancellable")
+				}
+			}
+		})
+	}
 	sk.digest = interfaceDigest(sk.doc)
 	ver, err := skiface.VerifyDocument(sk.doc, skiface.Limits{})
 	if err != nil {

@@ -66,10 +66,15 @@ func (a *agent) unauthenticated(c *a2atest.Ctx) *a2atest.Reply {
 		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, skiface.AuthorizationFailed, msg, nil)}}}
 	}
 	c.RespHeader.Set("WWW-Authenticate", `Bearer realm="schema-interface"`)
-	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: "UNAUTHENTICATED", Domain: a2atest.ErrorDomain}}
-	if !a.set.On(sabotage.SIAuthnFailureNoCode) {
-		infos = append(infos, a2atest.ErrorInfo{Type: a2atest.ErrorInfoType, Reason: a.code(skiface.AuthorizationFailed), Domain: URI})
+	if a.opt.Plain401 {
+		return &a2atest.Reply{RawBody: []byte("Unauthorized\n"), HTTPStatus: http.StatusUnauthorized}
 	}
+	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: "UNAUTHENTICATED", Domain: a2atest.ErrorDomain}}
+	code := skiface.AuthorizationFailed
+	if a.set.On(sabotage.SIAuthnFailureNoCode) {
+		code = skiface.InputInvalid // (toggle id kept) the refusal names another condition
+	}
+	infos = append(infos, a2atest.ErrorInfo{Type: a2atest.ErrorInfoType, Reason: a.reason(code), Domain: URI})
 	return &a2atest.Reply{Err: &a2a.RPCError{Code: a2atest.CodeUnauthenticated, Message: msg, Data: mustJSON(infos)},
 		HTTPStatus: http.StatusUnauthorized}
 }

@@ -20,7 +20,7 @@ func (a *agent) card(base string) any {
 			"(interface version 1.0): describe_skill returns each domain skill's Skill Interface Document.",
 		SupportedInterfaces: a2atest.Interfaces(base),
 		Version:             "1.0.0",
-		Capabilities:        a2a.AgentCapabilities{Streaming: true},
+		Capabilities:        a2a.AgentCapabilities{Streaming: !a.opt.SyncOnly},
 		SecuritySchemes: map[string]json.RawMessage{
 			"bearer": json.RawMessage(`{"httpAuthSecurityScheme":{"scheme":"Bearer","description":"test-only bearer tokens of principals A and B"}}`),
 		},

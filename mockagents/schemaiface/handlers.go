@@ -104,7 +104,7 @@ func (a *agent) limits(k *call) *a2atest.Reply {
 	if a.set.On(sabotage.SIPreTaskErrorAsMessage) {
 		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, code, msg, nil)}}}
 	}
-	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: a.code(code), Domain: URI}}
+	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: a.reason(code), Domain: URI}}
 	return &a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: msg, Data: mustJSON(infos)}}
 }
 

@@ -213,6 +213,16 @@ func orAll(kw string) string {
 }
 
 // code spells a condition as sabotage dictates.
+// reason is the ErrorInfo reason carrying condition c in a binding error: upper snake case under UpperReasons
+// (google.rpc.ErrorInfo's own convention for reason).
+func (a *agent) reason(c string) string {
+	c = a.code(c)
+	if a.opt.UpperReasons {
+		c = strings.ToUpper(c)
+	}
+	return c
+}
+
 func (a *agent) code(c string) string {
 	if a.set.On(sabotage.SIErrorSingleGenericCode) {
 		c = skiface.InputInvalid

@@ -111,15 +111,21 @@ func (a *agent) sabotagePublished(s sifx.SkillSource, doc []byte) []byte {
 	changed := false
 	edit := func(f func()) { f(); changed = true }
 	if on(sabotage.SIDocumentExtraMember) {
-		edit(func() { m["x_vendor_notes"] = "assembled by the extconf reference agent" })
+		// (toggle id kept; since issue #18 extra members are valid) supported_response_modes as one string where
+		// the structure has an array (figure: supported_response_modes[])
+		edit(func() { obj(m, "interaction")["supported_response_modes"] = "sync,stream" })
 	}
 	if on(sabotage.SIDescribeRedefineStructure) {
-		edit(func() { m["records"] = m["supporting_record_schemas"]; delete(m, "supporting_record_schemas") })
+		edit(func() {
+			m["input"], m["output"] = m["input_schema"], m["output_schema"]
+			delete(m, "input_schema")
+			delete(m, "output_schema")
+		})
 	}
 	switch s.SkillID {
 	case skillManage:
 		if on(sabotage.SIDescribeInvalidDocument) {
-			edit(func() { delete(m, "interaction") })
+			edit(func() { delete(m, "output_schema") })
 		}
 		if on(sabotage.SIDocumentAuthorityExtraMode) {
 			edit(func() { obj(m, "authority")["default_mode"] = "execute_with_approval" })

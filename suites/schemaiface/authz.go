@@ -57,15 +57,20 @@ func registerAuthz(e *harness.Env) {
 	}
 	refusedUnauth := func(row string) func(w *harness.W, an *answer, what string) {
 		return func(w *harness.W, an *answer, what string) {
-			w.Negative(an.state() != a2a.StateCompleted && (an.bindErr != nil || an.code() == skiface.AuthorizationFailed) && an.msg == nil,
-				"an invocation "+what+" is refused before processing (binding error or authorization_failed), nothing completes", an.describe(), an.ex)
+			w.Negative(an.state() != a2a.StateCompleted && (an.bindErr != nil || an.httpRefusal() || an.code() == skiface.AuthorizationFailed) && an.msg == nil,
+				"an invocation "+what+" is refused before processing (binding error, HTTP 401/403, or authorization_failed), nothing completes", an.describe(), an.ex)
 		}
 	}
 	authn("SI-8.7a", "an invocation without valid credentials is refused before processing", refusedUnauth("SI-8.7a"))
 	authn("SI-12.5a", "the caller is authenticated at invocation time", refusedUnauth("SI-12.5a"))
 	authn("SI-12.8a", "a denied authentication is reported with authorization_failed", func(w *harness.W, an *answer, what string) {
-		w.Negative(an.state() != a2a.StateCompleted && an.code() == skiface.AuthorizationFailed,
-			"the refusal "+what+" carries authorization_failed (error Data Part or inside the binding error)", an.describe(), an.ex)
+		// A pre-task refusal "MUST be carried using the error mechanism of the selected A2A protocol binding and
+		// SHOULD expose the same machine-readable code": a binding refusal exposing no condition passes; a condition
+		// exposed anywhere must be authorization_failed.
+		c := an.code()
+		preTask := an.task == nil && (an.bindErr != nil || an.httpRefusal())
+		w.Negative(an.state() != a2a.StateCompleted && an.msg == nil && (c == skiface.AuthorizationFailed || (preTask && c == "")),
+			"the refusal "+what+" carries authorization_failed, or is a binding refusal exposing no condition (SHOULD)", an.describe(), an.ex)
 	})
 
 	// Principal B against principal A on the same request.

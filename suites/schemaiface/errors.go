@@ -277,7 +277,7 @@ func registerErrors(e *harness.Env) {
 			negs = append(negs, an)
 		}
 		for _, an := range negs {
-			ok := (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || an.bindErr != nil
+			ok := (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || an.bindErr != nil || an.httpRefusal()
 			w.Negative(ok && an.msg == nil, "a refusal is a rejected/failed Task or the binding's error, not a successful result ("+an.ex.Note+")", an.describe(), an.ex)
 		}
 	})

@@ -184,6 +184,9 @@ func (s *sess) unauthenticated(an *answer) string {
 }
 
 func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note string) *answer {
+	if want := s.deliverable(skillOf(m), mode); want != mode {
+		mode, note = want, note+" (as "+want+": "+mode+" not offered)"
+	}
 	if !rest && s.rpc == nil && s.rest != nil {
 		rest = true // an agent serving HTTP+JSON only
 	}
@@ -261,6 +264,87 @@ func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note
 		an.task, an.msg = res.Task, res.Message
 	}
 	return an
+}
+
+// skillOf is the skill a request object names ("" when m carries none).
+func skillOf(m a2a.Message) string {
+	if len(m.Parts) != 1 || len(m.Parts[0].Data) == 0 {
+		return ""
+	}
+	var r struct {
+		Skill string `json:"skill"`
+	}
+	_ = json.Unmarshal(m.Parts[0].Data, &r)
+	return r.Skill
+}
+
+// cardStreams reports whether the card offers streaming (AgentCapabilities.streaming).
+func (s *sess) cardStreams() bool { return s.card != nil && s.card.Capabilities.Streaming }
+
+// responseModes returns interaction.supported_response_modes of skill's surveyed document (nil when the skill is
+// describe_skill, unsurveyed, or the document declares none).
+func (s *sess) responseModes(skill string) []string {
+	if skill == "" || skill == skiface.DescribeSkill {
+		return nil
+	}
+	if _, ok := s.entry(skill); !ok || s.faulty(skill) {
+		return nil
+	}
+	d := s.survey().bySk[skill]
+	if d == nil || d.tree == nil {
+		return nil
+	}
+	in, _ := d.tree["interaction"].(map[string]any)
+	list, _ := in["supported_response_modes"].([]any)
+	var out []string
+	for _, v := range list {
+		if m, ok := v.(string); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// canStream reports whether skill may be asked over SendStreamingMessage: the card offers streaming and the
+// skill's document, when it lists response modes, lists stream. "The client MUST invoke the A2A Send Message or
+// Send Streaming Message operation" offers both operations; the suite never requires the one the agent does not
+// offer.
+func (s *sess) canStream(skill string) bool {
+	if !s.cardStreams() {
+		return false
+	}
+	ms := s.responseModes(skill)
+	return ms == nil || contains(ms, "stream")
+}
+
+// deliverable maps a requested delivery mode to one the agent offers for skill: streaming falls back to
+// SendMessage when it is not offered; SendMessage goes streamed only when the document lists stream and not sync.
+func (s *sess) deliverable(skill, mode string) string {
+	switch mode {
+	case modeStream:
+		if !s.canStream(skill) {
+			return modeSync
+		}
+	case modeSync:
+		if ms := s.responseModes(skill); ms != nil && !contains(ms, "sync") && contains(ms, "stream") && s.cardStreams() {
+			return modeStream
+		}
+	}
+	return mode
+}
+
+// modes is the delivery modes the suite uses for skill: SendMessage, and SendStreamingMessage when offered.
+func (s *sess) modes(skill string) []string {
+	if s.canStream(skill) {
+		return []string{modeSync, modeStream}
+	}
+	return []string{s.deliverable(skill, modeSync)}
+}
+
+// httpRefusal reports whether the binding refused the request with HTTP 401 or 403 (RFC 7235 / RFC 9110), with or
+// without a JSON body: the binding's own error mechanism for authentication and authorization failures.
+func (an *answer) httpRefusal() bool {
+	return an.ex != nil && (an.ex.Status == http.StatusUnauthorized || an.ex.Status == http.StatusForbidden)
 }
 
 // getTask retrieves a task over the binding.
@@ -424,7 +508,9 @@ func bindingCode(raw json.RawMessage) string {
 	for _, it := range list {
 		o, _ := it.(map[string]any)
 		if r, ok := o["reason"].(string); ok && isCodeFold(r) {
-			return r
+			// An ErrorInfo reason is conventionally UPPER_SNAKE_CASE; the draft fixes the code's spelling only in
+			// the Task's error Data Part, so a binding error's reason is read case-insensitively.
+			return strings.ToLower(r)
 		}
 		if c := codeIn(o); c != "" {
 			return c

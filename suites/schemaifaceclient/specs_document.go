@@ -56,10 +56,18 @@ func otherVersionDoc() *skill {
 	return k
 }
 
-// extraMember is the example with a top-level member the standard schema does not define (digests coherent).
+// badMode is the example with authority.default_mode outside the three values version 1.0 defines ("Version 1.0
+// defines the following default_mode values"); digests coherent, every later step would accept it.
+func badMode() []byte {
+	return editDoc(sfx.ExampleDocument(), func(m map[string]any) { m["authority"].(map[string]any)["default_mode"] = "execute_with_approval" })
+}
+
+// extraMember is the example failing the standard schema where nothing later in the procedure would notice
+// (badMode). (Its name predates issue #18: a document with an extra member is valid, the derived schema being
+// open.)
 func extraMember() *skill {
 	k := exampleSkill()
-	k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { m["x_vendor_notes"] = "not in the standard structure" })
+	k.doc = badMode()
 	return k
 }
 
@@ -125,18 +133,18 @@ func registerDocument(e *harness.Env) {
 		res, err := invokeExample(w, c, good)
 		w.Control(err == nil && c.CacheLen() == 1, "a valid document is accepted and cached", errText(res), lastEx(res))
 		k := exampleSkill()
-		k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { delete(m, "interaction") })
+		k.doc = badMode()
 		bad := start(w, row, &standin{skills: []*skill{k}})
 		res, _ = invokeExample(w, c, bad)
 		w.Negative(res.Err != nil && res.Err.Code == skiface.InterfaceInvalid && res.Local && c.CacheLen() == 1,
-			"a document without interaction is rejected with interface_invalid and not cached",
+			"a document whose authority.default_mode is not one of the three defined values is rejected with interface_invalid and not cached",
 			fmt.Sprintf("%s; cache holds %d documents", errText(res), c.CacheLen()), lastEx(res))
 	})
 
 	spec(e, "SI-9.62d", "the reference client does not delegate when the returned document cannot be validated", func(w *harness.W) {
 		const row = "SI-9.62d"
 		k := exampleSkill()
-		k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { delete(m, "interaction") })
+		k.doc = badMode()
 		refusal(w, row, newClient(w), &standin{skills: []*skill{k}}, "", "a document failing the Skill Interface Schema stops the procedure")
 	})
 
@@ -153,7 +161,7 @@ func registerDocument(e *harness.Env) {
 	spec(e, "SI-12.10b", "the reference client validates with the unmodified standard schema and rejects what it rejects", func(w *harness.W) {
 		const row = "SI-12.10b"
 		refusal(w, row, newClient(w), &standin{skills: []*skill{extraMember()}}, skiface.InterfaceInvalid,
-			"a document with a top-level member outside the standard structure is rejected")
+			"a document with authority.default_mode execute_with_approval, outside the standard structure, is rejected")
 	})
 
 	spec(e, "SI-12.9a", "the reference client integrity-checks its Skill Interface Schema copy and refuses to validate with a tampered one", func(w *harness.W) {
@@ -163,7 +171,7 @@ func registerDocument(e *harness.Env) {
 		pristine.TrustedSchema = skiface.TrustedSchema()
 		res, err := invokeExample(w, pristine, s)
 		w.Control(err == nil && s.count("domain") == 1, "with the pristine packaged copy the procedure completes", errText(res), lastEx(res))
-		tamperedCopy := strings.Replace(string(skiface.TrustedSchema()), `"interaction",`, ``, 1)
+		tamperedCopy := strings.Replace(string(skiface.TrustedSchema()), `"skill_version",`, ``, 1)
 		c := newClient(w)
 		c.TrustedSchema = []byte(tamperedCopy)
 		res, _ = invokeExample(w, c, s)

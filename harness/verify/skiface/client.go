@@ -528,10 +528,12 @@ func (c *Client) validateDocument(doc []byte) *Error {
 		copyB = TrustedSchema()
 	}
 	if c.on(sabotage.SIClientSchemaLoosened) {
-		// a locally modified copy: the root no longer closed (its pin updated along with it)
+		// a locally modified copy: authority no longer constrained (its pin updated along with it)
 		var m map[string]any
 		_ = json.Unmarshal(copyB, &m)
-		delete(m, "additionalProperties")
+		if p, ok := m["properties"].(map[string]any); ok {
+			delete(p, "authority")
+		}
 		copyB, _ = json.Marshal(m)
 	} else if !c.on(sabotage.SIClientSkipSchemaIntegrity) {
 		if err := CheckTrustedSchema(copyB); err != nil {

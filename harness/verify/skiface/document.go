@@ -15,7 +15,7 @@ var trustedSchema []byte
 
 // TrustedSchemaDigest pins the packaged Skill Interface Schema (JCS SHA-256). Whoever edits the schema file
 // updates this value in the same commit; TestTrustedSchemaPinned fails otherwise.
-const TrustedSchemaDigest = "sha256:3fa3e6a9557743759dd86ddc1ce4e9ad6dac4b2ef20fba722d8847bd8fe0927d"
+const TrustedSchemaDigest = "sha256:806e1e5fcd2ab004ab45b9eefd7f9be87b9405a1fd4a4f33618c3f1ff9e971b6"
 
 // TrustedSchema returns a copy of the project's Skill Interface Schema for interface version 1.0 (derived from the
 // draft's prose pending the upstream file; see README.md).
@@ -42,8 +42,8 @@ type RecordSchema struct {
 
 // Interaction declares how the skill answers.
 type Interaction struct {
-	SupportedResponseModes []string `json:"supported_response_modes"`
-	Cancellable            bool     `json:"cancellable"`
+	SupportedResponseModes []string        `json:"supported_response_modes"`
+	Cancellable            json.RawMessage `json:"cancellable,omitempty"` // any JSON value: the prose gives it no type
 }
 
 // Authority is descriptive metadata about the advertised operating posture. It is never a permission.

@@ -60,7 +60,7 @@ func TestTrustedSchemaPinned(t *testing.T) {
 	if err := CheckTrustedSchema(TrustedSchema()); err != nil {
 		t.Fatalf("packaged schema: %v (update TrustedSchemaDigest with the schema)", err)
 	}
-	tampered := strings.Replace(string(TrustedSchema()), `"interaction",`, ``, 1)
+	tampered := strings.Replace(string(TrustedSchema()), `"skill_version",`, ``, 1)
 	if err := CheckTrustedSchema([]byte(tampered)); err == nil {
 		t.Error("a tampered copy passed the integrity check")
 	}
@@ -82,8 +82,11 @@ func TestValidateDocument(t *testing.T) {
 		name, path string
 		edit       func(m map[string]any)
 	}{
-		{"extra member", "", func(m map[string]any) { m["x_vendor_notes"] = "hi" }},
-		{"no interaction", "", func(m map[string]any) { delete(m, "interaction") }},
+		{"no output_schema", "", func(m map[string]any) { delete(m, "output_schema") }},
+		{"no resolution.schema", "", func(m map[string]any) {
+			delete(m["input_schema"].(map[string]any)["resolution"].(map[string]any), "schema")
+		}},
+		{"records not an array", "/supporting_record_schemas", func(m map[string]any) { m["supporting_record_schemas"] = map[string]any{} }},
 		{"version leading zero", "/skill_version", func(m map[string]any) { m["skill_version"] = "01.0" }},
 		{"interface 2.0", "/interface_version", func(m map[string]any) { m["interface_version"] = "2.0" }},
 		{"resolution url", "/output_schema/resolution/type", func(m map[string]any) {
@@ -242,4 +245,35 @@ func mustRead(name string) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// Issue #18: the derived schema requires and forbids only what the prose states. Members the prose never requires
+// may be absent, and members it never forbids may be present (a top-level description, a Schema Reference title,
+// extra interaction or authority members).
+func TestValidateDocumentOpenWherePoseIsSilent(t *testing.T) {
+	doc := readTestdata(t, "evaluate_resource_condition.json")
+	for name, edit := range map[string]func(m map[string]any){
+		"top-level description":  func(m map[string]any) { m["description"] = "evaluates a resource metric" },
+		"Schema Reference title": func(m map[string]any) { m["input_schema"].(map[string]any)["title"] = "input" },
+		"resolution annotation": func(m map[string]any) {
+			m["output_schema"].(map[string]any)["resolution"].(map[string]any)["note"] = "x"
+		},
+		"record entry annotation": func(m map[string]any) {
+			m["supporting_record_schemas"].([]any)[0].(map[string]any)["description"] = "x"
+		},
+		"no supporting records": func(m map[string]any) { delete(m, "supporting_record_schemas") },
+		"no interaction":        func(m map[string]any) { delete(m, "interaction") },
+		"no cancellable":        func(m map[string]any) { delete(m["interaction"].(map[string]any), "cancellable") },
+		"extra interaction":     func(m map[string]any) { m["interaction"].(map[string]any)["timeout_seconds"] = 30 },
+		"no authority":          func(m map[string]any) { delete(m, "authority") },
+		"extra authority":       func(m map[string]any) { m["authority"].(map[string]any)["notes"] = "x" },
+	} {
+		var m map[string]any
+		_ = json.Unmarshal(doc, &m)
+		edit(m)
+		b, _ := json.Marshal(m)
+		if err := ValidateDocument(b); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }
