@@ -32,6 +32,7 @@ type RowVerdict struct {
 	ID         string   `json:"id"`
 	Document   string   `json:"document"`
 	Aliases    []string `json:"aliases,omitempty"`
+	SelfCheck  bool     `json:"selfCheck,omitempty"` // about the harness (its reference client), not the target
 	Verdict    string   `json:"verdict"`
 	Assertions int      `json:"assertions"`
 	Controls   int      `json:"controls,omitempty"`
@@ -118,7 +119,7 @@ func Verdicts(cat *catalog.Catalog, report gtypes.Report, sel Selection, env *En
 	}
 	out := make([]RowVerdict, 0, len(cat.Rows))
 	for _, r := range cat.Rows {
-		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases}
+		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, SelfCheck: r.SelfCheck()}
 		cs := contribs[r.ID]
 		switch {
 		case !contains(sel.Documents, r.Document) || (len(sel.Rows) > 0 && !contains(sel.Rows, r.ID)):
@@ -182,7 +183,8 @@ func Totals(rows []RowVerdict) map[string]int {
 	return t
 }
 
-// Passed reports the run's exit status rule: every selected applicable row passed and none is blocked.
+// Passed reports whether none of rows counts against the run (fail, blocked, not-tested). Callers pass the rows
+// of one subject (TargetRows or SelfCheckRows); Status is the whole rule for the target.
 func Passed(rows []RowVerdict) bool {
 	for _, r := range rows {
 		if r.Counts() {
