@@ -47,6 +47,7 @@ type Env struct {
 	suites      map[string]Suite
 	reach       *reach
 	SpecTimeout time.Duration
+	runCtx      context.Context // ends when the run is interrupted
 }
 
 // Runner is who runs the harness and with what standing (interview §8–§9: a self-run result is a claim).
@@ -103,8 +104,9 @@ type RowLedger struct {
 
 // SpecLedger is the report entry a spec leaves behind.
 type SpecLedger struct {
-	Rows      map[string]*RowLedger `json:"rows"`
-	FailedRow string                `json:"failedRow,omitempty"`
+	Rows        map[string]*RowLedger `json:"rows"`
+	FailedRow   string                `json:"failedRow,omitempty"`
+	Interrupted bool                  `json:"interrupted,omitempty"` // the run was interrupted before the spec ended
 }
 
 // ledgerEntry names the Ginkgo report entry carrying a SpecLedger.
@@ -114,6 +116,7 @@ const ledgerEntry = "extconf-ledger"
 const (
 	blockedPrefix      = "blocked: "
 	inapplicablePrefix = "inapplicable: "
+	interruptedPrefix  = "not-tested: "
 )
 
 // Spec declares one Ginkgo spec witnessing exactly one catalog row. The row is its label and leads its text (as
@@ -127,7 +130,17 @@ func Spec(e *Env, row, text string, body func(w *W)) bool {
 	if row != "" { // an empty row is left unlabelled, so the tree check rejects the spec by name
 		labels = Label(row)
 	}
-	It("["+row+"] "+text, labels, func(ctx SpecContext) {
+	It("["+row+"] "+text, labels, func(sctx SpecContext) {
+		if e.runCtx != nil && e.runCtx.Err() != nil {
+			Skip(interruptedPrefix + InterruptedDetail) // the run was interrupted before this spec started
+		}
+		// The spec's context also ends when the run is interrupted, so its I/O stops at once.
+		ctx, cancel := context.WithCancel(context.Context(sctx))
+		if e.runCtx != nil {
+			stop := context.AfterFunc(e.runCtx, cancel)
+			DeferCleanup(func() { stop() })
+		}
+		DeferCleanup(cancel)
 		w := &W{env: e, ctx: ctx, row: row}
 		DeferCleanup(w.flush)
 		// A self-check row is about the harness: it runs against the harness's own fixtures whatever the target
@@ -150,7 +163,9 @@ func (w *W) Ctx() context.Context { return w.ctx }
 func (w *W) Row() string { return w.row }
 
 func (w *W) flush() {
-	b, _ := json.Marshal(SpecLedger{Rows: map[string]*RowLedger{w.row: &w.ledger}, FailedRow: w.failed})
+	l := SpecLedger{Rows: map[string]*RowLedger{w.row: &w.ledger}, FailedRow: w.failed}
+	l.Interrupted = w.env.runCtx != nil && w.env.runCtx.Err() != nil
+	b, _ := json.Marshal(l)
 	AddReportEntry(ledgerEntry, string(b), ReportEntryVisibilityNever)
 }
 

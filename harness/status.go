@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -55,7 +56,9 @@ func (v RowVerdict) Graded() bool {
 }
 
 // Interrupted reports whether the row was left unfinished by an interruption.
-func (v RowVerdict) Interrupted() bool { return v.Verdict == NotTested && v.Detail == InterruptedDetail }
+func (v RowVerdict) Interrupted() bool {
+	return v.Verdict == NotTested && slices.Contains(strings.Split(v.Detail, "\n"), InterruptedDetail)
+}
 
 // Status is the target's status from all rows of a run, with the reason when it is not a plain pass or fail.
 // Self-check rows never enter it.

@@ -87,6 +87,10 @@ func Verdicts(cat *catalog.Catalog, report gtypes.Report, sel Selection, env *En
 			c := contribution{assertions: l.Assertions, controls: l.Controls, exchanges: l.Exchanges, spec: name}
 			msg := strings.TrimSpace(sr.Failure.Message)
 			switch {
+			case sr.State == gtypes.SpecStateInterrupted ||
+				(sr.State == gtypes.SpecStateSkipped && strings.HasPrefix(msg, interruptedPrefix)) ||
+				(ledger.Interrupted && sr.State != gtypes.SpecStatePassed):
+				c.verdict, c.detail = NotTested, InterruptedDetail
 			case sr.State == gtypes.SpecStatePassed && l.Assertions > 0:
 				c.verdict = ExecutedPass
 			case sr.State == gtypes.SpecStatePassed:
@@ -136,6 +140,22 @@ func Verdicts(cat *catalog.Catalog, report gtypes.Report, sel Selection, env *En
 		out = append(out, v)
 	}
 	return out
+}
+
+// markInterrupted turns the rows an interrupted run never reached into not-tested "interrupted": a selected
+// witnessable row that no spec settled (Ginkgo skips the remaining specs on an interrupt, and a run cancelled
+// before it started ran none) must not read skipped or "no spec witnesses this row".
+func markInterrupted(cat *catalog.Catalog, rows []RowVerdict, sel Selection) {
+	for i, v := range rows {
+		r, _ := cat.Row(v.ID)
+		inSel := contains(sel.Documents, r.Document) && (len(sel.Rows) == 0 || contains(sel.Rows, r.ID))
+		if !inSel || !r.Witnessable() {
+			continue
+		}
+		if (v.Verdict == Skipped && len(v.Specs) > 0) || (v.Verdict == NotTested && v.Detail == "no spec witnesses this row" && len(v.Specs) == 0) {
+			rows[i].Verdict, rows[i].Detail = NotTested, InterruptedDetail
+		}
+	}
 }
 
 func allOf(cs []contribution, verdict string) bool {

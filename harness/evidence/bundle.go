@@ -183,7 +183,7 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 		Started: res.Started.UTC().Format(time.RFC3339Nano), Finished: res.Finished.UTC().Format(time.RFC3339Nano),
 		Rows: res.Rows, Totals: harness.Totals(harness.TargetRows(res.Rows)), Falsifiability: fals,
 		SelfCheck: SelfCheck{Status: harness.SelfCheckStatus(res.Rows), Totals: harness.Totals(harness.SelfCheckRows(res.Rows))},
-		Target: TargetRef{Kind: tgt.Kind, ImageID: tgt.ImageID, Sabotage: tgt.Sabotage, Cards: []CardRef{}}}
+		Target:    TargetRef{Kind: tgt.Kind, ImageID: tgt.ImageID, Sabotage: tgt.Sabotage, Cards: []CardRef{}}}
 	if b.Selection.Documents == nil {
 		b.Selection.Documents = []string{}
 	}
