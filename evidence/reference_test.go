@@ -11,7 +11,7 @@ import (
 )
 
 // RemakeReference is the documented command that re-makes the committed reference bundle (evidence/reference/).
-const RemakeReference = "GOFLAGS=-buildvcs=true go run ./cmd/runsuite run --out evidence/reference --as extconf-reference --tier third-party " +
+const RemakeReference = "GOFLAGS=-buildvcs=true go run ./cmd/runsuite run --out evidence/reference --force --as extconf-reference --tier third-party " +
 	"--sign-key fixtures/evidencekeys/test-signing.jwk.json --falsify --seed 1"
 
 // TestReferenceBundleVerifies checks the committed reference bundle as a third party would, offline: schema,

@@ -45,7 +45,7 @@ func BlockedRun(tgt *target.Target, o Options, reason string) (*Result, error) {
 	now := time.Now()
 	res := &Result{Seed: o.Seed, Selection: sel, Started: now, Finished: now, Env: env, Cards: map[string]CardSeen{}}
 	for _, r := range cat.Rows {
-		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases}
+		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, SelfCheck: r.SelfCheck()}
 		switch {
 		case !contains(sel.Documents, r.Document) || (len(sel.Rows) > 0 && !contains(sel.Rows, r.ID)):
 			v.Verdict, v.Detail = Skipped, "not in the run's selection"

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -45,6 +46,9 @@ type Result struct {
 	Finished  time.Time
 	Cards     map[string]CardSeen // role → card as fetched
 	Env       *Env
+	// Interrupted: the run was stopped (signal or cancelled context) before every spec ran; the rows left
+	// unfinished read not-tested with detail InterruptedDetail.
+	Interrupted bool
 }
 
 // Selection is what the user asked for.
@@ -87,7 +91,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	}
 	env := &Env{Target: tgt, Catalog: cat, Client: client, Sabotage: o.Sabotage, Runner: o.Runner,
 		cards: map[string]*cardFetch{}, applicable: map[string]*applicability{}, suites: map[string]Suite{},
-		SpecTimeout: o.SpecTimeout, reach: rch}
+		SpecTimeout: o.SpecTimeout, reach: rch, runCtx: ctx}
 
 	sel := Selection{Documents: o.Documents, Rows: o.Rows}
 	var chosen []Suite
@@ -171,7 +175,9 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	defer func() { formatter.ColorableStdOut = prevOut }()
 
 	started := time.Now()
-	RunSpecs(&quietT{}, "extconf", suiteCfg, repCfg)
+	if ctx.Err() == nil {
+		RunSpecs(&quietT{}, "extconf", suiteCfg, repCfg)
+	}
 	finished := time.Now()
 	globals.Reset()
 	if len(defects) > 0 {
@@ -180,7 +186,13 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 
 	res := &Result{Report: report, Seed: suiteCfg.RandomSeed, Selection: sel, Started: started, Finished: finished,
 		Exchanges: rec.All(), Env: env, Cards: map[string]CardSeen{}}
+	res.Interrupted = ctx.Err() != nil || slices.ContainsFunc(report.SpecialSuiteFailureReasons, func(r string) bool {
+		return strings.Contains(strings.ToLower(r), "interrupt")
+	})
 	res.Rows = Verdicts(cat, report, sel, env)
+	if res.Interrupted {
+		markInterrupted(cat, res.Rows, sel)
+	}
 	for role, u := range tgt.Agents {
 		if f, ok := env.cards[u]; ok && f.ex != nil && f.err == nil {
 			seen := CardSeen{URL: u, SHA256: sha256Hex(f.raw), Exchange: f.ex.ID}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/onsi/gomega"
 
@@ -38,6 +39,13 @@ func fixtureSuite() harness.Suite {
 				w.Control(true, "the valid call succeeds", "200", nil)
 				w.Negative(true, "refused", "refused", nil)
 			})
+			harness.Spec(e, "TE-3.3e", "a failed positive control blocks", func(w *harness.W) {
+				w.Control(false, "the valid call succeeds", "HTTP 503", nil)
+				w.Negative(true, "refused", "refused", nil)
+			})
+			harness.Spec(e, "TE-3.4b", "the operator declares the feature absent", func(w *harness.W) {
+				w.Absent("no proposals are published (documents.terms.proposals: none)")
+			})
 			harness.Spec(e, "TE-3.4a", "fails through a matcher", func(w *harness.W) {
 				w.Check(true, "x", "x", nil)
 				w.Expect(2, gomega.Equal(3), "the digest matches", nil)
@@ -64,7 +72,9 @@ func TestRunVerdicts(t *testing.T) {
 		"TE-3.3b": harness.Inapplicable,
 		"TE-3.3c": harness.ExecutedFail,
 		"TE-3.3d": harness.ExecutedPass,
+		"TE-3.3e": harness.Blocked, // never executed-fail: the control shows the test could not be made
 		"TE-3.4a": harness.ExecutedFail,
+		"TE-3.4b": harness.Inapplicable,
 		"TE-3.5a": harness.NotTested, // no spec at all
 	}
 	for id, v := range want {
@@ -82,6 +92,8 @@ func TestRunVerdicts(t *testing.T) {
 		"TE-3.3b": {"the card declares no proposals"},
 		"TE-3.3c": {"harness defect", "without a positive control"},
 		"TE-3.4a": {"[TE-3.4a]", "Expected"},
+		"TE-3.3e": {"positive control failed: the valid call succeeds — HTTP 503"},
+		"TE-3.4b": {"the operator declares: no proposals are published"},
 	}
 	for id, subs := range musts {
 		for _, s := range subs {
@@ -125,5 +137,95 @@ func TestRunRejectsUnlabelledSpec(t *testing.T) {
 	_, err := harness.Run(context.Background(), tgt, harness.Options{Suites: []harness.Suite{bad}})
 	if err == nil || !strings.Contains(err.Error(), "carries no row label") || !strings.Contains(err.Error(), "unknown row \"TE-99.9\"") {
 		t.Fatalf("err = %v, want both defects named", err)
+	}
+}
+
+// An interrupted run never reads executed-fail: the spec cut short and the specs never started read not-tested
+// "interrupted", and the status says interrupted.
+func TestRunInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan struct{})
+	suite := harness.Suite{
+		Document:   "terms",
+		Applicable: func(context.Context, *harness.Env) (bool, string) { return true, "" },
+		Register: func(e *harness.Env) {
+			harness.Spec(e, "TE-3.1", "waits until the run is interrupted", func(w *harness.W) {
+				close(started)
+				<-w.Ctx().Done() // as an exchange in flight would end
+				w.Check(false, "an answer", w.Ctx().Err().Error(), nil)
+			})
+			for _, id := range []string{"TE-3.2a", "TE-3.2b", "TE-3.3a"} {
+				harness.Spec(e, id, "would pass", func(w *harness.W) { w.Check(true, "x", "x", nil) })
+			}
+		},
+	}
+	go func() {
+		select {
+		case <-started:
+			cancel()
+		case <-time.After(time.Minute):
+		}
+	}()
+	tgt := &target.Target{Kind: target.KindURL, Agents: map[string]string{"": "http://127.0.0.1:1/.well-known/agent-card.json"}}
+	done := make(chan *harness.Result, 1)
+	go func() {
+		res, err := harness.Run(ctx, tgt, harness.Options{Suites: []harness.Suite{suite}, Documents: []string{"terms"}, Seed: 1})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	var res *harness.Result
+	select {
+	case res = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the interrupted run did not end")
+	}
+	if res == nil {
+		t.FailNow()
+	}
+	if !res.Interrupted {
+		t.Error("Result.Interrupted is false")
+	}
+	for _, r := range res.Rows {
+		if r.Verdict == harness.ExecutedFail {
+			t.Errorf("%s: executed-fail in an interrupted run: %s", r.ID, r.Detail)
+		}
+	}
+	got := map[string]harness.RowVerdict{}
+	for _, r := range res.Rows {
+		got[r.ID] = r
+	}
+	if v := got["TE-3.1"]; v.Verdict != harness.NotTested || v.Detail != harness.InterruptedDetail {
+		t.Errorf("TE-3.1: %s %q, want not-tested %q", v.Verdict, v.Detail, harness.InterruptedDetail)
+	}
+	if st, _ := harness.Status(res.Rows); st != harness.StatusInterrupted {
+		t.Errorf("status %s, want interrupted", st)
+	}
+}
+
+func TestStatusSubjects(t *testing.T) {
+	rows := []harness.RowVerdict{
+		{ID: "a", Verdict: harness.Inapplicable},
+		{ID: "b", Verdict: harness.Skipped},
+		{ID: "s", Verdict: harness.ExecutedPass, SelfCheck: true},
+	}
+	if st, why := harness.Status(rows); st != harness.StatusNothingGraded || why == "" {
+		t.Errorf("only a self-check passed: status %s (%q), want nothing-graded with a reason", st, why)
+	}
+	rows = append(rows, harness.RowVerdict{ID: "t", Verdict: harness.ExecutedPass})
+	if st, _ := harness.Status(rows); st != harness.StatusPassed {
+		t.Errorf("status %s, want passed", st)
+	}
+	rows[2].Verdict = harness.ExecutedFail
+	if st, _ := harness.Status(rows); st != harness.StatusPassed {
+		t.Errorf("a failed self-check changed the target's status to %s", st)
+	}
+	if harness.SelfCheckStatus(rows) != harness.SelfCheckFailed {
+		t.Errorf("self-check status %s, want failed", harness.SelfCheckStatus(rows))
+	}
+	if st, _ := harness.Status(nil); st != harness.StatusNothingGraded {
+		t.Errorf("empty selection: %s", st)
 	}
 }

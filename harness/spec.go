@@ -51,6 +51,7 @@ type Env struct {
 	suites      map[string]Suite
 	reach       *reach
 	SpecTimeout time.Duration
+	runCtx      context.Context // ends when the run is interrupted
 }
 
 // Runner is who runs the harness and with what standing (interview §8–§9: a self-run result is a claim).
@@ -107,8 +108,9 @@ type RowLedger struct {
 
 // SpecLedger is the report entry a spec leaves behind.
 type SpecLedger struct {
-	Rows      map[string]*RowLedger `json:"rows"`
-	FailedRow string                `json:"failedRow,omitempty"`
+	Rows        map[string]*RowLedger `json:"rows"`
+	FailedRow   string                `json:"failedRow,omitempty"`
+	Interrupted bool                  `json:"interrupted,omitempty"` // the run was interrupted before the spec ended
 }
 
 // ledgerEntry names the Ginkgo report entry carrying a SpecLedger.
@@ -118,6 +120,7 @@ const ledgerEntry = "extconf-ledger"
 const (
 	blockedPrefix      = "blocked: "
 	inapplicablePrefix = "inapplicable: "
+	interruptedPrefix  = "not-tested: "
 )
 
 // Spec declares one Ginkgo spec witnessing exactly one catalog row. The row is its label and leads its text (as
@@ -131,10 +134,22 @@ func Spec(e *Env, row, text string, body func(w *W)) bool {
 	if row != "" { // an empty row is left unlabelled, so the tree check rejects the spec by name
 		labels = Label(row)
 	}
-	It("["+row+"] "+text, labels, func(ctx SpecContext) {
+	It("["+row+"] "+text, labels, func(sctx SpecContext) {
+		if e.runCtx != nil && e.runCtx.Err() != nil {
+			Skip(interruptedPrefix + InterruptedDetail) // the run was interrupted before this spec started
+		}
+		// The spec's context also ends when the run is interrupted, so its I/O stops at once.
+		ctx, cancel := context.WithCancel(context.Context(sctx))
+		if e.runCtx != nil {
+			stop := context.AfterFunc(e.runCtx, cancel)
+			DeferCleanup(func() { stop() })
+		}
+		DeferCleanup(cancel)
 		w := &W{env: e, ctx: ctx, row: row}
 		DeferCleanup(w.flush)
-		if r, ok := e.Catalog.Row(row); ok {
+		// A self-check row is about the harness: it runs against the harness's own fixtures whatever the target
+		// declares.
+		if r, ok := e.Catalog.Row(row); ok && !r.SelfCheck() {
 			w.requireApplicable(r.Document)
 		}
 		body(w)
@@ -152,7 +167,9 @@ func (w *W) Ctx() context.Context { return w.ctx }
 func (w *W) Row() string { return w.row }
 
 func (w *W) flush() {
-	b, _ := json.Marshal(SpecLedger{Rows: map[string]*RowLedger{w.row: &w.ledger}, FailedRow: w.failed})
+	l := SpecLedger{Rows: map[string]*RowLedger{w.row: &w.ledger}, FailedRow: w.failed}
+	l.Interrupted = w.env.runCtx != nil && w.env.runCtx.Err() != nil
+	b, _ := json.Marshal(l)
 	AddReportEntry(ledgerEntry, string(b), ReportEntryVisibilityNever)
 }
 
@@ -186,13 +203,19 @@ func (w *W) Expect(actual any, m types.GomegaMatcher, expected string, ex *a2a.E
 	}
 }
 
-// Control records a positive control: the same call, made valid, succeeds. A failed control fails the row (the
-// agent cannot serve the valid call), and it is what allows Negative assertions.
+// Control records a positive control: the same call, made valid, succeeds. It is what allows Negative assertions.
+// A failed control blocks the row ("positive control failed: …"), never fails it: the control shows the test could
+// not be made, not that the target broke the row. When completing the valid call is itself what the row requires,
+// the spec asserts it with Check instead.
 func (w *W) Control(ok bool, what, observed string, ex *a2a.Exchange) {
 	w.ledger.Controls++
 	w.cite(ex)
 	if !ok {
-		w.fail("positive control: "+what, observed, ex)
+		reason := fmt.Sprintf("positive control failed: %s — %s", what, clip(observed, 600))
+		if ex != nil {
+			reason += " (exchange " + ex.Summary() + ")"
+		}
+		w.Blocked(reason)
 	}
 	w.control = true
 }
@@ -211,6 +234,12 @@ func (w *W) Blocked(reason string) { Skip(blockedPrefix + reason) }
 
 // Inapplicable ends the spec: the target does not declare the behaviour.
 func (w *W) Inapplicable(reason string) { Skip(inapplicablePrefix + reason) }
+
+// Absent ends the spec inapplicable on the operator's word: a conditional row whose feature the operator's
+// configuration declares absent. The verdict quotes the declaration, so the report says who decided.
+func (w *W) Absent(declaration string) {
+	Skip(inapplicablePrefix + "the operator declares: " + declaration)
+}
 
 // Failf fails the row with a free observation (transport errors, undecodable answers).
 func (w *W) Failf(ex *a2a.Exchange, expected, format string, a ...any) {

@@ -32,6 +32,7 @@ type RowVerdict struct {
 	ID         string   `json:"id"`
 	Document   string   `json:"document"`
 	Aliases    []string `json:"aliases,omitempty"`
+	SelfCheck  bool     `json:"selfCheck,omitempty"` // about the harness (its reference client), not the target
 	Verdict    string   `json:"verdict"`
 	Assertions int      `json:"assertions"`
 	Controls   int      `json:"controls,omitempty"`
@@ -86,6 +87,10 @@ func Verdicts(cat *catalog.Catalog, report gtypes.Report, sel Selection, env *En
 			c := contribution{assertions: l.Assertions, controls: l.Controls, exchanges: l.Exchanges, spec: name}
 			msg := strings.TrimSpace(sr.Failure.Message)
 			switch {
+			case sr.State == gtypes.SpecStateInterrupted ||
+				(sr.State == gtypes.SpecStateSkipped && strings.HasPrefix(msg, interruptedPrefix)) ||
+				(ledger.Interrupted && sr.State != gtypes.SpecStatePassed):
+				c.verdict, c.detail = NotTested, InterruptedDetail
 			case sr.State == gtypes.SpecStatePassed && l.Assertions > 0:
 				c.verdict = ExecutedPass
 			case sr.State == gtypes.SpecStatePassed:
@@ -118,7 +123,7 @@ func Verdicts(cat *catalog.Catalog, report gtypes.Report, sel Selection, env *En
 	}
 	out := make([]RowVerdict, 0, len(cat.Rows))
 	for _, r := range cat.Rows {
-		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases}
+		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, SelfCheck: r.SelfCheck()}
 		cs := contribs[r.ID]
 		switch {
 		case !contains(sel.Documents, r.Document) || (len(sel.Rows) > 0 && !contains(sel.Rows, r.ID)):
@@ -135,6 +140,22 @@ func Verdicts(cat *catalog.Catalog, report gtypes.Report, sel Selection, env *En
 		out = append(out, v)
 	}
 	return out
+}
+
+// markInterrupted turns the rows an interrupted run never reached into not-tested "interrupted": a selected
+// witnessable row that no spec settled (Ginkgo skips the remaining specs on an interrupt, and a run cancelled
+// before it started ran none) must not read skipped or "no spec witnesses this row".
+func markInterrupted(cat *catalog.Catalog, rows []RowVerdict, sel Selection) {
+	for i, v := range rows {
+		r, _ := cat.Row(v.ID)
+		inSel := contains(sel.Documents, r.Document) && (len(sel.Rows) == 0 || contains(sel.Rows, r.ID))
+		if !inSel || !r.Witnessable() {
+			continue
+		}
+		if (v.Verdict == Skipped && len(v.Specs) > 0) || (v.Verdict == NotTested && v.Detail == "no spec witnesses this row" && len(v.Specs) == 0) {
+			rows[i].Verdict, rows[i].Detail = NotTested, InterruptedDetail
+		}
+	}
 }
 
 func allOf(cs []contribution, verdict string) bool {
@@ -182,7 +203,8 @@ func Totals(rows []RowVerdict) map[string]int {
 	return t
 }
 
-// Passed reports the run's exit status rule: every selected applicable row passed and none is blocked.
+// Passed reports whether none of rows counts against the run (fail, blocked, not-tested). Callers pass the rows
+// of one subject (TargetRows or SelfCheckRows); Status is the whole rule for the target.
 func Passed(rows []RowVerdict) bool {
 	for _, r := range rows {
 		if r.Counts() {

@@ -82,7 +82,7 @@ func init() {
 		c(SIClientInvokeOmitDigest, "the domain-skill request object omits interface_digest",
 			"SI-2.1c", "SI-9.31", "SI-9.33b"),
 		c(SIClientTextPartRequests, "describe_skill and domain-skill request objects are sent as JSON text in a text part",
-			"SI-4.1b", "SI-9.15c", "SI-9.30"),
+			"SI-4.1b", "SI-9.15c"), // not SI-9.30: a conforming agent refuses the describe, so no domain request is ever sent
 		c(SIClientNoActivationHeader, "the A2A-Extensions request header is not sent", "SI-9.3a", "SI-9.3b"),
 		c(SIClientNoMessageExtensions, "Message.extensions is left empty on request objects", "SI-9.4"),
 		c(SIClientDescribeCustomMethod, "describe_skill is sent as a JSON-RPC method named describe_skill", "SI-9.15a"),

@@ -46,9 +46,28 @@ func startContainer(ctx context.Context, image, dockerfile string, cfg target.Co
 	return tgt, nil
 }
 
-// runDir is the default bundle directory of a run (as writeBundle chooses it).
-func runDir() string {
-	return filepath.Join("evidence", "runs", time.Now().UTC().Format("20060102T150405Z"))
+// runDir claims the default bundle directory of a run (as writeBundle chooses it): evidence/runs/<UTC time>, with
+// -2, -3, … appended when a run started in the same second already holds that name. The directory is created
+// exclusively, so two runs never share one.
+func runDir() (string, error) {
+	base := filepath.Join("evidence", "runs", time.Now().UTC().Format("20060102T150405Z"))
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", err
+	}
+	for n := 1; n < 10000; n++ {
+		dir := base
+		if n > 1 {
+			dir = fmt.Sprintf("%s-%d", base, n)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !os.IsExist(err) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no free run directory under %s", filepath.Dir(base))
 }
 
 // writeContainerLog keeps what the container printed beside the bundle.

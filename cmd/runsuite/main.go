@@ -36,9 +36,11 @@ import (
 
 // Exit statuses of the CLI contract.
 const (
-	exitPass  = 0
-	exitFail  = 1
-	exitUsage = 2
+	exitPass        = 0   // every selected applicable row about the target passed, none blocked, at least one graded
+	exitFail        = 1   // a target row failed, is blocked or was not tested, or nothing about the target was graded
+	exitUsage       = 2   // usage or configuration error, checked before the run
+	exitHarness     = 3   // harness defect: a self-check failed, or the bundle just written does not verify
+	exitInterrupted = 130 // interrupted (SIGINT/SIGTERM): unfinished rows read not-tested "interrupted"
 )
 
 type usageError struct{ error }
@@ -99,15 +101,27 @@ const usage = `runsuite — the extconf conformance harness
   runsuite run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST]
                [--req IDS] [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME]
                [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS]
+                 [--force] [--allow-nothing-graded]
   runsuite catalog [--format table|json|index|index-json] [--check-specs DIR]
-  runsuite falsify [--sabotage IDS] [--json FILE] [--out DIR [--as NAME] [--tier T] [--sign-key FILE]]
+  runsuite falsify [--sabotage IDS] [--json FILE] [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE]]
   runsuite verify BUNDLE [--key FILE]
   runsuite render BUNDLE [--html FILE] [--junit FILE] [--key FILE]
   runsuite keygen [--alg EdDSA|ES256] --out FILE
   runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS]
   runsuite sabotage list
 
-Exit status: 0 every selected applicable row passed and none is blocked; 1 a row failed or is blocked; 2 usage.
+Exit status: 0 every selected applicable row about the target passed, none is blocked, and at least one was
+graded; 1 a target row failed, is blocked or was not tested, or nothing about the target was graded (NOTHING
+GRADED; --allow-nothing-graded accepts that with 0); 2 usage or configuration error (before the run); 3 harness
+defect (a harness self-check failed, or the bundle just written does not verify); 130 interrupted.
+
+Self-checks: rows witnessed by the harness's own reference client (catalog witness reference-client) are about
+the harness, not the target. They run and are reported in their own "harness self-check" section; they never
+count for or against the target.
+
+Target URL: a URL with a path is the card URL as given; a bare origin (or path /) is resolved to
+/.well-known/agent-card.json, and the run says so. --out never overwrites an existing bundle without --force;
+the default directory evidence/runs/<time>[-N] is unique per run.
 
 Containers: --image runs a local image (never pulled), --dockerfile builds one (docker/build.sh makes the
 reference agents' image); ports are published on 127.0.0.1 only, the container's output is kept as
@@ -170,7 +184,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggles to switch on")
 	imageFlag := fs.String("image", "", "container target: a local image (never pulled)")
 	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
+	forceFlag := fs.Bool("force", false, "overwrite a bundle already in --out")
+	allowNothingFlag := fs.Bool("allow-nothing-graded", false, "exit 0 when no row about the target was graded (CI jobs that expect it)")
 	if err := parseNoArgs(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if err := checkOut(*outFlag, *forceFlag); err != nil {
 		return exitUsage, err
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
@@ -182,6 +201,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		if _, ok := catalog.DocumentByID(d); !ok {
 			return exitUsage, usageError{fmt.Errorf("--suite: unknown document %q", d)}
 		}
+	}
+	if err := checkReq(splitList(*reqFlag), docs); err != nil {
+		return exitUsage, err
 	}
 	set, err := sabotage.Parse(splitList(*sabFlag)...)
 	if err != nil {
@@ -226,13 +248,18 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		if tgt, err = target.URL(*tgtFlag, cfg); err != nil {
 			return exitUsage, usageError{err}
 		}
+		if tgt.Resolved != "" {
+			fmt.Fprintf(stderr, "runsuite: %s\n", tgt.Resolved)
+		}
 	}
 	if tgt.Close != nil {
 		defer tgt.Close()
 	}
 	if tgt.Kind == target.KindContainer {
 		if *outFlag == "" {
-			*outFlag = runDir()
+			if *outFlag, err = runDir(); err != nil {
+				return exitFail, err
+			}
 		}
 		defer writeContainerLog(*outFlag, tgt, stderr) // beside the bundle, on every path (runs before Close)
 	}
@@ -249,12 +276,46 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return exitFail, err
 	}
 	var fals *evidence.Falsifiability
-	if *falsFlag {
-		if fals, _, err = falsifyTable(ctx, docs, nil, res.Seed, false, stderr); err != nil {
+	if *falsFlag && !res.Interrupted {
+		var frep *falsify.Report
+		if fals, frep, err = falsifyTable(ctx, docs, nil, res.Seed, false, stderr); err != nil {
 			return exitFail, err
 		}
+		if frep.Interrupted {
+			fals = nil // an interrupted matrix proves nothing: the bundle carries no table
+			fmt.Fprintln(stderr, "runsuite: falsification interrupted; the bundle carries no falsifiability table")
+		}
 	}
-	return writeBundle(res, fals, st, outputs{dir: *outFlag, junit: *junitFlag, html: *htmlFlag}, stdout, stderr)
+	return writeBundle(res, fals, st, outputs{dir: *outFlag, junit: *junitFlag, html: *htmlFlag, allowNothingGraded: *allowNothingFlag}, stdout, stderr)
+}
+
+// checkOut refuses, before the run, to overwrite a bundle already in dir unless --force says so.
+func checkOut(dir string, force bool) error {
+	if dir == "" || force {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bundle.json")); err == nil {
+		return usageError{fmt.Errorf("--out %s already holds a bundle (bundle.json); pass --force to overwrite it, or choose another directory", dir)}
+	}
+	return nil
+}
+
+// checkReq checks --req before the run: every id is a catalog row of a selected document.
+func checkReq(ids, docs []string) error {
+	cat, err := catalog.Load()
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		r, ok := cat.Row(id)
+		if !ok {
+			return usageError{fmt.Errorf("--req %s: no such row (see `runsuite catalog`)", id)}
+		}
+		if len(docs) > 0 && !slices.Contains(docs, r.Document) {
+			return usageError{fmt.Errorf("--req %s is a row of %s, which --suite %s does not select", id, r.Document, strings.Join(docs, ","))}
+		}
+	}
+	return nil
 }
 
 // standing is who runs the harness, with what tier, and the key that signs.
@@ -288,7 +349,10 @@ func standingFlags(as, tier, keyPath string) (standing, error) {
 	return st, nil
 }
 
-type outputs struct{ dir, junit, html string }
+type outputs struct {
+	dir, junit, html   string
+	allowNothingGraded bool // --allow-nothing-graded: a run that graded nothing about the target exits 0
+}
 
 // writeBundle assembles, signs and writes the bundle of a run, then its reports; the summary table comes last.
 func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing, o outputs, stdout, stderr io.Writer) (int, error) {
@@ -311,20 +375,24 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	}
 	dir := o.dir
 	if dir == "" {
-		dir = runDir()
+		if dir, err = runDir(); err != nil {
+			return exitFail, err
+		}
 	}
 	path, err := evidence.WriteDir(dir, b, transcript)
 	if err != nil {
 		return exitFail, err
 	}
 	// The harness checks its own bundle as a third party would; a problem here is a harness defect.
-	rep, err := evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known})
+	rep, err := verifyWritten(path)
 	if err != nil {
-		return exitFail, err
+		return exitHarness, fmt.Errorf("HARNESS DEFECT: the bundle just written cannot be verified: %w", err)
 	}
+	defect := false
 	for _, p := range rep.Problems() {
 		if !strings.HasPrefix(p, "catalog: ") {
 			fmt.Fprintf(stderr, "runsuite: HARNESS DEFECT: the bundle just written does not verify: %s\n", p)
+			defect = true
 		}
 	}
 	if err := writeReports(b, transcript, rep, o.junit, o.html); err != nil {
@@ -332,10 +400,37 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	}
 	evidence.Summary(stdout, b)
 	fmt.Fprintf(stdout, "bundle: %s\n", path)
-	if b.Status != "passed" {
-		return exitFail, nil
+	code := exitFor(b, defect, o.allowNothingGraded)
+	switch {
+	case code == exitHarness && defect:
+		fmt.Fprintf(stdout, "exit %d: harness defect (the bundle does not verify)\n", code)
+	case code == exitHarness:
+		fmt.Fprintf(stdout, "exit %d: harness defect (a harness self-check failed; the target's status is %s)\n", code, b.Status)
+	case b.Status == harness.StatusNothingGraded && code == exitPass:
+		fmt.Fprintln(stdout, "nothing graded, accepted by --allow-nothing-graded")
 	}
-	return exitPass, nil
+	return code, nil
+}
+
+// verifyWritten verifies a bundle the run just wrote (a variable so a test can make it fail).
+var verifyWritten = func(path string) (*evidence.Report, error) {
+	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known})
+}
+
+// exitFor is the exit status of a written bundle: interrupted, then a harness defect (the bundle does not verify
+// or a self-check failed), then the target's status.
+func exitFor(b *evidence.Bundle, defect, allowNothingGraded bool) int {
+	switch {
+	case b.Status == harness.StatusInterrupted:
+		return exitInterrupted
+	case defect || b.SelfCheck.Status == harness.SelfCheckFailed:
+		return exitHarness
+	case b.Status == harness.StatusPassed:
+		return exitPass
+	case b.Status == harness.StatusNothingGraded && allowNothingGraded:
+		return exitPass
+	}
+	return exitFail
 }
 
 func writeReports(b *evidence.Bundle, transcript []byte, rep *evidence.Report, junitPath, htmlPath string) error {
@@ -552,7 +647,11 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	keyFlag := fs.String("sign-key", "", "with --out: private JWK to sign the bundle with")
 	junitFlag := fs.String("junit", "", "with --out: write the per-row JUnit XML report here")
 	htmlFlag := fs.String("html", "", "with --out: write the HTML report here")
+	forceFlag := fs.Bool("force", false, "with --out: overwrite a bundle already there")
 	if err := parseNoArgs(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if err := checkOut(*outDir, *forceFlag); err != nil {
 		return exitUsage, err
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
@@ -586,6 +685,11 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		}
 	}
 	evidence.FalsifySummary(stdout, table, witnessable)
+	if rep.Interrupted {
+		// Toggles not run (or cut short) are left out of the table: none reads as survived.
+		fmt.Fprintf(stdout, "INTERRUPTED after %d runs: the table holds only the toggles that finished; nothing is written\n", rep.Runs)
+		return exitInterrupted, nil
+	}
 	code := exitPass
 	for _, r := range rep.ReferenceFails {
 		fmt.Fprintf(stdout, "REFERENCE RUN: %s is %s: %s\n", r.ID, r.Verdict, firstLine(r.Detail))

@@ -67,6 +67,11 @@ type Row struct {
 	Aliases  []string `json:"aliases"`
 }
 
+// SelfCheck reports whether the row is about the harness itself rather than the target: a row witnessed by the
+// harness's own reference client (its verifier, consumer, renderer) against fixtures. Its verdict is a self-check
+// and never counts for or against the target.
+func (r Row) SelfCheck() bool { return r.Witness == WitnessReferenceClient }
+
 // Witnessable reports whether a test (and so a sabotage toggle) must exist for the row.
 func (r Row) Witnessable() bool { return r.Witness != WitnessUnwitnessable }
 

@@ -120,3 +120,19 @@ func TestCoverageNamesChangedText(t *testing.T) {
 		t.Fatalf("a changed document text went unnoticed: %+v", cov)
 	}
 }
+
+func TestSelfCheckRowsAreTheReferenceClientRows(t *testing.T) {
+	cat := MustLoad()
+	n := 0
+	for _, r := range cat.Rows {
+		if r.SelfCheck() != (r.Witness == WitnessReferenceClient) {
+			t.Errorf("%s: SelfCheck %v with witness %s", r.ID, r.SelfCheck(), r.Witness)
+		}
+		if r.SelfCheck() {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("no self-check rows")
+	}
+}

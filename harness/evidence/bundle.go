@@ -45,8 +45,10 @@ type Bundle struct {
 	Seed           int64                `json:"seed"`
 	Started        string               `json:"started"`
 	Finished       string               `json:"finished"`
-	Status         string               `json:"status"`
-	Totals         map[string]int       `json:"totals"`
+	Status         string               `json:"status"`                 // the target's: harness.Status
+	StatusReason   string               `json:"statusReason,omitempty"` // why, when nothing was graded or the run was interrupted
+	Totals         map[string]int       `json:"totals"`                 // rows about the target only
+	SelfCheck      SelfCheck            `json:"selfCheck"`              // rows about the harness itself
 	AssertionCount int                  `json:"assertionCount"`
 	Rows           []harness.RowVerdict `json:"rows"`
 	Transcript     TranscriptRef        `json:"transcript"`
@@ -54,6 +56,16 @@ type Bundle struct {
 	Falsifiability *Falsifiability      `json:"falsifiability,omitempty"`
 	Signature      *Signature           `json:"signature,omitempty"`
 }
+
+// SelfCheck is what the harness's own reference-client rows add up to: never part of the target's result. A
+// failed self-check is a harness defect.
+type SelfCheck struct {
+	Status string         `json:"status"` // harness.SelfCheck*
+	Totals map[string]int `json:"totals"`
+}
+
+// BundleVersion is the bundle format this harness writes and verifies (2: target and self-check rows apart).
+const BundleVersion = 2
 
 // Harness names the build that produced the bundle.
 type Harness struct {
@@ -165,12 +177,13 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 	if err != nil {
 		return nil, err
 	}
-	b := &Bundle{BundleVersion: 1, Kind: "claim", Harness: BuildInfo(),
+	b := &Bundle{BundleVersion: BundleVersion, Kind: "claim", Harness: BuildInfo(),
 		Catalog: CatalogRef{Digest: cat.Digest, Rows: len(cat.Rows)},
 		Runner:  res.Env.Runner, Selection: res.Selection, Seed: res.Seed,
 		Started: res.Started.UTC().Format(time.RFC3339Nano), Finished: res.Finished.UTC().Format(time.RFC3339Nano),
-		Rows: res.Rows, Totals: harness.Totals(res.Rows), Falsifiability: fals,
-		Target: TargetRef{Kind: tgt.Kind, ImageID: tgt.ImageID, Sabotage: tgt.Sabotage, Cards: []CardRef{}}}
+		Rows: res.Rows, Totals: harness.Totals(harness.TargetRows(res.Rows)), Falsifiability: fals,
+		SelfCheck: SelfCheck{Status: harness.SelfCheckStatus(res.Rows), Totals: harness.Totals(harness.SelfCheckRows(res.Rows))},
+		Target:    TargetRef{Kind: tgt.Kind, ImageID: tgt.ImageID, Sabotage: tgt.Sabotage, Cards: []CardRef{}}}
 	if b.Selection.Documents == nil {
 		b.Selection.Documents = []string{}
 	}
@@ -197,10 +210,7 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 	for _, r := range res.Rows {
 		b.AssertionCount += r.Assertions
 	}
-	b.Status = "failed"
-	if harness.Passed(res.Rows) {
-		b.Status = "passed"
-	}
+	b.Status, b.StatusReason = harness.Status(res.Rows)
 	b.Transcript = TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: Digest(transcript)}
 	b.WitnessSHA256, err = Witness(b.Rows, transcript)
 	if err != nil {

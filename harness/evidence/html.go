@@ -48,6 +48,11 @@ type htmlView struct {
 	Passing      []rowView
 	Unproven     int
 	Fals         *Falsifiability
+	StatusLine   string
+	// The harness's own self-check rows: reported apart, never part of the target's counts or status.
+	SelfCounts []countRow
+	SelfTotal  countRow
+	SelfRows   []rowView
 }
 
 type countRow struct {
@@ -96,29 +101,19 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 	}
 	exchanges := indexTranscript(o.Transcript)
 
-	docs, per := countsByDocument(b.Rows)
-	v.Total = countRow{Document: "total"}
-	for _, d := range docs {
-		cr := countRow{Document: d}
-		if doc, ok := catalog.DocumentByID(d); ok {
-			cr.Title = doc.Title
-		}
-		for _, verdict := range harness.VerdictOrder {
-			cr.Cells = append(cr.Cells, countCell{verdict, per[d][verdict]})
-			cr.Total += per[d][verdict]
-		}
-		v.Counts = append(v.Counts, cr)
-	}
-	for _, verdict := range harness.VerdictOrder {
-		v.Total.Cells = append(v.Total.Cells, countCell{verdict, b.Totals[verdict]})
-		v.Total.Total += b.Totals[verdict]
-	}
+	v.StatusLine = StatusLine(b)
+	v.Counts, v.Total = countRows(harness.TargetRows(b.Rows), b.Totals)
+	v.SelfCounts, v.SelfTotal = countRows(harness.SelfCheckRows(b.Rows), b.SelfCheck.Totals)
 
 	for _, r := range b.Rows {
 		rv := rowView{RowVerdict: r}
 		rv.Row, rv.Known = cat.Row(r.ID)
 		if b.Falsifiability != nil {
 			rv.KilledBy = b.Falsifiability.Rows[r.ID]
+		}
+		if r.SelfCheck {
+			v.SelfRows = append(v.SelfRows, rv)
+			continue
 		}
 		switch {
 		case r.Counts():
@@ -141,6 +136,29 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 		}
 	}
 	return v
+}
+
+// countRows is the per-document count table of rows, with totals as the bundle states them.
+func countRows(rows []harness.RowVerdict, totals map[string]int) ([]countRow, countRow) {
+	docs, per := countsByDocument(rows)
+	var out []countRow
+	total := countRow{Document: "total"}
+	for _, d := range docs {
+		cr := countRow{Document: d}
+		if doc, ok := catalog.DocumentByID(d); ok {
+			cr.Title = doc.Title
+		}
+		for _, verdict := range harness.VerdictOrder {
+			cr.Cells = append(cr.Cells, countCell{verdict, per[d][verdict]})
+			cr.Total += per[d][verdict]
+		}
+		out = append(out, cr)
+	}
+	for _, verdict := range harness.VerdictOrder {
+		total.Cells = append(total.Cells, countCell{verdict, totals[verdict]})
+		total.Total += totals[verdict]
+	}
+	return out, total
 }
 
 // isEvidence is what every renderer calls evidence: kind evidence, a third-party tier and a signature.
@@ -302,7 +320,8 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 
 <h2>Run</h2>
 <dl class="meta">
-<dt>status</dt><dd><span class="{{if eq .B.Status "passed"}}ok{{else}}fail{{end}}">{{.B.Status}}</span> ({{len .Failing}} rows count against the run)</dd>
+<dt>status</dt><dd><span class="{{if eq .B.Status "passed"}}ok{{else}}fail{{end}}" id="status">{{.StatusLine}}</span> ({{len .Failing}} rows about the target count against the run)</dd>
+<dt>harness self-check</dt><dd><span class="{{if eq .B.SelfCheck.Status "failed"}}fail{{else}}ok{{end}}" id="self-check-status">{{.B.SelfCheck.Status}}</span>{{if eq .B.SelfCheck.Status "failed"}} — a harness defect, not the target's failure{{end}}</dd>
 <dt>runner</dt><dd>{{if .B.Runner.Name}}{{.B.Runner.Name}}{{else}}(unnamed){{end}}, tier {{.B.Runner.Tier}}, kind {{.B.Kind}}</dd>
 <dt>signature</dt><dd>{{.Signer}}</dd>
 <dt>harness</dt><dd>{{.B.Harness.Name}} {{.B.Harness.Version}} ({{.B.Harness.GoVersion}}), build {{.B.Harness.Build.Kind}} <code>{{.B.Harness.Build.ID}}</code>{{if .B.Harness.Build.Modified}} (modified working tree){{end}}</dd>
@@ -316,7 +335,7 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 <dt>assertions</dt><dd>{{.B.AssertionCount}}</dd>
 </dl>
 
-<h2>Verdicts per document</h2>
+<h2>Verdicts per document (rows about the target)</h2>
 <table id="counts">
 <tr><th>document</th>{{range .Verdicts}}<th class="v-{{.}}">{{.}}</th>{{end}}<th>rows</th></tr>
 {{range .Counts}}<tr data-document="{{.Document}}"><td title="{{.Title}}">{{.Document}}</td>{{range .Cells}}<td class="n{{if eq .N 0}} zero{{end}}" data-verdict="{{.Verdict}}">{{.N}}</td>{{end}}<td class="n">{{.Total}}</td></tr>
@@ -334,6 +353,18 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 {{if .Exchanges}}<div>exchanges:</div>{{range .Exchanges}}{{if .Found}}<details><summary><code>{{.Summary}}</code> <code>{{short .ID}}</code></summary><pre>{{.Request}}</pre><pre>{{.Response}}</pre></details>{{else}}<div><code>{{.ID}}</code> (not in the transcript given to the renderer)</div>{{end}}{{end}}{{else}}<div>exchanges: none cited</div>{{end}}
 </article>
 {{end}}
+
+<h2 id="self-check">Harness self-check ({{len .SelfRows}} rows)</h2>
+<p>Rows witnessed by the harness's own reference client against its own fixtures: they are about the harness, not the target, and never enter the target's counts or status. A failed self-check is a harness defect.</p>
+{{if .SelfRows}}<table id="self-counts">
+<tr><th>document</th>{{range .Verdicts}}<th class="v-{{.}}">{{.}}</th>{{end}}<th>rows</th></tr>
+{{range .SelfCounts}}<tr data-document="{{.Document}}"><td title="{{.Title}}">{{.Document}}</td>{{range .Cells}}<td class="n{{if eq .N 0}} zero{{end}}" data-verdict="{{.Verdict}}">{{.N}}</td>{{end}}<td class="n">{{.Total}}</td></tr>
+{{end}}<tr data-document="total"><th>total</th>{{range .SelfTotal.Cells}}<th class="n" data-verdict="{{.Verdict}}">{{.N}}</th>{{end}}<th class="n">{{.SelfTotal.Total}}</th></tr>
+</table>
+<table>
+<tr><th>row</th><th>verdict</th><th>clause</th><th>detail</th></tr>
+{{range .SelfRows}}<tr id="row-{{.ID}}"><td>{{.ID}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{if .Known}}{{.Row.Level}} “{{.Row.Clause}}”{{end}}</td><td>{{if .Detail}}<pre>{{.Detail}}</pre>{{end}}</td></tr>
+{{end}}</table>{{end}}
 
 <h2 id="abstaining">Inapplicable, unwitnessable and skipped rows ({{len .Abstaining}})</h2>
 {{if .Abstaining}}<table>

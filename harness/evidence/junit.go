@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/extconf/extconf/harness"
@@ -80,8 +81,12 @@ func JUnitProperties(b *Bundle) []junitProperty {
 		{"extconf.seed", fmt.Sprint(b.Seed)},
 		{"extconf.witnessSha256", b.WitnessSHA256},
 		{"extconf.status", b.Status},
+		{"extconf.statusReason", b.StatusReason},
 	}
 }
+
+// SelfCheckSuite names the JUnit suite (and report section) of the harness's own self-check rows.
+const SelfCheckSuite = "harness self-check"
 
 // JUnit writes the per-row JUnit XML report of a bundle.
 func JUnit(w io.Writer, b *Bundle) error {
@@ -89,16 +94,26 @@ func JUnit(w io.Writer, b *Bundle) error {
 	props := JUnitProperties(b)
 	out := junitSuites{Name: "extconf " + b.Kind + " (" + b.Status + ")"}
 	index := map[string]int{}
-	for _, r := range b.Rows {
-		i, ok := index[r.Document]
+	// Rows about the target make one suite per document; the harness's self-check rows one suite of their own, so
+	// a dashboard never reads a self-check as the target's result.
+	for _, r := range append(harness.TargetRows(b.Rows), harness.SelfCheckRows(b.Rows)...) {
+		name := r.Document
+		if r.SelfCheck {
+			name = SelfCheckSuite
+		}
+		i, ok := index[name]
 		if !ok {
 			i = len(out.Suites)
-			index[r.Document] = i
-			out.Suites = append(out.Suites, junitSuite{Name: r.Document, Timestamp: b.Started, Properties: props})
+			index[name] = i
+			sp := props
+			if r.SelfCheck {
+				sp = append(slices.Clip(props), junitProperty{"extconf.selfCheck.status", b.SelfCheck.Status})
+			}
+			out.Suites = append(out.Suites, junitSuite{Name: name, Timestamp: b.Started, Properties: sp})
 		}
 		s := &out.Suites[i]
 		row, known := cat.Row(r.ID)
-		tc := junitCase{Name: r.ID, Classname: r.Document, Assertions: r.Assertions,
+		tc := junitCase{Name: r.ID, Classname: name, Assertions: r.Assertions,
 			Properties: []junitProperty{{"verdict", r.Verdict}}}
 		if known {
 			tc.Properties = append(tc.Properties, junitProperty{"level", row.Level}, junitProperty{"clause", row.Clause})
@@ -111,6 +126,9 @@ func JUnit(w io.Writer, b *Bundle) error {
 		case harness.ExecutedPass:
 		case harness.ExecutedFail, harness.Blocked, harness.NotTested:
 			msg := r.Verdict
+			if r.SelfCheck && r.Verdict == harness.ExecutedFail {
+				msg = "harness defect: " + msg
+			}
 			if known {
 				msg = fmt.Sprintf("%s: %s %q", r.Verdict, row.Level, row.Clause)
 			}

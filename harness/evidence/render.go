@@ -46,24 +46,51 @@ func Summary(w io.Writer, b *Bundle) {
 	fmt.Fprintf(w, "target %s  catalog %s  seed %d  exchanges %d  assertions %d\n",
 		b.Target.Kind, short(b.Catalog.Digest), b.Seed, b.Transcript.Exchanges, b.AssertionCount)
 	summaryStanding(w, b)
-	for _, r := range b.Rows {
-		if r.Verdict != harness.ExecutedFail && r.Verdict != harness.Blocked && r.Verdict != harness.NotTested {
-			continue
-		}
-		row, _ := cat.Row(r.ID)
-		fmt.Fprintf(w, "\n%s %s  %s: %q\n", strings.ToUpper(r.Verdict), r.ID, row.Level, row.Clause)
-		for _, line := range strings.Split(strings.TrimSpace(r.Detail), "\n") {
-			fmt.Fprintf(w, "    %s\n", line)
+	printRows := func(rows []harness.RowVerdict, prefix string) {
+		for _, r := range rows {
+			if r.Verdict != harness.ExecutedFail && r.Verdict != harness.Blocked && r.Verdict != harness.NotTested {
+				continue
+			}
+			row, _ := cat.Row(r.ID)
+			fmt.Fprintf(w, "\n%s%s %s  %s: %q\n", prefix, strings.ToUpper(r.Verdict), r.ID, row.Level, row.Clause)
+			for _, line := range strings.Split(strings.TrimSpace(r.Detail), "\n") {
+				fmt.Fprintf(w, "    %s\n", line)
+			}
 		}
 	}
-	fmt.Fprintln(w)
+	target, self := harness.TargetRows(b.Rows), harness.SelfCheckRows(b.Rows)
+	printRows(self, "SELF-CHECK ")
+	printRows(target, "")
+	if len(self) > 0 {
+		fmt.Fprintf(w, "\nharness self-check (rows about the harness's own reference client; not the target's result): %s\n", strings.ToUpper(b.SelfCheck.Status))
+		countTable(w, self, b.SelfCheck.Totals)
+		if b.SelfCheck.Status == harness.SelfCheckFailed {
+			fmt.Fprintln(w, "HARNESS DEFECT: a self-check failed; the harness, not the target, is at fault")
+		}
+	}
+	fmt.Fprintln(w, "\ntarget (rows about the target):")
+	countTable(w, target, b.Totals)
+	fmt.Fprintf(w, "%s (%s)\n", StatusLine(b), b.Standing())
+}
+
+// StatusLine is the target's status for people: "PASSED", "FAILED", "NOTHING GRADED: <why>", "INTERRUPTED: <why>".
+func StatusLine(b *Bundle) string {
+	s := strings.ToUpper(strings.ReplaceAll(b.Status, "-", " "))
+	if b.StatusReason != "" {
+		s += ": " + b.StatusReason
+	}
+	return s
+}
+
+// countTable writes verdict counts per document of rows, then totals.
+func countTable(w io.Writer, rows []harness.RowVerdict, totals map[string]int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprint(tw, "document")
 	for _, v := range harness.VerdictOrder {
 		fmt.Fprintf(tw, "\t%s", v)
 	}
 	fmt.Fprintln(tw)
-	docs, per := countsByDocument(b.Rows)
+	docs, per := countsByDocument(rows)
 	for _, d := range docs {
 		fmt.Fprint(tw, d)
 		for _, v := range harness.VerdictOrder {
@@ -73,11 +100,10 @@ func Summary(w io.Writer, b *Bundle) {
 	}
 	fmt.Fprint(tw, "total")
 	for _, v := range harness.VerdictOrder {
-		fmt.Fprintf(tw, "\t%d", b.Totals[v])
+		fmt.Fprintf(tw, "\t%d", totals[v])
 	}
 	fmt.Fprintln(tw)
 	tw.Flush()
-	fmt.Fprintf(w, "%s (%s)\n", strings.ToUpper(b.Status), b.Standing())
 }
 
 // countsByDocument counts rows per document and verdict; docs are the documents present, sorted. The terminal

@@ -20,7 +20,7 @@ func Validate(raw []byte) error {
 	if err != nil {
 		return fmt.Errorf("bundle schema: %w", err)
 	}
-	const id = "https://extconf.invalid/evidence/bundle-v1.json"
+	const id = "https://extconf.invalid/evidence/bundle-v2.json"
 	if err := c.AddResource(id, doc); err != nil {
 		return err
 	}

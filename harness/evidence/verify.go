@@ -293,22 +293,26 @@ func checkCitations(c *Check, b *Bundle, exchanges map[string]exchangeLine) {
 }
 
 func checkTotals(c *Check, b *Bundle) {
-	totals := harness.Totals(b.Rows)
-	keys := make([]string, 0, len(totals)+len(b.Totals))
-	for v := range totals {
-		keys = append(keys, v)
-	}
-	for v := range b.Totals {
-		if _, ok := totals[v]; !ok {
+	compare := func(what string, got map[string]int, rows []harness.RowVerdict) {
+		totals := harness.Totals(rows)
+		keys := make([]string, 0, len(totals)+len(got))
+		for v := range totals {
 			keys = append(keys, v)
 		}
-	}
-	sort.Strings(keys)
-	for _, v := range keys {
-		if b.Totals[v] != totals[v] {
-			c.Problems = append(c.Problems, fmt.Sprintf("%s is %d in the bundle but %d rows carry it", v, b.Totals[v], totals[v]))
+		for v := range got {
+			if _, ok := totals[v]; !ok {
+				keys = append(keys, v)
+			}
+		}
+		sort.Strings(keys)
+		for _, v := range keys {
+			if got[v] != totals[v] {
+				c.Problems = append(c.Problems, fmt.Sprintf("%s%s is %d in the bundle but %d rows carry it", what, v, got[v], totals[v]))
+			}
 		}
 	}
+	compare("", b.Totals, harness.TargetRows(b.Rows))
+	compare("selfCheck.totals.", b.SelfCheck.Totals, harness.SelfCheckRows(b.Rows))
 	sum := 0
 	for _, r := range b.Rows {
 		sum += r.Assertions
@@ -316,15 +320,18 @@ func checkTotals(c *Check, b *Bundle) {
 	if sum != b.AssertionCount {
 		c.Problems = append(c.Problems, fmt.Sprintf("assertionCount is %d but the rows' assertions add up to %d", b.AssertionCount, sum))
 	}
-	want := "failed"
-	if harness.Passed(b.Rows) {
-		want = "passed"
+	if want, _ := harness.Status(b.Rows); b.Status != want {
+		c.Problems = append(c.Problems, fmt.Sprintf("status is %q but the rows about the target make it %q", b.Status, want))
 	}
-	if b.Status != want {
-		c.Problems = append(c.Problems, fmt.Sprintf("status is %q but the rows make it %q", b.Status, want))
+	if want := harness.SelfCheckStatus(b.Rows); b.SelfCheck.Status != want {
+		c.Problems = append(c.Problems, fmt.Sprintf("selfCheck.status is %q but the self-check rows make it %q", b.SelfCheck.Status, want))
 	}
 	if c.OK() {
-		c.Notes = append(c.Notes, fmt.Sprintf("totals, assertionCount (%d) and status (%s) agree with the rows", sum, b.Status))
+		note := fmt.Sprintf("totals, assertionCount (%d) and status (%s) agree with the rows about the target; self-check %s", sum, b.Status, b.SelfCheck.Status)
+		if b.StatusReason != "" {
+			note += "; " + b.StatusReason
+		}
+		c.Notes = append(c.Notes, note)
 	}
 }
 
@@ -387,6 +394,8 @@ func checkRows(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s is not in the catalog", r.ID))
 		case row.Document != r.Document:
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s says document %s, the catalog says %s", r.ID, r.Document, row.Document))
+		case row.SelfCheck() != r.SelfCheck:
+			c.Problems = append(c.Problems, fmt.Sprintf("row %s says selfCheck %v, the catalog says %v (witness %s)", r.ID, r.SelfCheck, row.SelfCheck(), row.Witness))
 		}
 	}
 	missing := 0

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 )
@@ -35,6 +36,8 @@ type Target struct {
 	Blocked string
 	// Logs returns what the target printed (container targets: stdout and stderr); nil when there is nothing.
 	Logs func() []byte
+	// Resolved, for a URL target given as a bare origin, says how its card URL was found (A2A's well-known rule).
+	Resolved string
 }
 
 // CardURL returns the card URL for role, falling back to the target's default agent ("" role).
@@ -125,19 +128,31 @@ func (c Config) CAPool() (*x509.CertPool, error) {
 	return pool, nil
 }
 
-// URL makes a target for one running agent; cardURL may be the agent's origin or its card URL.
+// WellKnownCardPath is where A2A puts an agent's card on its origin.
+const WellKnownCardPath = "/.well-known/agent-card.json"
+
+// URL makes a target for one running agent. A URL with a path other than "/" is the card URL, used as given; a bare
+// origin (or path "/") is resolved by A2A's well-known rule and Target.Resolved says so.
 func URL(cardURL string, cfg Config) (*Target, error) {
 	if !strings.HasPrefix(cardURL, "http://") && !strings.HasPrefix(cardURL, "https://") {
 		return nil, fmt.Errorf("target URL %q: want http:// or https://", cardURL)
 	}
-	if !strings.Contains(cardURL, "/.well-known/") {
-		cardURL = strings.TrimRight(cardURL, "/") + "/.well-known/agent-card.json"
+	// A URL with a path is the card URL as given; a bare origin (or path "/") is resolved by A2A's well-known rule.
+	u, err := url.Parse(cardURL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("target URL %q: not an absolute http(s) URL", cardURL)
+	}
+	resolved := ""
+	if u.Path == "" || u.Path == "/" {
+		u.Path, u.RawPath = WellKnownCardPath, ""
+		resolved = fmt.Sprintf("%s is an origin: its card is read from %s (A2A's well-known location)", cardURL, u.String())
+		cardURL = u.String()
 	}
 	pool, err := cfg.CAPool()
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{Kind: KindURL, Agents: map[string]string{"": cardURL}, RootCAs: pool, Config: cfg}
+	t := &Target{Kind: KindURL, Agents: map[string]string{"": cardURL}, RootCAs: pool, Config: cfg, Resolved: resolved}
 	for role, u := range cfg.Agents {
 		t.Agents[role] = u
 	}

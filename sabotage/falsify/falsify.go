@@ -34,6 +34,9 @@ type Report struct {
 	ReferenceFails []harness.RowVerdict // rows that did not pass (or honestly abstain) against the unsabotaged agents
 	Table          evidence.Falsifiability
 	Runs           int
+	// Interrupted: the matrix was stopped (ctx ended) before every toggle ran. The toggle whose run was cut short
+	// and those never run are left out of the table: an interrupted run proves nothing, and never reads survived.
+	Interrupted bool
 }
 
 // Run executes the reference run and one run per toggle. Each toggle run covers only the toggle's document: the
@@ -53,6 +56,9 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reference run: %w", err)
 	}
+	if ref.Interrupted {
+		return nil, fmt.Errorf("reference run: interrupted")
+	}
 	rep.Reference, rep.Runs = ref, 1
 	refPass := map[string]bool{}
 	for _, r := range ref.Rows {
@@ -65,6 +71,10 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	}
 
 	for _, t := range toggles {
+		if ctx.Err() != nil {
+			rep.Interrupted = true
+			break
+		}
 		tr := evidence.ToggleResult{ID: string(t.ID), Document: t.Document, Side: t.Side, Targets: t.Targets,
 			Killed: []string{}, Survived: []string{}}
 		if !docs[t.Document] {
@@ -83,6 +93,10 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 		}
 		res, err := runOnce(ctx, start, set, []string{t.Document}, rows, o)
 		rep.Runs++
+		if ctx.Err() != nil || (res != nil && res.Interrupted) {
+			rep.Interrupted = true
+			break
+		}
 		if err != nil {
 			tr.Error = err.Error()
 			tr.Survived = append(tr.Survived, t.Targets...)

@@ -125,8 +125,8 @@ func registerClientSpecs(e *harness.Env) {
 		const row = "IV-9.3"
 		s := open(w, row, roleMain)
 		rep := s.procedure(runBy(e))
-		if len(rep.Probes) == 0 {
-			w.Failf(s.cardEx, "the procedure reaches the closure probes (§8 step 4)", "stopped: %s", rep.Outcome)
+		if len(rep.Probes) == 0 { // the target's doing (e.g. it implements no interview), not the verifier's
+			w.Control(false, "the procedure reaches the closure probes (§8 step 4)", fmt.Sprintf("stopped: %s", rep.Outcome), s.cardEx)
 		}
 		correct := 0
 		for _, p := range rep.Probes {

@@ -95,17 +95,22 @@ func registerDelegation(e *harness.Env) {
 
 	spec(e, "SI-6.1", "the delegating reference client never reuses the upstream task id for the downstream task", func(w *harness.W) {
 		const row = "SI-6.1"
-		up, down, comp := composeRun(w, row, "assess_link_health", nil)
-		upID := comp.Up.Task.ID
-		var sentIDs []string
-		for _, r := range down.requests() {
-			if r.Kind == "domain" {
-				sentIDs = append(sentIDs, r.Message.TaskID)
+		// What the client sent downstream is the row; the downstream's refusal of a reused id must not hide it, so
+		// it is judged before the composition's control.
+		_, down, comp, err := composeTry(w, row, "assess_link_health", nil)
+		var sentIDs []string // as the client put them on the wire (the downstream may refuse before reading them)
+		if comp != nil && comp.Down != nil {
+			for _, s := range domains(comp.Down) {
+				sentIDs = append(sentIDs, s.msg.TaskID)
 			}
 		}
-		_ = up
+		if comp == nil || comp.Up == nil || comp.Up.Task == nil || len(sentIDs) == 0 {
+			composeControl(w, "assess_link_health", down, comp, err)
+		}
+		upID := comp.Up.Task.ID
 		w.Check(len(sentIDs) == 1 && sentIDs[0] == "", "the downstream Message carries no taskId (a new task), never "+upID,
 			fmt.Sprintf("downstream message taskId %q", sentIDs), lastEx(comp.Down))
+		composeControl(w, "assess_link_health", down, comp, err)
 		w.Check(comp.Down.Task != nil && comp.Down.Task.ID != upID && comp.Correlation != nil && comp.Correlation.Downstream.TaskID == comp.Down.Task.ID,
 			"the downstream task id recorded is the one the downstream endpoint issued", fmt.Sprintf("downstream %v, correlation %+v", comp.Down.Task, comp.Correlation), lastEx(comp.Down))
 	})

@@ -1,0 +1,120 @@
+package harness
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Run statuses: what the rows about the target add up to (Status), and what the harness's self-checks add up to
+// (SelfCheckStatus).
+const (
+	StatusPassed        = "passed"         // every graded target row passed, none blocked, at least one graded
+	StatusFailed        = "failed"         // a target row failed, is blocked or was not tested
+	StatusNothingGraded = "nothing-graded" // no row about the target was graded: that is not a pass
+	StatusInterrupted   = "interrupted"    // the run was stopped before every row finished
+
+	SelfCheckPassed     = "passed"     // every graded self-check passed
+	SelfCheckFailed     = "failed"     // a self-check failed: a harness defect
+	SelfCheckIncomplete = "incomplete" // a self-check was blocked or not finished, none failed
+	SelfCheckNone       = "none"       // no self-check row was graded
+)
+
+// InterruptedDetail is the detail of a row whose spec had not finished when the run was interrupted.
+const InterruptedDetail = "interrupted"
+
+// TargetRows are the rows about the target; SelfCheckRows the rows about the harness.
+func TargetRows(rows []RowVerdict) []RowVerdict {
+	var out []RowVerdict
+	for _, r := range rows {
+		if !r.SelfCheck {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// SelfCheckRows are the rows witnessed by the harness's own reference client.
+func SelfCheckRows(rows []RowVerdict) []RowVerdict {
+	var out []RowVerdict
+	for _, r := range rows {
+		if r.SelfCheck {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Graded reports whether the row was graded: it ran, or was meant to and could not (pass, fail, blocked,
+// not-tested). Inapplicable, unwitnessable and skipped rows are not graded.
+func (v RowVerdict) Graded() bool {
+	switch v.Verdict {
+	case ExecutedPass, ExecutedFail, Blocked, NotTested:
+		return true
+	}
+	return false
+}
+
+// Interrupted reports whether the row was left unfinished by an interruption.
+func (v RowVerdict) Interrupted() bool {
+	return v.Verdict == NotTested && slices.Contains(strings.Split(v.Detail, "\n"), InterruptedDetail)
+}
+
+// Status is the target's status from all rows of a run, with the reason when it is not a plain pass or fail.
+// Self-check rows never enter it.
+func Status(rows []RowVerdict) (status, reason string) {
+	for _, r := range rows {
+		if r.Interrupted() {
+			return StatusInterrupted, "the run was interrupted before every row finished"
+		}
+	}
+	target := TargetRows(rows)
+	if !Passed(target) {
+		return StatusFailed, ""
+	}
+	graded := 0
+	why := map[string]int{}
+	for _, r := range target {
+		if r.Graded() {
+			graded++
+		} else {
+			why[r.Verdict]++
+		}
+	}
+	if graded == 0 {
+		if len(target) == 0 {
+			return StatusNothingGraded, "the selection holds no row about the target"
+		}
+		var parts []string
+		for _, v := range VerdictOrder {
+			if why[v] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", why[v], v))
+			}
+		}
+		return StatusNothingGraded, "no row about the target was graded (" + strings.Join(parts, ", ") + ")"
+	}
+	return StatusPassed, ""
+}
+
+// SelfCheckStatus is the status of the harness's self-check rows.
+func SelfCheckStatus(rows []RowVerdict) string {
+	graded, incomplete := 0, false
+	for _, r := range SelfCheckRows(rows) {
+		switch r.Verdict {
+		case ExecutedFail:
+			return SelfCheckFailed
+		case Blocked, NotTested:
+			incomplete = true
+		}
+		if r.Graded() {
+			graded++
+		}
+	}
+	switch {
+	case incomplete:
+		return SelfCheckIncomplete
+	case graded == 0:
+		return SelfCheckNone
+	}
+	return SelfCheckPassed
+}
