@@ -1,0 +1,152 @@
+// Package strictjson decodes the harness's own formats (the target configuration, the evidence bundle, limits)
+// strictly: encoding/json alone matches member names case-insensitively, lets the last of two duplicate members
+// win and ignores what follows the first value, so a misspelt or doubled member could silently change a run.
+package strictjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/extconf/extconf/harness/a2a"
+)
+
+// Decode decodes data into v (a pointer) and refuses, naming the member's path: trailing data after the first
+// value, a duplicate member name at any level, and a member name that is not exactly one of the target type's
+// JSON names (case variants included). json.RawMessage and interface values are left to their owner to decode.
+func Decode(data []byte, v any) error {
+	if err := Check(data, reflect.TypeOf(v)); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// Check applies Decode's rules to data against type t without decoding into a value.
+func Check(data []byte, t reflect.Type) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("trailing data after the JSON value")
+	}
+	var dup error
+	if err := a2a.ScanIJSON(data, func(is a2a.IJSONIssue) bool {
+		if is.Number == "" {
+			dup = fmt.Errorf("duplicate member %q at %s", is.Name, pathOf(is.Path))
+			return false
+		}
+		return true
+	}); err != nil {
+		return err
+	}
+	if dup != nil {
+		return dup
+	}
+	return walk(doc, t, "$")
+}
+
+func pathOf(p []string) string {
+	if len(p) == 0 {
+		return "$"
+	}
+	return "$." + strings.Join(p, ".")
+}
+
+var rawMessage = reflect.TypeOf(json.RawMessage(nil))
+
+func walk(v any, t reflect.Type, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == rawMessage || t.Kind() == reflect.Interface {
+		return nil
+	}
+	if reflect.PointerTo(t).Implements(reflect.TypeOf((*json.Unmarshaler)(nil)).Elem()) {
+		return nil // the type decodes itself (and checks its own members)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		switch t.Kind() {
+		case reflect.Struct:
+			fields := jsonFields(t)
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				ft, ok := fields[k]
+				if !ok {
+					return unknown(k, path, fields)
+				}
+				if err := walk(x[k], ft, path+"."+k); err != nil {
+					return err
+				}
+			}
+		case reflect.Map:
+			for k, e := range x {
+				if err := walk(e, t.Elem(), path+"."+k); err != nil {
+					return err
+				}
+			}
+		}
+	case []any:
+		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			for i, e := range x {
+				if err := walk(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func unknown(k, path string, fields map[string]reflect.Type) error {
+	for name := range fields {
+		if strings.EqualFold(name, k) {
+			return fmt.Errorf("unknown member %q at %s (member names are case-sensitive: did you mean %q?)", k, path, name)
+		}
+	}
+	return fmt.Errorf("unknown member %q at %s", k, path)
+}
+
+// jsonFields maps each exact JSON member name of struct t (embedded structs flattened) to its type.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				for k, v := range jsonFields(ft) {
+					out[k] = v
+				}
+				continue
+			}
+		}
+		if name == "" {
+			name = f.Name
+		}
+		out[name] = f.Type
+	}
+	return out
+}
