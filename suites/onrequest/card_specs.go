@@ -127,9 +127,22 @@ func (s *suite) cardSpecs() {
 		}
 		var st *statement
 		for _, e := range https {
-			if !operatorOrigin(e.PersonEntry, a.ex.URL, nil) && st == nil {
-				st = s.requireStatement(w, "OR-3.4c", fmt.Sprintf("personEntry %s is not on the card's origin, so which origins the operator controls", e.PersonEntry))
+			if operatorOrigin(e.PersonEntry, a.ex.URL, nil) {
+				continue
 			}
+			// Only the operator can say which other origins it controls (Annex A.1 itself puts personEntry on
+			// ask.example.com and the card on agent.example.com): without a stated list the row blocks, proposing
+			// the likely candidates the card shows; only stated origins count.
+			st = s.loadStatement(w, "OR-3.4c")
+			if st == nil || st.OperatorOrigins == nil {
+				cands := []string{vonrequest.Origin(a.ex.URL)}
+				if a.card.Provider != nil && vonrequest.Origin(a.card.Provider.URL) != "" {
+					cands = append(cands, vonrequest.Origin(a.card.Provider.URL))
+				}
+				w.Blocked(fmt.Sprintf("personEntry %s (entry %s) is on %s, not the card's origin: whether the operator controls it is the operator's to state (operatorOrigins in the operator statement, role %s). Origins the card suggests: %v (the card's; provider.url's); add %s if it is the operator's",
+					e.PersonEntry, e.ID, vonrequest.Origin(e.PersonEntry), roleOperator, cands, vonrequest.Origin(e.PersonEntry)))
+			}
+			break
 		}
 		for _, e := range https {
 			var listed []string
@@ -243,7 +256,10 @@ func (s *suite) cardSpecs() {
 		if s.hasActingFor() {
 			for _, e := range s.informational(w, a, st, true) {
 				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
-					w.Control(isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
+					// Declining the MAY of OR-5.4 is the agent's right: then there is simply nothing to read here.
+					if !isGiven(o) {
+						continue
+					}
 					for _, v := range vonrequest.MoneyAmounts(o.reply.ArtifactText()) {
 						if !contains(values, v) {
 							values = append(values, v)
