@@ -551,7 +551,9 @@ func TextAddresses(text string) []string {
 }
 
 // TextGivesAddress reports whether text gives the personEntry (TextGivesAddressIn with no stated country code).
-func TextGivesAddress(text, personEntry string) bool { return TextGivesAddressIn(text, personEntry, "") }
+func TextGivesAddress(text, personEntry string) bool {
+	return TextGivesAddressIn(text, personEntry, "")
+}
 
 // TextGivesAddressIn reports whether text gives the personEntry: an https address equal to it after RFC 3986 §6
 // normalisation (SameURL), never a copy with another query or fragment; a tel: number by its digits, written
@@ -717,7 +719,9 @@ func (p Phrases) Extend(extra map[string][]string) (Phrases, error) {
 }
 
 // SaysDone is SaysDone with the lexicon's extra done-words as well.
-func (p Phrases) SaysDone(text string) string { return saysDone(text, append([]*regexp.Regexp{doneWords}, p.Done...)) }
+func (p Phrases) SaysDone(text string) string {
+	return saysDone(text, append([]*regexp.Regexp{doneWords}, p.Done...))
+}
 
 // MatchAny returns the first match of any pattern ("" when none).
 func MatchAny(pats []*regexp.Regexp, text string) string {
