@@ -800,7 +800,11 @@ func ParseEntry(raw json.RawMessage) (Entry, error) {
 	return d.Entries[0], nil
 }
 
-var moneyAmount = regexp.MustCompile(`(?i)(?:\b[A-Z]{3}\s?|[$£€¥]\s?)\d[\d,.]*\d|\b\d[\d,.]*\d\s?(?:[A-Z]{3}\b|[$£€]|euros?\b|pounds?\b|dollars?\b)`)
+// currencyCodes are the ISO 4217 codes MoneyAmounts reads before or after a number; any three capitals would read
+// "RPC 2.0" or "for 10" (case-folded) as money, and a false amount is a false failure where amounts are values.
+const currencyCodes = `USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|SEK|NOK|DKK|ISK|PLN|CZK|HUF|RON|BGN|INR|CNY|HKD|SGD|KRW|ZAR|MXN|BRL|ARS|CLP|ILS|AED|SAR|TRY|THB|MYR|IDR|PHP`
+
+var moneyAmount = regexp.MustCompile(`(?:\b(?:` + currencyCodes + `)\s?|[$£€¥]\s?)\d(?:[\d,.]*\d)?|\b\d(?:[\d,.]*\d)?\s?(?:(?:` + currencyCodes + `)\b|[$£€]|(?i:euros?|pounds?|dollars?)\b)`)
 
 // MoneyAmounts returns the amounts of money in text ("GBP 2,400", "€90", "1.200 EUR"): the values an agent gives on
 // request are mostly prices, and these are what OR-3.9 looks for in skill text when the operator named no values.
