@@ -31,6 +31,7 @@ func init() {
 		agent("or.person-entry-per-caller", "the address given in replies gets ?about=<the caller's first words> when the request says more than the skill example", "OR-3.8c"),
 		agent("or.skill-text-leaks-value", "the service-pricing description ends with the price it gives on request", "OR-3.9"),
 		agent("or.skill-text-leaks-opt-in-value", "a memorial-options example contains the price the agent gives on opt-in", "OR-3.9"),
+		agent("or.extended-card-leaks-value", "the authenticated (extended) card's trade-referrals description states the service-pricing price; the public card is clean", "OR-3.9"),
 		// Behaviour (§5).
 		agent("or.gives-when-not-activated", "a request without activation gets the service-pricing price in an Artifact", "OR-5.1"),
 		agent("or.gives-on-request-info", "the service-pricing referral text also states the price", "OR-5.3a"),

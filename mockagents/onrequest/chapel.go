@@ -145,11 +145,14 @@ const (
 	// OptNoCompletion (OR-3.6 "MAY have completion"): action entries carry no completion; the operator statement
 	// names them in actionSkills.
 	OptNoCompletion = "no-completion"
+	// OptLimitsPerSkill (OR-5.6(c) "repeated or duplicate requests are limited"): the limits count every request
+	// for a skill in the window, whoever it is for, so earlier requests (the harness's other rows) use them up.
+	OptLimitsPerSkill = "limits-per-skill"
 )
 
 // Options lists every option StartWith understands.
 func Options() []string {
-	return []string{OptLevel1, OptActingForMessage, OptAddressCopy, OptNationalPhone, OptPassiveWording, OptActionReferralMessage, OptNoStaff, OptNoCompletion}
+	return []string{OptLevel1, OptActingForMessage, OptAddressCopy, OptNationalPhone, OptPassiveWording, OptActionReferralMessage, OptNoStaff, OptNoCompletion, OptLimitsPerSkill}
 }
 
 // agent is one running reference agent.
@@ -282,6 +285,14 @@ func (a *agent) start() error {
 		},
 		OnSend: a.onSend,
 		Routes: routes,
+		// The authenticated card (calling assistants only) is the public card plus a skill for funeral directors;
+		// OR-3.9 reads its skill text too.
+		ExtendedCard: func(*a2atest.Ctx) (any, *a2a.RPCError) {
+			a.mu.Lock()
+			base := a.base
+			a.mu.Unlock()
+			return a.extendedCard(base), nil
+		},
 		APIKeys: map[string]a2atest.Principal{
 			"assistant-a": {Name: "assistant-a"},
 			"assistant-b": {Name: "assistant-b"},
@@ -398,8 +409,9 @@ func (a *agent) card(base string) any {
 		"provider":            map[string]any{"organization": a.operator, "url": base},
 		"version":             "1.0.0",
 		"capabilities": map[string]any{
-			"streaming":  true,
-			"extensions": []any{ext},
+			"streaming":         true,
+			"extendedAgentCard": !a.kiosk,
+			"extensions":        []any{ext},
 		},
 		"securitySchemes": map[string]any{
 			"family-portal": map[string]any{"openIdConnectSecurityScheme": map[string]any{
@@ -411,6 +423,18 @@ func (a *agent) card(base string) any {
 		"defaultOutputModes": []string{"text/plain"},
 		"skills":             skills,
 	}
+}
+
+// extendedCard is the card served to authenticated callers: the public card and a trade skill.
+func (a *agent) extendedCard(base string) any {
+	card := a.card(base).(map[string]any)
+	desc := "Arrangements for funeral directors who refer a family to the chapel."
+	if a.set.On("or.extended-card-leaks-value") {
+		desc += " A direct cremation at the chapel is " + pricingValue + "."
+	}
+	card["skills"] = append(card["skills"].([]any), map[string]any{"id": "trade-referrals", "name": "Trade referrals",
+		"description": desc, "tags": []string{"trade"}, "examples": []string{"Can we refer a family to the chapel?"}})
+	return card
 }
 
 // statement is what the chapel's operator states for the harness (suites/onrequest/README.md, "operator
@@ -425,7 +449,7 @@ func (a *agent) statement(kiosk *agent) []byte {
 		"values":             map[string][]string{"service-pricing": {pricingValue}, "memorial-options": {benchValue}, "repatriation-quote": {repatriateValue}},
 		"actionLog":          a.srv.URL() + actionsPath,
 		"reverse":            a.srv.URL() + reversePath,
-		"limits":             map[string]int{"perAssistant": perAssistantMax, "total": totalMax},
+		"limits":             map[string]int{"perAssistant": perAssistantMax, "total": totalMax, "windowSeconds": int(limitWindow.Seconds())},
 		"irreversible":       map[string]string{"notice-publication": "publishing the notice"},
 		"actionSkills":       a.actionSkills(),
 		"personConfirmation": "post",

@@ -172,7 +172,7 @@ func (a *agent) actionRequest(cl call, s skill) a2atest.Reply {
 	if !optIn || !forPerson || !attested {
 		return a.actionReferral(cl, s, "")
 	}
-	mine, total := a.ops.counts(s.ID, cl.person, cl.assistant)
+	mine, total := a.ops.counts(s.ID, cl.person, cl.assistant, a.opt[OptLimitsPerSkill])
 	if mine >= perAssistantMax && !a.set.On("or.no-per-assistant-limit") {
 		return a.actionReferral(cl, s, "This request has been made too many times by this assistant. ")
 	}

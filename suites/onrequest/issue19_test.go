@@ -158,3 +158,31 @@ func TestWithoutIrreversibleBlocks(t *testing.T) {
 		t.Errorf("%s (%s)", r.Verdict, r.Detail)
 	}
 }
+
+// Issue #19: the limit rows' controls were consumed by earlier rows' requests. With limits counted per skill
+// (whoever the request is for), the harness's own earlier requests use them up: the limit rows block, naming the
+// harness's count, rather than fail.
+func TestLimitsConsumedByEarlierRequestsBlock(t *testing.T) {
+	rows := runOpts(t, []string{mock.OptLimitsPerSkill}, sabotage.Set{}, nil, nil)
+	noFalseFailure(t, rows)
+	blocked := 0
+	for _, id := range []string{"OR-3.6", "OR-5.7d", "OR-5.7e", "OR-5.7f"} {
+		r := rows[id]
+		t.Logf("%s: %s: %s", id, r.Verdict, r.Detail)
+		if r.Verdict == harness.Blocked {
+			blocked++
+		}
+	}
+	if blocked == 0 {
+		t.Error("no row saw the limit used up: the option does not exercise the accounting")
+	}
+}
+
+// OR-3.9 reads the extended card too: a value in the authenticated card's skill text fails the row (it passed when
+// only the public card was read).
+func TestExtendedCardSkillTextChecked(t *testing.T) {
+	r := runOpts(t, nil, sabotage.MustParse("or.extended-card-leaks-value"), nil, []string{"OR-3.9"})["OR-3.9"]
+	if r.Verdict != harness.ExecutedFail || !strings.Contains(r.Detail, "extended card") {
+		t.Errorf("%s (%s)", r.Verdict, r.Detail)
+	}
+}
