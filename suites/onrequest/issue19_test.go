@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 	mock "github.com/extconf/extconf/mockagents/onrequest"
@@ -184,5 +186,36 @@ func TestExtendedCardSkillTextChecked(t *testing.T) {
 	r := runOpts(t, nil, sabotage.MustParse("or.extended-card-leaks-value"), nil, []string{"OR-3.9"})["OR-3.9"]
 	if r.Verdict != harness.ExecutedFail || !strings.Contains(r.Detail, "extended card") {
 		t.Errorf("%s (%s)", r.Verdict, r.Detail)
+	}
+}
+
+// Issue #19: assistantAccess "true" (a string) was read as false and completion "later" as an action, silently;
+// the specs that depend on an entry's kind now block, naming the member. A stand-in agent (the neutral A2A kit)
+// serves such a card.
+func TestEntryValueTypesBlock(t *testing.T) {
+	standIn := func(sabotage.Set) (map[string]string, target.Config, func(), error) {
+		srv, err := a2atest.Start(a2atest.Agent{Name: "stand-in", Card: func(base string) any {
+			return map[string]any{"name": "stand-in", "description": "d", "version": "1", "supportedInterfaces": a2atest.Interfaces(base),
+				"capabilities": map[string]any{"extensions": []any{map[string]any{"uri": "https://agent-capability.org/ext/on-request/v1",
+					"params": map[string]any{"skills": []any{
+						map[string]any{"id": "prices", "personEntry": base + "/talk", "assistantAccess": "true"},
+						map[string]any{"id": "booking", "personEntry": base + "/talk", "completion": "later"}}}}}},
+				"defaultInputModes": []string{"text/plain"}, "defaultOutputModes": []string{"text/plain"},
+				"skills": []any{map[string]any{"id": "prices", "name": "p", "description": "d", "tags": []string{"t"}, "examples": []string{"What does it cost?"}},
+					map[string]any{"id": "booking", "name": "b", "description": "d", "tags": []string{"t"}, "examples": []string{"Book it."}}}}
+		}, OnSend: func(*a2atest.Ctx, a2a.SendMessageRequest) a2atest.Reply {
+			return a2atest.Reply{Message: &a2a.Message{MessageID: "m", Role: a2a.RoleAgent, Parts: []a2a.Part{a2a.TextPart("Ask us.")}}}
+		}}, a2atest.Options{TLS: true})
+		if err != nil {
+			return nil, target.Config{}, nil, err
+		}
+		return map[string]string{"on-request": srv.CardURL()}, target.Config{}, srv.Close, nil
+	}
+	rows, _ := harnesstest.Run(t, standIn, sabotage.Set{}, nil, "on-request", harness.Options{
+		Suites: []harness.Suite{onrequest.Suite()}, Rows: []string{"OR-5.3a", "OR-5.4a", "OR-3.7"}, Seed: 1})
+	for _, id := range []string{"OR-5.3a", "OR-5.4a"} {
+		if r := rows[id]; r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "not a boolean") || !strings.Contains(r.Detail, "neither") {
+			t.Errorf("%s: %s (%s)", id, r.Verdict, r.Detail)
+		}
 	}
 }

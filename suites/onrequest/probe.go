@@ -68,6 +68,16 @@ func (a *agentView) entries(w *harness.W) []vonrequest.Entry {
 
 // skillEntries returns the entries that name a skill of the card, filtered by keep.
 func (a *agentView) skillEntries(w *harness.W, keep func(vonrequest.Entry) bool) []vonrequest.Entry {
+	var problems []string
+	for _, e := range a.entries(w) {
+		if len(e.TypeProblems) > 0 {
+			problems = append(problems, fmt.Sprintf("entry %s: %s", e.ID, strings.Join(e.TypeProblems, "; ")))
+		}
+	}
+	if len(problems) > 0 {
+		w.Blocked(fmt.Sprintf("params.skills cannot be read as the document defines it (%s): whether the operator opted in, or how an action completes, is not guessed",
+			strings.Join(problems, "; ")))
+	}
 	var out []vonrequest.Entry
 	seen := map[string]bool{}
 	for _, e := range a.entries(w) {
@@ -75,10 +85,6 @@ func (a *agentView) skillEntries(w *harness.W, keep func(vonrequest.Entry) bool)
 			continue // a dangling or repeated id is graded by OR-3.3b / OR-3.2b
 		}
 		seen[e.ID] = true
-		if len(e.TypeProblems) > 0 {
-			w.Blocked(fmt.Sprintf("params.skills entry %s cannot be read: %s; whether the operator opted in, or how the action completes, is not guessed",
-				e.ID, strings.Join(e.TypeProblems, "; ")))
-		}
 		if keep(e) {
 			out = append(out, e)
 		}
