@@ -193,7 +193,7 @@ func (s *suite) behaviourSpecs() {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				aboutSkill(w, row, e, o)
 				state := o.reply.State()
-				denial := vonrequest.MatchAny(o.ph().Denial, o.reply.AllText())
+				denial := o.ph().Denies(o.reply.AllText())
 				w.Negative(state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
 					fmt.Sprintf("no failed or rejected task and no denial in words (%s; wording-checked)", o.mode),
 					fmt.Sprintf("state %q, denial %q; %s", state, denial, o), o.ex)

@@ -93,3 +93,22 @@ func TestEntryValueTypes(t *testing.T) {
 		t.Errorf("%v", e.TypeProblems)
 	}
 }
+
+// A referral saying the information is not available by this channel is not a denial that it exists (OR-5.3d).
+func TestDenialQualifiedByChannel(t *testing.T) {
+	p := DefaultPhrases
+	for _, text := range []string{"Prices are not available online; they are given to the person who asks.",
+		"We don't have prices here: ask at https://x.example/talk", "This is not available to assistants."} {
+		if d := p.Denies(text); d != "" {
+			t.Errorf("%q read as a denial (%q)", text, d)
+		}
+	}
+	for _, text := range []string{"We have no price information.", "That service does not exist.", "Prices are not available."} {
+		if p.Denies(text) == "" {
+			t.Errorf("%q not read as a denial", text)
+		}
+	}
+	if MatchAny(p.OperatorGives, "Prices are discussed with the person who asks.") == "" {
+		t.Error("passive 'discussed with the person who asks'")
+	}
+}

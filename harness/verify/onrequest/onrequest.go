@@ -650,7 +650,7 @@ var DefaultPhrases = Phrases{
 		`\b(gives?|shares?|provides?|tells?|quotes?)\b[^.]{0,60}\b(to|with)\b (the )?(person|people|whoever|those|anyone|family|families|someone) (who|that) (asks?|enquires?|requests?)`,
 		`\b(ask|contact) (us|them|the \w+) directly\b`,
 		// Passive: "prices are given to the person who asks".
-		`\b(is|are|gets?|get) (only )?(given|shared|provided|told|quoted|disclosed)\b[^.]{0,60}\b(to|with)\b (the )?(person|people|whoever|those|anyone|family|families|someone|customers?|clients?) (who|that) (asks?|enquires?|requests?)`,
+		`\b(is|are|gets?|get) (only )?(given|shared|provided|told|quoted|disclosed|discussed|explained|offered|available)\b[^.]{0,60}\b(to|with)\b (the )?(person|people|whoever|those|anyone|family|families|someone|customers?|clients?) (who|that) (asks?|enquires?|requests?)`,
 	),
 	Denial: res(
 		`\bno (such )?(information|prices?|details|data|record)\b`,
@@ -721,6 +721,23 @@ func (p Phrases) Extend(extra map[string][]string) (Phrases, error) {
 // SaysDone is SaysDone with the lexicon's extra done-words as well.
 func (p Phrases) SaysDone(text string) string {
 	return saysDone(text, append([]*regexp.Regexp{doneWords}, p.Done...))
+}
+
+// channelQualifier follows a denial that is about the channel, not the information: "not available online",
+// "we don't have prices here", "not available to assistants". A referral says exactly that, so it is no denial.
+var channelQualifier = regexp.MustCompile(`(?i)^[\s,]*(\w+\s+){0,2}(online|here|publicly|in public|on (the|our|this) (web|website|site|page|channel)|by (phone|telephone|email|this channel)|through (this|an?) \w+|via \w+|to (assistants?|agents?|automated|machines?|clients?|callers?|third parties|anyone but))\b`)
+
+// Denies returns the first denial in text (OR-5.3d) that is not qualified by a channel ("not available online"):
+// "" when none.
+func (p Phrases) Denies(text string) string {
+	for _, re := range p.Denial {
+		for _, loc := range re.FindAllStringIndex(text, -1) {
+			if !channelQualifier.MatchString(text[loc[1]:]) {
+				return text[loc[0]:loc[1]]
+			}
+		}
+	}
+	return ""
 }
 
 // MatchAny returns the first match of any pattern ("" when none).
