@@ -21,6 +21,7 @@ const (
 	ORPersonEntryPerCaller            ID = "or.person-entry-per-caller"
 	ORSkillTextLeaksValue             ID = "or.skill-text-leaks-value"
 	ORSkillTextLeaksOptInValue        ID = "or.skill-text-leaks-opt-in-value"
+	ORExtendedCardLeaksValue          ID = "or.extended-card-leaks-value"
 	ORGivesWhenNotActivated           ID = "or.gives-when-not-activated"
 	ORGivesOnRequestInfo              ID = "or.gives-on-request-info"
 	ORReferralOmitsOperatorGives      ID = "or.referral-omits-operator-gives"
@@ -82,6 +83,7 @@ func init() {
 		agent(ORPersonEntryPerCaller, "the address given in replies gets ?about=<the caller's first words> when the request says more than the skill example", "OR-3.8c"),
 		agent(ORSkillTextLeaksValue, "the service-pricing description ends with the price it gives on request", "OR-3.9"),
 		agent(ORSkillTextLeaksOptInValue, "a memorial-options example contains the price the agent gives on opt-in", "OR-3.9"),
+		agent(ORExtendedCardLeaksValue, "the authenticated (extended) card's trade-referrals description states the service-pricing price; the public card is clean", "OR-3.9"),
 		// Behaviour (§5).
 		agent(ORGivesWhenNotActivated, "a request without activation gets the service-pricing price in an Artifact", "OR-5.1"),
 		agent(ORGivesOnRequestInfo, "the service-pricing referral text also states the price", "OR-5.3a"),

@@ -63,12 +63,20 @@ type Principal struct {
 }
 
 // ActingFor says how an assistant asserts that it acts for a named person (On Request OR-5.5 leaves it undefined).
+// Every member is a template: "<person>" is replaced by the person's name. Members may be combined. With none set,
+// the On Request suite uses its default, Message.metadata[<extension URI>] = {"actingFor": {"name": "<person>"}}.
 type ActingFor struct {
-	// Metadata is merged into SendMessage params.metadata when the harness speaks as an assistant acting for a
-	// person; the default convention is {"onRequest": {"actingFor": {"name": …}}}.
+	// Message is the user Message's metadata (A2A's place for per-message extension data), e.g.
+	// {"https://agent-capability.org/ext/on-request/v1": {"actingFor": {"name": "<person>"}}}.
+	Message json.RawMessage `json:"message,omitempty"`
+	// Metadata is SendMessage params.metadata when the harness speaks as an assistant acting for a person.
 	Metadata json.RawMessage `json:"metadata,omitempty"`
 	Header   string          `json:"header,omitempty"` // alternatively a request header…
 	Value    string          `json:"value,omitempty"`  // …with this value
+	// Credential: the assertion is the calling assistant's own credential (Principals; the probe's calling
+	// assistant, else Principal) whose value is a template with "<person>".
+	Credential bool   `json:"credential,omitempty"`
+	Principal  string `json:"principal,omitempty"`
 }
 
 // Config is what the documents leave to the operator. Every member is optional; a spec that needs a missing one

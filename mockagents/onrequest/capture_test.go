@@ -75,7 +75,7 @@ func TestReplyFixtures(t *testing.T) {
 		sk, _ := card.Skill(cp.skill)
 		req := a2a.SendMessageRequest{Message: a2a.Message{MessageID: "m-1", Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(sk.Examples[0])}}}
 		if cp.person {
-			req.Metadata = json.RawMessage(`{"onRequest":{"actingFor":{"name":"Alex Example"}}}`)
+			req.Metadata = json.RawMessage(`{"` + URI + `":{"actingFor":{"name":"Alex Example"}}}`)
 		}
 		_, _, ex, err := c.SendMessage(ctx, rpc.URL, req, a2a.Call{Extensions: []string{URI}})
 		if err != nil {

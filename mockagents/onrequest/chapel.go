@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -119,6 +120,41 @@ func kioskSkills() []skill {
 	}
 }
 
+// Options of the reference chapel: each makes a choice the document permits (a latitude), so that a run with it on
+// shows the suite passes every reasonable reading. StartWith understands them; an unknown one is an error.
+const (
+	// OptLevel1 (OR-5.6 "MAY … only if", Annex A.3): the chapel's operator holds a level-1 attestation, so every
+	// action is referred; the statement says attestationLevel 1.
+	OptLevel1 = "level1-refers-actions"
+	// OptActingForMessage (OR-5.5, §9 item 1): the chapel reads the acting-for assertion from Message.metadata[URI]
+	// (A2A's per-message extension data) and its target configuration leaves actingFor to the harness's default.
+	OptActingForMessage = "acting-for-message-metadata"
+	// OptAddressCopy (OR-5.3 "give the personEntry address"): referral texts give the address as
+	// "HTTPS://<host>/talk/": the same address after RFC 3986 §6 normalisation, not byte-identical.
+	OptAddressCopy = "person-entry-normalised-copy"
+	// OptNationalPhone (OR-5.3): referral texts give a tel: personEntry in national format, "(202) 555-0143".
+	OptNationalPhone = "national-phone"
+	// OptPassiveWording (OR-5.3, OR-6.2, OR-5.8 say what, not in which words): "prices are given to the person who
+	// asks", "I'm not able to book this", "scheduled for staff to action".
+	OptPassiveWording = "passive-wording"
+	// OptActionReferralMessage (§6.2 "Task state, if the agent made a task"): action referrals are a Message, no task.
+	OptActionReferralMessage = "action-referral-message"
+	// OptNoStaff (OR-5.10 "Where a person can be reached, … SHOULD"): nobody can be reached at the chapel; it has no
+	// escalation skill, says so when asked, and its statement says staffReachable false.
+	OptNoStaff = "no-staff"
+	// OptNoCompletion (OR-3.6 "MAY have completion"): action entries carry no completion; the operator statement
+	// names them in actionSkills.
+	OptNoCompletion = "no-completion"
+	// OptLimitsPerSkill (OR-5.6(c) "repeated or duplicate requests are limited"): the limits count every request
+	// for a skill in the window, whoever it is for, so earlier requests (the harness's other rows) use them up.
+	OptLimitsPerSkill = "limits-per-skill"
+)
+
+// Options lists every option StartWith understands.
+func Options() []string {
+	return []string{OptLevel1, OptActingForMessage, OptAddressCopy, OptNationalPhone, OptPassiveWording, OptActionReferralMessage, OptNoStaff, OptNoCompletion, OptLimitsPerSkill}
+}
+
 // agent is one running reference agent.
 type agent struct {
 	set      sabotage.Set
@@ -131,12 +167,30 @@ type agent struct {
 	base     string
 	srv      *a2atest.Server
 	ops      *operatorLog
+	opt      map[string]bool
 	mu       sync.Mutex
 }
 
 // Start starts the chapel, the kiosk and an unrelated origin, and returns the roles, the operator's target
 // configuration (the acting-for convention, two calling assistants) and how to stop them.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
+	return start(set, map[string]bool{})
+}
+
+// StartWith returns the starter of the chapel with the named options on (Options); it panics on an unknown name, so
+// a misspelt latitude never runs the plain chapel.
+func StartWith(opts ...string) func(sabotage.Set) (map[string]string, target.Config, func(), error) {
+	on := map[string]bool{}
+	for _, o := range opts {
+		if !slices.Contains(Options(), o) {
+			panic("onrequest mock: unknown option " + o)
+		}
+		on[o] = true
+	}
+	return func(set sabotage.Set) (map[string]string, target.Config, func(), error) { return start(set, on) }
+}
+
+func start(set sabotage.Set, opt map[string]bool) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
 	var closers []func()
 	closeFn = func() {
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -158,14 +212,21 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 	closers = append(closers, unrelated.Close)
 
 	kiosk := &agent{set: set, operator: "Example Crematorium", level: 1, staffed: false, kiosk: true,
-		skills: kioskSkills(), foreign: unrelated.URL(), ops: newOperatorLog()}
+		skills: kioskSkills(), foreign: unrelated.URL(), ops: newOperatorLog(), opt: opt}
 	if err = kiosk.start(); err != nil {
 		return nil, cfg, nil, err
 	}
 	closers = append(closers, kiosk.srv.Close)
 
 	chapel := &agent{set: set, operator: "Example Memorial Chapel", level: 2, staffed: true,
-		skills: chapelSkills(), foreign: unrelated.URL(), ops: newOperatorLog()}
+		skills: chapelSkills(), foreign: unrelated.URL(), ops: newOperatorLog(), opt: opt}
+	if opt[OptLevel1] {
+		chapel.level = 1
+	}
+	if opt[OptNoStaff] {
+		chapel.staffed = false
+		chapel.skills = slices.DeleteFunc(chapel.skills, func(s skill) bool { return s.Kind == kindStaff })
+	}
 	if err = chapel.start(); err != nil {
 		return nil, cfg, nil, err
 	}
@@ -178,12 +239,20 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 		"on-request.unstaffed":  kiosk.srv.CardURL(),
 		"on-request.operator":   chapel.srv.URL() + statementPath,
 	}
+	if opt[OptNoStaff] {
+		delete(roles, "on-request.unstaffed")
+	}
 	cfg = target.Config{
-		ActingFor: &target.ActingFor{Metadata: json.RawMessage(`{"onRequest":{"actingFor":{"name":"<person>"}}}`)},
+		// The chapel reads the assertion from SendMessage params.metadata[URI]; with OptActingForMessage it reads
+		// Message.metadata[URI], which is the harness's default, so the configuration says nothing.
+		ActingFor: &target.ActingFor{Metadata: json.RawMessage(`{"` + URI + `":{"actingFor":{"name":"<person>"}}}`)},
 		Principals: map[string]target.Principal{
 			"on-request.A": {Header: "Authorization", Value: "Bearer assistant-a", ID: "assistant-a"},
 			"on-request.B": {Header: "Authorization", Value: "Bearer assistant-b", ID: "assistant-b"},
 		},
+	}
+	if opt[OptActingForMessage] {
+		cfg.ActingFor = &target.ActingFor{}
 	}
 	return roles, cfg, closeFn, nil
 }
@@ -216,6 +285,14 @@ func (a *agent) start() error {
 		},
 		OnSend: a.onSend,
 		Routes: routes,
+		// The authenticated card (calling assistants only) is the public card plus a skill for funeral directors;
+		// OR-3.9 reads its skill text too.
+		ExtendedCard: func(*a2atest.Ctx) (any, *a2a.RPCError) {
+			a.mu.Lock()
+			base := a.base
+			a.mu.Unlock()
+			return a.extendedCard(base), nil
+		},
 		APIKeys: map[string]a2atest.Principal{
 			"assistant-a": {Name: "assistant-a"},
 			"assistant-b": {Name: "assistant-b"},
@@ -284,7 +361,7 @@ func (a *agent) card(base string) any {
 		if pe := a.personEntry(s); !(s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryMissing)) {
 			e["personEntry"] = pe
 		}
-		if c := s.Completion; c != "" {
+		if c := s.Completion; c != "" && !a.opt[OptNoCompletion] {
 			if s.ID == "callback-request" && a.set.On(sabotage.ORDeferredDeclaredInConversation) {
 				c = "in-conversation"
 			}
@@ -332,8 +409,9 @@ func (a *agent) card(base string) any {
 		"provider":            map[string]any{"organization": a.operator, "url": base},
 		"version":             "1.0.0",
 		"capabilities": map[string]any{
-			"streaming":  true,
-			"extensions": []any{ext},
+			"streaming":         true,
+			"extendedAgentCard": !a.kiosk,
+			"extensions":        []any{ext},
 		},
 		"securitySchemes": map[string]any{
 			"family-portal": map[string]any{"openIdConnectSecurityScheme": map[string]any{
@@ -345,6 +423,18 @@ func (a *agent) card(base string) any {
 		"defaultOutputModes": []string{"text/plain"},
 		"skills":             skills,
 	}
+}
+
+// extendedCard is the card served to authenticated callers: the public card and a trade skill.
+func (a *agent) extendedCard(base string) any {
+	card := a.card(base).(map[string]any)
+	desc := "Arrangements for funeral directors who refer a family to the chapel."
+	if a.set.On(sabotage.ORExtendedCardLeaksValue) {
+		desc += " A direct cremation at the chapel is " + pricingValue + "."
+	}
+	card["skills"] = append(card["skills"].([]any), map[string]any{"id": "trade-referrals", "name": "Trade referrals",
+		"description": desc, "tags": []string{"trade"}, "examples": []string{"Can we refer a family to the chapel?"}})
+	return card
 }
 
 // statement is what the chapel's operator states for the harness (suites/onrequest/README.md, "operator
@@ -359,12 +449,24 @@ func (a *agent) statement(kiosk *agent) []byte {
 		"values":             map[string][]string{"service-pricing": {pricingValue}, "memorial-options": {benchValue}, "repatriation-quote": {repatriateValue}},
 		"actionLog":          a.srv.URL() + actionsPath,
 		"reverse":            a.srv.URL() + reversePath,
-		"limits":             map[string]int{"perAssistant": perAssistantMax, "total": totalMax},
+		"limits":             map[string]int{"perAssistant": perAssistantMax, "total": totalMax, "windowSeconds": int(limitWindow.Seconds())},
 		"irreversible":       map[string]string{"notice-publication": "publishing the notice"},
+		"actionSkills":       a.actionSkills(),
 		"personConfirmation": "post",
 	}
 	b, _ := json.MarshalIndent(st, "", "  ")
 	return b
+}
+
+// actionSkills lists the action skills the card does not mark with completion (all of them with OptNoCompletion).
+func (a *agent) actionSkills() []string {
+	out := []string{}
+	for _, s := range a.skills {
+		if s.Kind == kindAction && a.opt[OptNoCompletion] {
+			out = append(out, s.ID)
+		}
+	}
+	return out
 }
 
 func (a *agent) skill(id string) (skill, bool) {

@@ -21,20 +21,19 @@ type call struct {
 	req       a2a.SendMessageRequest
 }
 
-// actingFor reads the acting-for assertion (OR-5.5: the operator accepts the assistant's own assertion) under the
-// harness's default convention: params.metadata.onRequest.actingFor.name, with the extension activated.
+// actingFor reads the acting-for assertion (OR-5.5: the operator accepts the assistant's own assertion) from a
+// metadata object: metadata[URI].actingFor.name. The chapel reads SendMessage params.metadata; with
+// OptActingForMessage, Message.metadata.
 func actingFor(md json.RawMessage) string {
-	var m struct {
-		OnRequest struct {
-			ActingFor struct {
-				Name string `json:"name"`
-			} `json:"actingFor"`
-		} `json:"onRequest"`
+	var m map[string]struct {
+		ActingFor struct {
+			Name string `json:"name"`
+		} `json:"actingFor"`
 	}
 	if json.Unmarshal(md, &m) != nil {
 		return ""
 	}
-	return strings.TrimSpace(m.OnRequest.ActingFor.Name)
+	return strings.TrimSpace(m[URI].ActingFor.Name)
 }
 
 func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply {
@@ -43,7 +42,11 @@ func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply
 		cl.assistant = c.Principal.Name
 	}
 	if cl.activated {
-		cl.person = actingFor(req.Metadata)
+		if a.opt[OptActingForMessage] {
+			cl.person = actingFor(req.Message.Metadata)
+		} else {
+			cl.person = actingFor(req.Metadata)
+		}
 	}
 	s, ok := a.route(cl.text)
 	if !ok {
@@ -78,6 +81,9 @@ func (a *agent) staff(cl call, s skill) a2atest.Reply {
 	}
 	if a.set.On(sabotage.ORUnreachableStaffPretends) {
 		return a.message(cl, "I'll put you through to a member of staff now.", nil)
+	}
+	if a.opt[OptNoStaff] {
+		return a.message(cl, "There are no staff at this location. You can leave a written request at "+a.base+"/talk.", nil)
 	}
 	return a.message(cl, "Nobody can be reached here: the office is not staffed. You can leave a written request at "+
 		a.base+"/talk and it is read on the next working day.", nil)
@@ -118,17 +124,21 @@ func (a *agent) given(cl call, s skill) a2atest.Reply {
 // referral is information referred (OR-5.3, §6.2): a Message, or, for memorial-options, a task COMPLETED whose
 // final status message carries the object.
 func (a *agent) referral(cl call, s skill) a2atest.Reply {
-	pe := a.replyAddress(cl, s)
+	pe := a.textAddress(a.replyAddress(cl, s))
+	gives := a.operator + " gives " + s.Topic + " to the person who asks, on request."
+	if a.opt[OptPassiveWording] {
+		gives = "At " + a.operator + ", " + s.Topic + " are given to the person who asks."
+	}
 	var text string
 	switch {
 	case a.set.On(sabotage.ORReferralOmitsOperatorGives):
 		text = "You can ask here: " + pe
 	case a.set.On(sabotage.ORReferralOmitsAddress):
-		text = a.operator + " gives " + s.Topic + " to the person who asks, on request."
+		text = gives
 	case strings.HasPrefix(pe, "tel:"):
-		text = a.operator + " gives " + s.Topic + " to the person who asks, on request. You can ask by telephone on " + strings.TrimPrefix(pe, "tel:") + "."
+		text = gives + " You can ask by telephone on " + strings.TrimPrefix(pe, "tel:") + "."
 	default:
-		text = a.operator + " gives " + s.Topic + " to the person who asks, on request. You can ask here: " + pe
+		text = gives + " You can ask here: " + pe
 	}
 	if a.set.On(sabotage.ORReferralDeniesExistence) {
 		text = "We have no price information. " + text
@@ -163,7 +173,7 @@ func (a *agent) actionRequest(cl call, s skill) a2atest.Reply {
 	if !optIn || !forPerson || !attested {
 		return a.actionReferral(cl, s, "")
 	}
-	mine, total := a.ops.counts(s.ID, cl.person, cl.assistant)
+	mine, total := a.ops.counts(s.ID, cl.person, cl.assistant, a.opt[OptLimitsPerSkill])
 	if mine >= perAssistantMax && !a.set.On(sabotage.ORNoPerAssistantLimit) {
 		return a.actionReferral(cl, s, "This request has been made too many times by this assistant. ")
 	}
@@ -201,7 +211,11 @@ func (a *agent) deferredCallback(cl call, s skill) a2atest.Reply {
 	}
 	t := a.task(cl, a2a.StateWorking)
 	a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "pending", StaffMember: staffMember})
-	t.Status.Message = a.agentMessage(cl, "Recorded, not yet done: a funeral director will call back on the next working day.", nil)
+	text := "Recorded, not yet done: a funeral director will call back on the next working day."
+	if a.opt[OptPassiveWording] {
+		text = "Your callback has been scheduled for staff to action; a funeral director calls on the next working day."
+	}
+	t.Status.Message = a.agentMessage(cl, text, nil)
 	// A working task would keep a stream open; the stream ends with this state, which is the point.
 	return a2atest.Reply{Task: t, Events: []a2a.StreamEvent{{Task: t}}}
 }
@@ -229,12 +243,15 @@ func (a *agent) notice(cl call, s skill) a2atest.Reply {
 // actionReferral is an action not carried out (OR-5.7, §6.2): a task REJECTED whose final status message carries
 // the object and says, in words, that it was not done and where to ask.
 func (a *agent) actionReferral(cl call, s skill, why string) a2atest.Reply {
-	pe := a.replyAddress(cl, s)
+	pe := a.textAddress(a.replyAddress(cl, s))
 	where := "The person can " + s.Verb + " here: " + pe
 	if strings.HasPrefix(pe, "tel:") {
 		where = "The person can " + s.Verb + " by telephone on " + strings.TrimPrefix(pe, "tel:") + "."
 	}
 	text := why + "I can't " + s.Verb + " for you: it was not done. " + where
+	if a.opt[OptPassiveWording] {
+		text = why + "I'm not able to " + s.Verb + " for you. " + where
+	}
 	switch {
 	case a.set.On(sabotage.ORActionReferralWithoutAddress):
 		text = why + "I can't " + s.Verb + " for you: it was not done."
@@ -249,9 +266,24 @@ func (a *agent) actionReferral(cl call, s skill, why string) a2atest.Reply {
 	if a.set.On(sabotage.ORActionReferralStateCompleted) {
 		state = a2a.StateCompleted
 	}
+	if a.opt[OptActionReferralMessage] && state == a2a.StateRejected {
+		return a.message(cl, text, a.object(cl, s, status))
+	}
 	t := a.task(cl, state)
 	t.Status.Message = a.agentMessage(cl, text, a.object(cl, s, status))
 	return a2atest.Reply{Task: t}
+}
+
+// textAddress is how a reply's text writes the address: as the card has it, or (options) a normalised-equal copy
+// of an https address, or a tel: number in national format.
+func (a *agent) textAddress(pe string) string {
+	switch {
+	case a.opt[OptAddressCopy] && strings.HasPrefix(pe, "https://"):
+		return "HTTPS://" + strings.TrimPrefix(pe, "https://") + "/"
+	case a.opt[OptNationalPhone] && pe == chapelPhone:
+		return "tel:(202) 555-0143"
+	}
+	return pe
 }
 
 // replyAddress is the address a reply gives: the card's, the same for every caller (OR-3.8).

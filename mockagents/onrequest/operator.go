@@ -57,12 +57,12 @@ func (l *operatorLog) add(a *action) {
 
 // counts returns how many times skill was carried out or accepted for person within the window: by assistant,
 // and in total (OR-5.6(c): duplicates limited per calling assistant and in total).
-func (l *operatorLog) counts(skill, person, assistant string) (mine, total int) {
+func (l *operatorLog) counts(skill, person, assistant string, anyPerson bool) (mine, total int) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	since := time.Now().Add(-limitWindow)
 	for _, a := range l.actions {
-		if a.SkillID != skill || a.Person != person || a.at.Before(since) {
+		if a.SkillID != skill || (a.Person != person && !anyPerson) || a.at.Before(since) {
 			continue
 		}
 		total++

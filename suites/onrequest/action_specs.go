@@ -3,6 +3,10 @@ package onrequest
 import (
 	"fmt"
 	"net/http"
+	"strings"
+	"time"
+
+	"github.com/onsi/ginkgo/v2"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -25,7 +29,7 @@ func refusedAction(o outcome) (bool, string) {
 	if obj := o.reply.Object(); obj != nil && obj.Status == vonrequest.StatusActionReferred {
 		return true, ""
 	}
-	if o.reply.State() == a2a.StateRejected || vonrequest.MatchAny(vonrequest.DefaultPhrases.NotDone, o.reply.Text()) != "" {
+	if o.reply.State() == a2a.StateRejected || vonrequest.MatchAny(o.ph().NotDone, o.reply.Text()) != "" {
 		return true, ""
 	}
 	return false, o.String()
@@ -42,7 +46,7 @@ func aboutAction(o outcome, e vonrequest.Entry) (bool, string) {
 	}
 	// An answer saying the action was done answers this request: carrying it out is what these rows fail, not a
 	// broken channel, so it must reach the row's assertion rather than block it.
-	if o.err == "" && vonrequest.SaysDone(o.reply.AllText()) != "" {
+	if o.err == "" && o.ph().SaysDone(o.reply.AllText()) != "" {
 		return true, ""
 	}
 	return false, o.String()
@@ -53,7 +57,11 @@ func aboutAction(o outcome, e vonrequest.Entry) (bool, string) {
 func (s *suite) notCarriedOut(w *harness.W, row string, st *statement, e vonrequest.Entry, o outcome) {
 	obs := o.String()
 	// A referral in the wrong task state is OR-6.1b's failure, not a carried-out action.
-	ok := !carriedOut(o, e) && len(o.reply.Artifacts()) == 0
+	giving, _, unclear := readArtifacts(o)
+	if !carriedOut(o, e) && len(giving) == 0 && len(unclear) > 0 {
+		w.Blocked(fmt.Sprintf("the reply to %s (%s) refers, yet carries an Artifact the harness cannot classify: %s", e.ID, o.mode, artifactTexts(o, unclear)))
+	}
+	ok := !carriedOut(o, e) && len(giving) == 0
 	if ok && st != nil && st.ActionLog != "" {
 		taskID := ""
 		if o.reply.Task != nil {
@@ -87,21 +95,20 @@ func optedInCompleting(w *harness.W, a *agentView, st *statement, completion str
 	return out
 }
 
-// actionControl carries out an opted-in action for an assistant acting for a named person: the same client can
-// get actions done, so a refusal elsewhere is the rule at work, not a broken channel.
-func (s *suite) actionControl(w *harness.W, row string, a *agentView, st *statement, principal string) {
-	if !s.hasActingFor() {
+// tookAction is the control of the rows about what happens once the agent carries out (or accepts) an action: it
+// requires only that this reply did so. An agent that declines is within the document (OR-5.6: it "MAY carry it
+// out only if" (a) to (d) hold; Annex A.3's level-1 chapel refers every action), so the row blocks, naming why;
+// a reply that is neither carried out nor a recognisable refusal blocks quoted. Never a failure.
+func (s *suite) tookAction(w *harness.W, o outcome, e vonrequest.Entry, what string) {
+	if carriedOut(o, e) {
+		w.Control(true, what, o.String(), o.ex)
 		return
 	}
-	for _, e := range actions(w, a, st, true) {
-		if e.Completion != vonrequest.CompletionInConversation {
-			continue
-		}
-		for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, principal: principal, first: true}) {
-			w.Control(carriedOut(o, e), "an assistant acting for a named person gets opted-in action "+e.ID+" carried out", o.String(), o.ex)
-		}
-		return
+	if refused, _ := refusedAction(o); refused || isReferral(o, e) {
+		w.Blocked(fmt.Sprintf("%s: the agent declined %s for the assistant acting for %s, which OR-5.6 permits (MAY … only if (a)–(d) hold), or did not recognise the acting-for assertion; nothing was carried out to observe. Reply: %s",
+			what, e.ID, o.person, o))
 	}
+	w.Blocked(fmt.Sprintf("%s: the reply to %s is neither a recognisable refusal nor an action carried out: %s", what, e.ID, o))
 }
 
 func (s *suite) actionSpecs() {
@@ -115,7 +122,7 @@ func (s *suite) actionSpecs() {
 		}
 		for _, e := range entries {
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
-				w.Control(carriedOut(o, e), "the assistant's request for "+e.ID+" is carried out (not referred)", o.String(), o.ex)
+				s.tookAction(w, o, e, "the assistant's request for "+e.ID+" is carried out (not referred)")
 				state := o.reply.State()
 				finished := o.reply.Task == nil || a2a.IsTerminal(state)
 				w.Check(finished, fmt.Sprintf("%s ends in a terminal state within the exchange", e.ID), o.String(), o.ex)
@@ -123,7 +130,7 @@ func (s *suite) actionSpecs() {
 					w.Check(s != a2a.StateInputRequired && s != a2a.StateAuthRequired,
 						"no step waits on a person (no input-required or auth-required state)", o.String(), o.ex)
 				}
-				later := vonrequest.MatchAny(vonrequest.DefaultPhrases.Later, o.reply.AllText())
+				later := vonrequest.MatchAny(o.ph().Later, o.reply.AllText())
 				w.Check(later == "", "the reply does not say someone completes it later (wording-checked)",
 					fmt.Sprintf("%q in %q", later, o.reply.AllText()), o.ex)
 				if st.ActionLog != "" {
@@ -147,7 +154,6 @@ func (s *suite) actionSpecs() {
 		}
 		s.actingFor(w) // without opt-in even an assistant acting for a person is refused: that is the case to ask
 		s.publicControl(w, row, a, true, "")
-		s.actionControl(w, row, a, st, "")
 		modes := []probe{{activated: true, person: true}, {activated: false}}
 		for _, e := range entries {
 			s.askInModes(w, row, a, e, modes, func(_ probe, o outcome) { s.notCarriedOutAbout(w, row, st, e, o) })
@@ -162,12 +168,8 @@ func (s *suite) actionSpecs() {
 		if len(entries) == 0 {
 			w.Inapplicable("no action has assistantAccess true")
 		}
+		s.publicControl(w, row, a, true, "")
 		for _, e := range entries {
-			if s.hasActingFor() {
-				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
-					w.Control(carriedOut(o, e), "the same request from an assistant acting for a named person is carried out or accepted", o.String(), o.ex)
-				}
-			}
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) { s.notCarriedOutAbout(w, row, st, e, o) })
 		}
 	})
@@ -196,16 +198,6 @@ func (s *suite) actionSpecs() {
 			w.Inapplicable("the agent of role " + role + " has no opted-in action")
 		}
 		s.publicControl(w, row, a, true, "")
-		if role != roleMain && st.AttestationLevel != nil && *st.AttestationLevel >= 2 {
-			main := s.loadAgent(w, roleMain, row)
-			for _, e := range entries {
-				if me, ok := main.decl.Entry(e.ID); ok && me.AssistantAccess {
-					for _, o := range s.send(w, row, main, probe{skill: e.ID, activated: true, person: true, first: true}) {
-						w.Control(carriedOut(o, me), "the same request to the level-2 operator's agent is carried out", o.String(), o.ex)
-					}
-				}
-			}
-		}
 		for _, e := range entries {
 			s.askInModes(w, row, a, e, []probe{{activated: true, person: true}}, func(_ probe, o outcome) { s.notCarriedOutAbout(w, row, nil, e, o) })
 		}
@@ -225,8 +217,9 @@ func (s *suite) actionSpecs() {
 		if !ok {
 			w.Inapplicable("no action has assistantAccess true")
 		}
+		fmt.Fprintf(ginkgo.GinkgoWriter, "%s performs 1 real action (%s) and asks the operator's staff to reverse it\n", row, e.ID)
 		o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true})[0]
-		w.Control(carriedOut(o, e), "an assistant acting for a named person gets "+e.ID+" carried out", o.String(), o.ex)
+		s.tookAction(w, o, e, "an assistant acting for a named person gets "+e.ID+" carried out")
 		logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
 		w.Check(len(logged) > 0, "the operator's action log records the action", fmt.Sprintf("no entry for task %q / person %q", taskID(o), o.person), ex)
 		for _, l := range logged {
@@ -286,6 +279,9 @@ func (s *suite) actionSpecs() {
 		if !s.hasActingFor() {
 			s.actingFor(w)
 		}
+		if st.Irreversible == nil {
+			w.Blocked(`which steps cannot be undone is the operator's knowledge: state them ("irreversible": {skillId: "the step"}, {} for none) in the operator statement; without it a relayed confirmation cannot be shown refused`)
+		}
 		var entries []vonrequest.Entry
 		for _, e := range a.skillEntries(w, func(vonrequest.Entry) bool { return true }) {
 			if _, ok := st.Irreversible[e.ID]; ok && e.AssistantAccess {
@@ -297,37 +293,40 @@ func (s *suite) actionSpecs() {
 		}
 		for _, e := range entries {
 			for i, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, suffix: relayedConfirmation}) {
+				// The control asks only that the agent took the request: how the person then confirms is the
+				// agent's choice (OR-5.6(d) asks for "a form they see", and names no mechanism).
+				s.tookAction(w, o, e, "the agent takes the assistant's request for "+e.ID)
+				w.Negative(o.reply.State() != a2a.StateCompleted && o.ph().SaysDone(o.reply.AllText()) == "",
+					fmt.Sprintf("%s (%s) is not completed on the assistant's word", st.Irreversible[e.ID], e.ID), o.String(), o.ex)
+				if st.ActionLog == "" {
+					continue
+				}
+				logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
+				for _, l := range logged {
+					w.Negative(!l.IrreversibleDone, "the operator's log shows the irreversible step not done", fmt.Sprintf("%+v", l), ex)
+				}
+				if i != 0 || st.PersonConfirmation != "post" {
+					continue
+				}
+				// The operator states the person confirms by POSTing a page the reply links to: the harness does so,
+				// as the person, so the "not done" reading of the log is shown able to say "done".
 				confirm := ""
 				for _, u := range vonrequest.TextAddresses(o.reply.AllText()) {
-					if u != e.PersonEntry && operatorOrigin(u, a.ex.URL, st) {
+					if strings.HasPrefix(u, "http") && !vonrequest.SameURL(u, e.PersonEntry) && operatorOrigin(u, a.ex.URL, st) {
 						confirm = u
 					}
 				}
-				// Completing the step on the assistant's word is the row's failure itself, whatever the controls
-				// below find, so it is asserted first (a refusal still needs the controls to count).
-				w.Check(o.reply.State() != a2a.StateCompleted && vonrequest.SaysDone(o.reply.AllText()) == "",
-					fmt.Sprintf("%s (%s) is not completed on the assistant's word", st.Irreversible[e.ID], e.ID), o.String(), o.ex)
-				w.Control(o.err == "" && !isReferral(o, e) && confirm != "",
-					"the agent takes the request and sends the person to a confirmation page on the operator's origin", o.String(), o.ex)
-				pex, err := s.getPage(w, row, confirm)
-				w.Control(err == nil, "the confirmation page is a page the person can see", fmt.Sprint(err), pex)
-				if st.ActionLog != "" {
-					logged, ex := s.actionLog(w, row, st, taskID(o), o.person)
-					for _, l := range logged {
-						w.Negative(!l.IrreversibleDone, "the operator's log shows the irreversible step not done", fmt.Sprintf("%+v", l), ex)
-					}
-					if i == 0 && st.PersonConfirmation == "post" {
-						// The person confirms, as the page asks: the step is then done, so the log can show it.
-						cex, err := s.opClient().HTTP(w.Ctx(), http.MethodPost, confirm, []byte{}, a2a.Call{Note: row + ": the person confirms", OmitVersion: true})
-						w.Check(err == nil && cex.Status/100 == 2, "the person's own confirmation is accepted", fmt.Sprint(err), cex)
-						done, ex := s.actionLog(w, row, st, taskID(o), o.person)
-						ok := false
-						for _, l := range done {
-							ok = ok || l.IrreversibleDone
-						}
-						w.Check(ok, "after the person's own confirmation the log shows the step done", fmt.Sprintf("%+v", done), ex)
-					}
+				if confirm == "" {
+					w.Blocked(fmt.Sprintf(`the operator states personConfirmation "post", but the reply links no page on an operator origin other than personEntry to confirm on: %s`, o))
 				}
+				cex, err := s.opClient().HTTP(w.Ctx(), http.MethodPost, confirm, []byte{}, a2a.Call{Note: row + ": the person confirms", OmitVersion: true})
+				w.Control(err == nil && cex.Status/100 == 2, "the person's own confirmation is accepted", fmt.Sprint(err), cex)
+				done, ex := s.actionLog(w, row, st, taskID(o), o.person)
+				ok := false
+				for _, l := range done {
+					ok = ok || l.IrreversibleDone
+				}
+				w.Control(ok, "after the person's own confirmation the log shows the step done", fmt.Sprintf("%+v", done), ex)
 			}
 		}
 	})
@@ -354,7 +353,7 @@ func (s *suite) actionSpecs() {
 			for _, o := range s.send(w, row, a, x.p) {
 				ok, obs := refusedAction(o)
 				w.Control(ok, "the agent answers that "+x.e.ID+" was not done", obs, o.ex)
-				w.Check(vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the reply text gives %s (%s)", x.e.PersonEntry, o.mode),
+				w.Check(o.gives(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the reply text gives %s (%s)", x.e.PersonEntry, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 			}
 		}
@@ -373,8 +372,8 @@ func (s *suite) actionSpecs() {
 		}
 		for _, e := range entries {
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
-				w.Control(carriedOut(o, e), "the assistant's request for "+e.ID+" is accepted (not referred)", o.String(), o.ex)
-				done := vonrequest.SaysDone(o.reply.AllText())
+				s.tookAction(w, o, e, "the assistant's request for "+e.ID+" is accepted (not referred)")
+				done := o.ph().SaysDone(o.reply.AllText())
 				w.Negative(done == "", fmt.Sprintf("nothing in the reply says %s is done (wording-checked; task state %s)", e.ID, o.reply.State()),
 					fmt.Sprintf("%q in %q", done, o.reply.AllText()), o.ex)
 			}
@@ -386,10 +385,18 @@ func (s *suite) actionSpecs() {
 // requests are the control, carried out (worded by what); the one over the limit is not carried out.
 func (s *suite) overLimit(w *harness.W, row string, a *agentView, st *statement, e vonrequest.Entry, limit int, who func(k int) string, what func(k int, who string) string) {
 	person := fmt.Sprintf("Alex Example %d", personSeq.Add(1))
+	window := time.Duration(st.Limits.WindowSeconds) * time.Second
+	earlier := s.requestsSince(e.ID, window)
+	fmt.Fprintf(ginkgo.GinkgoWriter, "%s performs up to %d real actions (%s for %s); the harness made %d earlier request(s) for %s in the limit window\n",
+		row, limit, e.ID, person, earlier, e.ID)
 	for k := 0; k <= limit; k++ {
 		o := s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, personName: person, principal: who(k), first: true})[0]
 		if k < limit {
-			w.Control(carriedOut(o, e), what(k, who(k)), o.String(), o.ex)
+			if !carriedOut(o, e) && earlier > 0 {
+				w.Blocked(fmt.Sprintf("%s: refused, and the harness itself made %d earlier request(s) for %s within the limit window (other rows' probes), which the operator's total limit may count: run %s alone (--req %s) or wait out the window. Reply: %s",
+					what(k, who(k)), earlier, e.ID, row, row, o))
+			}
+			s.tookAction(w, o, e, what(k, who(k)))
 			continue
 		}
 		s.notCarriedOut(w, row, st, e, withoutPerson(o))

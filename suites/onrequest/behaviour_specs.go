@@ -62,6 +62,7 @@ func (s *suite) askInModes(w *harness.W, row string, a *agentView, e vonrequest.
 	for _, m := range modes {
 		m.skill = e.ID
 		for _, o := range s.send(w, row, a, m) {
+			s.undeclaredAction(w, row, e, o)
 			check(m, o)
 		}
 	}
@@ -78,28 +79,36 @@ func (s *suite) behaviourSpecs() {
 		const row = "OR-3.8c"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.loadStatement(w, row)
-		var https []vonrequest.Entry
-		for _, e := range s.informational(w, a, st, false) {
-			if k, _ := vonrequest.CheckPersonEntry(e.PersonEntry); k == vonrequest.PersonEntryHTTPS {
-				https = append(https, e)
-			}
+		// Every referral the harness may ask for: information (closed or opted in, asked by a client acting for
+		// nobody) and, with the operator's consent, actions; https and tel: entries alike.
+		entries := s.informational(w, a, st, false)
+		entries = append(entries, s.informational(w, a, st, true)...)
+		if st != nil && st.ConsentToActions {
+			entries = append(entries, a.skillEntries(w, func(e vonrequest.Entry) bool { return isAction(e, st) })...)
 		}
-		if len(https) == 0 {
-			w.Inapplicable("no informational entry closed to assistants has an https personEntry")
+		if len(entries) == 0 {
+			w.Inapplicable("no listed skill to ask for a referral")
 		}
-		for _, e := range https {
+		for _, e := range entries {
+			tel := strings.HasPrefix(e.PersonEntry, "tel:")
 			plain := s.send(w, row, a, probe{skill: e.ID, activated: true})
-			personal := s.send(w, row, a, probe{skill: e.ID, activated: true, prefix: circumstance, person: s.hasActingFor()})
+			personal := s.send(w, row, a, probe{skill: e.ID, activated: true, prefix: circumstance})
+			if !e.AssistantAccess && s.hasActingFor() {
+				personal = append(personal, s.send(w, row, a, probe{skill: e.ID, activated: true, prefix: circumstance, person: true})...)
+			}
 			for _, o := range append(plain, personal...) {
+				s.undeclaredAction(w, row, e, o)
 				ok, obs := reachedSkill(o, e)
 				w.Control(ok, "the reply is a referral about "+e.ID, obs, o.ex)
 				if obj := o.reply.Object(); obj != nil && obj.HasPE { // a missing one is OR-6.1f's
-					w.Check(obj.PersonEntry == e.PersonEntry, fmt.Sprintf("the object's personEntry is the card's %s", e.PersonEntry),
+					w.Check(samePersonEntry(o, obj.PersonEntry, e.PersonEntry), fmt.Sprintf("the object's personEntry is the card's %s (compared normalised)", e.PersonEntry),
 						fmt.Sprintf("%q (%s)", obj.PersonEntry, o.mode), o.ex)
 				}
-				variants := vonrequest.AddressVariants(o.reply.Text(), e.PersonEntry)
-				w.Check(len(variants) == 0, "the reply text gives the card's address, not a copy altered for the caller",
-					fmt.Sprintf("%v in %q (%s)", variants, o.reply.Text(), o.mode), o.ex)
+				if !tel {
+					variants := vonrequest.AddressVariants(o.reply.Text(), e.PersonEntry)
+					w.Check(len(variants) == 0, "the reply text gives the card's address, not a copy altered for the caller",
+						fmt.Sprintf("%v in %q (%s)", variants, o.reply.Text(), o.mode), o.ex)
+				}
 			}
 		}
 	})
@@ -120,16 +129,14 @@ func (s *suite) behaviourSpecs() {
 		}
 		s.publicControl(w, row, a, true, "")
 		s.publicControl(w, row, a, false, "")
-		var values map[string][]string
-		if st != nil {
-			values = st.Values
-		}
 		for _, e := range entries {
 			on := s.send(w, row, a, probe{skill: e.ID, activated: true})
 			off := s.send(w, row, a, probe{skill: e.ID, activated: false})
 			for i := range on {
+				s.undeclaredAction(w, row, e, on[i])
+				s.undeclaredAction(w, row, e, off[i])
 				act := isAction(e, st)
-				x, y := outcomeClass(on[i], e, values[e.ID], act), outcomeClass(off[i], e, values[e.ID], act)
+				x, y := outcomeClass(on[i], e, act), outcomeClass(off[i], e, act)
 				w.Check(x == y, fmt.Sprintf("%s over %s: the same outcome with and without activation", e.ID, on[i].variant),
 					fmt.Sprintf("activated: %s; not activated: %s", x, y), off[i].ex)
 			}
@@ -143,19 +150,12 @@ func (s *suite) behaviourSpecs() {
 		s.publicControl(w, row, a, false, "")
 		s.actingFor(w) // the assistant acting for a person is the case opt-in would change: it must be asked
 		modes := append(append([]probe{}, anonymousModes...), probe{activated: true, person: true})
+		_ = st
 		for _, e := range entries {
-			var values []string
-			if st != nil {
-				values = st.Values[e.ID]
-			}
 			s.askInModes(w, row, a, e, modes, func(_ probe, o outcome) {
 				ok, obs := reachedSkill(o, e)
 				w.Control(ok, "the reply is about "+e.ID+" (its object names it, or its text gives the entry's address)", obs, o.ex)
-				given := givenObjects(o)
-				found := valuesIn(o, values)
-				w.Negative(len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
-					fmt.Sprintf("%s is not given (%s): no Artifact, no given-on-opt-in object, none of the operator's values %v", e.ID, o.mode, values),
-					fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
+				notGiven(w, e, o, "")
 			})
 		}
 	})
@@ -166,7 +166,7 @@ func (s *suite) behaviourSpecs() {
 		for _, e := range entries {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				aboutSkill(w, row, e, o)
-				hit := vonrequest.MatchAny(vonrequest.DefaultPhrases.OperatorGives, o.reply.Text())
+				hit := vonrequest.MatchAny(o.ph().OperatorGives, o.reply.Text())
 				w.Check(hit != "", fmt.Sprintf("the reply text says the operator gives %s to the person who asks (%s; wording-checked)", e.ID, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 			})
@@ -179,7 +179,7 @@ func (s *suite) behaviourSpecs() {
 		for _, e := range entries {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				w.Control(o.err == "" && strings.TrimSpace(o.reply.Text()) != "", "the agent answers "+e.ID+" with a reply text", o.String(), o.ex)
-				w.Check(vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry),
+				w.Check(o.gives(o.reply.Text(), e.PersonEntry),
 					fmt.Sprintf("the reply text gives %s (%s)", e.PersonEntry, o.mode),
 					fmt.Sprintf("addresses in the text: %v; text %q", vonrequest.TextAddresses(o.reply.Text()), o.reply.Text()), o.ex)
 			})
@@ -193,7 +193,7 @@ func (s *suite) behaviourSpecs() {
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				aboutSkill(w, row, e, o)
 				state := o.reply.State()
-				denial := vonrequest.MatchAny(vonrequest.DefaultPhrases.Denial, o.reply.AllText())
+				denial := o.ph().Denies(o.reply.AllText())
 				w.Negative(state != a2a.StateFailed && state != a2a.StateRejected && denial == "",
 					fmt.Sprintf("no failed or rejected task and no denial in words (%s; wording-checked)", o.mode),
 					fmt.Sprintf("state %q, denial %q; %s", state, denial, o), o.ex)
@@ -204,27 +204,25 @@ func (s *suite) behaviourSpecs() {
 	s.spec("OR-5.4a", "an opted-in informational skill is not given to a client acting for nobody", func(w *harness.W) {
 		const row = "OR-5.4a"
 		a, st, entries := s.informationalSpec(w, row, true)
+		_ = st
 		for _, e := range entries {
-			var values []string
-			if st != nil {
-				values = st.Values[e.ID]
-			}
-			strong := s.hasActingFor()
-			if strong {
+			// The stronger control (the same request, made valid, is given) only where the agent takes the MAY of
+			// OR-5.4: an agent that declines it, or does not recognise the assertion, is graded with the weaker one.
+			strong := false
+			if s.hasActingFor() {
+				strong = true
 				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
-					w.Control(isGiven(o), "an assistant acting for a named person is given "+e.ID+" (the same request, made valid)", o.String(), o.ex)
+					strong = strong && isGiven(o)
 				}
 			}
 			s.askInModes(w, row, a, e, anonymousModes, func(_ probe, o outcome) {
 				ok, obs := reachedSkill(o, e)
-				if strong { // the skill is shown served; any answer that is not an error will do
-					ok, obs = o.err == "", o.String()
+				what := "the reply is about " + e.ID
+				if strong { // the skill is shown served to a person; any answer that is not an error will do
+					ok, obs, what = o.err == "", o.String(), "the agent answers the request for "+e.ID+" (an assistant acting for a named person was given it)"
 				}
-				w.Control(ok, "the agent answers the request for "+e.ID, obs, o.ex)
-				given, found := givenObjects(o), valuesIn(o, values)
-				w.Negative(len(o.reply.Artifacts()) == 0 && len(given) == 0 && len(found) == 0,
-					fmt.Sprintf("%s is not given to a client acting for nobody (%s)", e.ID, o.mode),
-					fmt.Sprintf("%d artifact(s), given objects at %v, values found %v; %s", len(o.reply.Artifacts()), given, found, o), o.ex)
+				w.Control(ok, what, obs, o.ex)
+				notGiven(w, e, o, " to a client acting for nobody")
 			})
 		}
 	})
@@ -234,17 +232,12 @@ func (s *suite) behaviourSpecs() {
 		a, _, entries := s.informationalSpec(w, row, true)
 		s.publicControl(w, row, a, true, "")
 		for _, e := range entries {
-			if s.hasActingFor() {
-				for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true, first: true}) {
-					w.Control(isGiven(o), "an assistant acting for a named person is given "+e.ID, o.String(), o.ex)
-				}
-			}
 			s.askInModes(w, row, a, e, anonymousModes, func(m probe, o outcome) {
-				w.Check(o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
-				hit := vonrequest.MatchAny(vonrequest.DefaultPhrases.OperatorGives, o.reply.Text())
+				w.Control(o.err == "", "the agent answers "+e.ID, o.String(), o.ex)
+				hit := vonrequest.MatchAny(o.ph().OperatorGives, o.reply.Text())
 				w.Check(hit != "", fmt.Sprintf("the text says the operator gives it to the person who asks (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
-				w.Check(vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
+				w.Check(o.gives(o.reply.Text(), e.PersonEntry), fmt.Sprintf("the text gives %s (%s)", e.PersonEntry, o.mode),
 					fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				if m.activated {
 					obj := o.reply.Object()
@@ -281,15 +274,42 @@ func (s *suite) behaviourSpecs() {
 			m.text, m.skill = text, "(staff)"
 			for _, o := range s.send(w, row, a, m) {
 				w.Check(o.err == "", "the agent answers a request for staff", o.String(), o.ex)
-				said := vonrequest.MatchAny(vonrequest.DefaultPhrases.NobodyReachable, o.reply.AllText())
+				said := vonrequest.MatchAny(o.ph().NobodyReachable, o.reply.AllText())
 				w.Check(said != "", fmt.Sprintf("the reply says nobody can be reached (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.AllText()), o.ex)
-				route := vonrequest.MatchAny(vonrequest.DefaultPhrases.Route, o.reply.AllText())
+				route := vonrequest.MatchAny(o.ph().Route, o.reply.AllText())
 				w.Negative(route == "", "the reply offers no transfer or callback that does not exist",
 					fmt.Sprintf("offers %q in %q", route, o.reply.AllText()), o.ex)
 			}
 		}
 	})
+}
+
+// notGiven is the negative of OR-5.3a and OR-5.4a: no Artifact carrying information, no given-on-opt-in object,
+// no value given on request (stated, or amounts of money) anywhere in the reply. An Artifact the harness cannot
+// classify blocks the row, quoted.
+func notGiven(w *harness.W, e vonrequest.Entry, o outcome, whom string) {
+	giving, _, unclear := readArtifacts(o)
+	given, found := givenObjects(o), o.leaks()
+	if len(giving) == 0 && len(given) == 0 && len(found) == 0 && len(unclear) > 0 {
+		w.Blocked(fmt.Sprintf("the reply for %s (%s) carries an Artifact that is neither recognisably information nor a referral: %s", e.ID, o.mode, artifactTexts(o, unclear)))
+	}
+	values := "the amounts of money in the reply (no values stated)"
+	if o.stated {
+		values = fmt.Sprintf("the operator's values %v", o.values)
+	}
+	w.Negative(len(giving) == 0 && len(given) == 0 && len(found) == 0,
+		fmt.Sprintf("%s is not given%s (%s): no Artifact carrying it, no given-on-opt-in object, none of %s", e.ID, whom, o.mode, values),
+		fmt.Sprintf("artifacts giving %v, given objects at %v, values found %v; %s", giving, given, found, o), o.ex)
+}
+
+// samePersonEntry compares an address the agent gives with the card's: https normalised (RFC 3986 §6), tel: by
+// number.
+func samePersonEntry(o outcome, got, card string) bool {
+	if strings.HasPrefix(card, "tel:") {
+		return o.gives(got, card) || vonrequest.Digits(got) == vonrequest.Digits(card)
+	}
+	return vonrequest.SameURL(got, card)
 }
 
 // loadAny fetches the card of role whether or not it declares the extension (OR-5.10 is about any agent).
@@ -316,20 +336,22 @@ func givenObjects(o outcome) []string {
 	return where
 }
 
-// isGiven reports an answer that gives information: an Artifact with text.
+// isGiven reports an answer that gives information: an Artifact that is not a referral (readArtifacts: giving,
+// or unclear, which is read in the agent's favour where giving is the expected answer).
 func isGiven(o outcome) bool {
-	return o.err == "" && strings.TrimSpace(o.reply.ArtifactText()) != ""
+	giving, _, unclear := readArtifacts(o)
+	return o.err == "" && len(giving)+len(unclear) > 0
 }
 
 // outcomeClass is what OR-5.1 compares: the kind of answer, whether it gives the address, which values it holds.
-func outcomeClass(o outcome, e vonrequest.Entry, values []string, action bool) string {
+func outcomeClass(o outcome, e vonrequest.Entry, action bool) string {
 	if o.err != "" {
 		return "error"
 	}
 	kind := "answered"
 	refused, _ := refusedAction(o)
 	switch {
-	case isGiven(o) || len(valuesIn(o, values)) > 0:
+	case isGiven(o) || len(o.leaks()) > 0:
 		kind = "information given"
 	case action && (isReferral(o, e) || refused):
 		kind = "not carried out"
@@ -339,5 +361,5 @@ func outcomeClass(o outcome, e vonrequest.Entry, values []string, action bool) s
 		kind = "referred"
 	}
 	return fmt.Sprintf("%s; address in text %v; values %v; %d artifact(s)", kind,
-		vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry), valuesIn(o, values), len(o.reply.Artifacts()))
+		o.gives(o.reply.Text(), e.PersonEntry), o.leaks(), len(o.reply.Artifacts()))
 }

@@ -63,10 +63,10 @@ func answeredInWords(o outcome, x ask) (bool, string) {
 	case vonrequest.StatusGivenOnOptIn:
 		return isGiven(o), o.String()
 	case vonrequest.StatusActionReferred:
-		return vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) ||
-			vonrequest.MatchAny(vonrequest.DefaultPhrases.NotDone, o.reply.Text()) != "", o.String()
+		return o.gives(o.reply.Text(), x.e.PersonEntry) ||
+			vonrequest.MatchAny(o.ph().NotDone, o.reply.Text()) != "", o.String()
 	}
-	return vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry) || saysOnRequest(o), o.String()
+	return o.gives(o.reply.Text(), x.e.PersonEntry) || saysOnRequest(o), o.String()
 }
 
 // refersInWords is the control wording of the referral rows.
@@ -102,6 +102,12 @@ func (s *suite) askSpec(w *harness.W, row string, which int, none string) (*agen
 func (s *suite) eachAnswer(w *harness.W, row string, a *agentView, asks []ask, control func(x ask) string, check func(x ask, o outcome)) {
 	for _, x := range asks {
 		for _, o := range s.send(w, row, a, x.p) {
+			if x.want != vonrequest.StatusActionReferred {
+				s.undeclaredAction(w, row, x.e, o)
+			}
+			if x.want == vonrequest.StatusGivenOnOptIn && !isGiven(o) && isReferral(o, x.e) {
+				w.Blocked(s.mismatch(w, o, "information given on opt-in for "+x.e.ID))
+			}
 			ok, obs := answeredInWords(o, x)
 			w.Control(ok, control(x), obs, o.ex)
 			check(x, o)
@@ -157,6 +163,10 @@ func (s *suite) metadataSpecs() {
 				w.Control(isReferral(o, e), "a client acting for nobody is referred for "+e.ID+", so the opt-in is what differs", o.String(), o.ex)
 			}
 			for _, o := range s.send(w, row, a, probe{skill: e.ID, activated: true, person: true}) {
+				s.undeclaredAction(w, row, e, o)
+				if !isGiven(o) && isReferral(o, e) {
+					w.Blocked(s.mismatch(w, o, "where information given on opt-in goes"))
+				}
 				w.Check(o.err == "" && o.reply.Task != nil && o.reply.State() == a2a.StateCompleted,
 					"the information comes in a task ending TASK_STATE_COMPLETED", o.String(), o.ex)
 				w.Check(isGiven(o), "an Artifact carries the information", o.String(), o.ex)
@@ -205,8 +215,8 @@ func (s *suite) metadataSpecs() {
 			if obj != nil {
 				got = fmt.Sprintf("personEntry %q (present %v)", obj.PersonEntry, obj.HasPE)
 			}
-			w.Check(obj != nil && obj.HasPE && obj.PersonEntry == x.e.PersonEntry,
-				fmt.Sprintf("personEntry %s, as the card's entry for %s", x.e.PersonEntry, x.e.ID), got, o.ex)
+			w.Check(obj != nil && obj.HasPE && samePersonEntry(o, obj.PersonEntry, x.e.PersonEntry),
+				fmt.Sprintf("personEntry %s, as the card's entry for %s (compared normalised: RFC 3986 §6; tel: by number)", x.e.PersonEntry, x.e.ID), got, o.ex)
 		})
 	})
 
@@ -221,6 +231,12 @@ func (s *suite) metadataSpecs() {
 		for _, x := range asks {
 			for _, o := range s.send(w, row, a, x.p) {
 				w.Control(o.err == "", "the agent answers "+x.e.ID, o.String(), o.ex)
+				if x.want != vonrequest.StatusActionReferred {
+					s.undeclaredAction(w, row, x.e, o)
+				}
+				if x.want == vonrequest.StatusGivenOnOptIn && !isGiven(o) && isReferral(o, x.e) {
+					w.Blocked(s.mismatch(w, o, "information given on opt-in for "+x.e.ID))
+				}
 				switch x.want {
 				case vonrequest.StatusGivenOnOptIn:
 					var values []string
@@ -234,11 +250,11 @@ func (s *suite) metadataSpecs() {
 					}
 					w.Check(ok, fmt.Sprintf("the Artifact's text holds the information (the operator's values %v)", values), fmt.Sprintf("%q", text), o.ex)
 				case vonrequest.StatusActionReferred:
-					nd := vonrequest.MatchAny(vonrequest.DefaultPhrases.NotDone, o.reply.Text())
+					nd := vonrequest.MatchAny(o.ph().NotDone, o.reply.Text())
 					w.Check(nd != "", fmt.Sprintf("the text says %s was not done (%s; wording-checked)", x.e.ID, o.mode), fmt.Sprintf("%q", o.reply.Text()), o.ex)
-					w.Check(vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), "the text says where to ask: "+x.e.PersonEntry, fmt.Sprintf("%q", o.reply.Text()), o.ex)
+					w.Check(o.gives(o.reply.Text(), x.e.PersonEntry), "the text says where to ask: "+x.e.PersonEntry, fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				default:
-					w.Check(vonrequest.TextGivesAddress(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the text says where to ask: %s (%s)", x.e.PersonEntry, o.mode),
+					w.Check(o.gives(o.reply.Text(), x.e.PersonEntry), fmt.Sprintf("the text says where to ask: %s (%s)", x.e.PersonEntry, o.mode),
 						fmt.Sprintf("%q", o.reply.Text()), o.ex)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -36,11 +37,18 @@ type statement struct {
 	Irreversible       map[string]string   `json:"irreversible,omitempty"`
 	PersonConfirmation string              `json:"personConfirmation,omitempty"` // "post": the person confirms by submitting the page
 	CircumstanceTerms  []string            `json:"circumstanceTerms,omitempty"`
+	// CountryCode is the operator's country calling code ("+1"), for numbers a reply writes in national format.
+	CountryCode string `json:"countryCode,omitempty"`
+	// Phrases extend the wording lexicon (verify/onrequest PhraseKeys: operatorGives, denial, notDone, later,
+	// nobodyReachable, route, done), Go regular expressions matched case-insensitively.
+	Phrases map[string][]string `json:"phrases,omitempty"`
 }
 
 type limits struct {
 	PerAssistant int `json:"perAssistant"`
 	Total        int `json:"total"`
+	// WindowSeconds is the window the limits are counted in; 0: unknown (the whole run counts).
+	WindowSeconds int `json:"windowSeconds,omitempty"`
 }
 
 // allValues lists every value the operator gives on request.
@@ -69,6 +77,34 @@ type suite struct {
 	op     *a2a.Client
 	mu     sync.Mutex
 	stated map[string]bool // origins the operator statement names (its origins, action log, reversal)
+	st     *statement      // the operator statement, once read
+	lx     *lexicon
+	// performed counts the harness's own requests, per skill, that the agent did not refuse while acting for a
+	// person: what the operator's limits on repeated requests may already have counted (OR-5.7e/f).
+	performed map[string][]time.Time
+}
+
+// countRequest records one request of the harness's that an agent may count against its limits.
+func (s *suite) countRequest(skill string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.performed == nil {
+		s.performed = map[string][]time.Time{}
+	}
+	s.performed[skill] = append(s.performed[skill], time.Now())
+}
+
+// requestsSince counts the harness's requests for skill within the window (0: the whole run).
+func (s *suite) requestsSince(skill string, window time.Duration) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, t := range s.performed[skill] {
+		if window == 0 || time.Since(t) < window {
+			n++
+		}
+	}
+	return n
 }
 
 // opClient is the recording client for the operator's pages and endpoints (personEntry, action log, reversal,
@@ -116,6 +152,12 @@ func (s *suite) loadStatement(w *harness.W, row string) *statement {
 	if !ok {
 		return nil
 	}
+	s.mu.Lock()
+	cached := s.st
+	s.mu.Unlock()
+	if cached != nil {
+		return cached
+	}
 	var body []byte
 	switch {
 	case strings.HasPrefix(u, "data:"):
@@ -138,6 +180,9 @@ func (s *suite) loadStatement(w *harness.W, row string) *statement {
 		w.Blocked(fmt.Sprintf("the operator statement (role %s) does not decode: %v (see suites/onrequest/README.md)", roleOperator, err))
 	}
 	s.allowStated(&st)
+	s.mu.Lock()
+	s.st = &st
+	s.mu.Unlock()
 	return &st
 }
 

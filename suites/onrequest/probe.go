@@ -23,8 +23,10 @@ const (
 	roleOperator   = "on-request.operator"   // the operator statement (README: "Operator statement")
 )
 
-// defaultActingFor is the harness's convention for OR-5.5 when the target configuration names none.
-var defaultActingFor = json.RawMessage(`{"onRequest":{"actingFor":{"name":"<person>"}}}`)
+// defaultActingFor is the harness's convention for OR-5.5 when the target configuration names none: the user
+// Message's metadata keyed by the extension URI, where A2A carries per-message extension data (and where this
+// document puts its own reply object).
+var defaultActingFor = json.RawMessage(`{"` + vonrequest.URI + `":{"actingFor":{"name":"<person>"}}}`)
 
 // defaultStaffRequest asks for a member of staff where the card has no escalation skill to take an example from.
 const defaultStaffRequest = "Can I speak to a member of staff?"
@@ -66,6 +68,16 @@ func (a *agentView) entries(w *harness.W) []vonrequest.Entry {
 
 // skillEntries returns the entries that name a skill of the card, filtered by keep.
 func (a *agentView) skillEntries(w *harness.W, keep func(vonrequest.Entry) bool) []vonrequest.Entry {
+	var problems []string
+	for _, e := range a.entries(w) {
+		if len(e.TypeProblems) > 0 {
+			problems = append(problems, fmt.Sprintf("entry %s: %s", e.ID, strings.Join(e.TypeProblems, "; ")))
+		}
+	}
+	if len(problems) > 0 {
+		w.Blocked(fmt.Sprintf("params.skills cannot be read as the document defines it (%s): whether the operator opted in, or how an action completes, is not guessed",
+			strings.Join(problems, "; ")))
+	}
 	var out []vonrequest.Entry
 	seen := map[string]bool{}
 	for _, e := range a.entries(w) {
@@ -133,6 +145,69 @@ type outcome struct {
 	reply   vonrequest.Reply
 	person  string
 	mode    string
+	lx      *lexicon
+	// values are the operator's stated values for the skill asked; stated says the statement has a values member
+	// (without one the default values are the amounts of money in the reply).
+	values []string
+	stated bool
+}
+
+// lexicon is how reply text is read in this run: the wording patterns (defaults, extended by the operator
+// statement's phrases) and the operator's country calling code for national phone numbers.
+type lexicon struct {
+	ph vonrequest.Phrases
+	cc string
+}
+
+func (o outcome) ph() vonrequest.Phrases {
+	if o.lx == nil {
+		return vonrequest.DefaultPhrases
+	}
+	return o.lx.ph
+}
+
+// gives reports whether text gives the personEntry (normalised URL, or the number in global or national form).
+func (o outcome) gives(text, pe string) bool {
+	cc := ""
+	if o.lx != nil {
+		cc = o.lx.cc
+	}
+	return vonrequest.TextGivesAddressIn(text, pe, cc)
+}
+
+// leaks returns the values given on request found in the reply: the operator's stated values for the skill, or,
+// when the statement states no values, the amounts of money in the reply's text (what is given on request is
+// mostly prices; OR-3.9 reads the amounts the agent gives on opt-in the same way).
+func (o outcome) leaks() []string {
+	if o.err != "" {
+		return nil
+	}
+	if o.stated {
+		return valuesIn(o, o.values)
+	}
+	return vonrequest.MoneyAmounts(o.reply.AllText())
+}
+
+// lexicon returns the run's lexicon, reading the operator statement once.
+func (s *suite) lexicon(w *harness.W, row string) *lexicon {
+	s.mu.Lock()
+	lx := s.lx
+	s.mu.Unlock()
+	if lx != nil {
+		return lx
+	}
+	lx = &lexicon{ph: vonrequest.DefaultPhrases}
+	if st := s.loadStatement(w, row); st != nil {
+		ph, err := vonrequest.DefaultPhrases.Extend(st.Phrases)
+		if err != nil {
+			w.Blocked("the operator statement's phrases do not compile: " + err.Error())
+		}
+		lx.ph, lx.cc = ph, st.CountryCode
+	}
+	s.mu.Lock()
+	s.lx = lx
+	s.mu.Unlock()
+	return lx
 }
 
 func (o outcome) String() string {
@@ -174,18 +249,21 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 	if p.first {
 		vs = vs[:1]
 	}
+	lx := s.lexicon(w, row)
+	var values []string
+	stated := false
+	if st := s.loadStatement(w, row); st != nil && st.Values != nil {
+		values, stated = st.Values[p.skill], true
+	}
 	var out []outcome
 	for _, v := range vs {
-		o := outcome{variant: v.name, mode: modeOf(p)}
+		o := outcome{variant: v.name, mode: modeOf(p), lx: lx, values: values, stated: stated}
 		call := a2a.Call{Header: http.Header{}}
 		if p.activated {
 			call.Extensions = []string{vonrequest.URI}
 		}
-		if p.principal != "" {
-			pr := s.e.Target.Config.Principals[p.principal]
-			call.Header.Set(pr.Header, pr.Value)
-		}
-		var md json.RawMessage
+		var md, msgMD json.RawMessage
+		principal := p.principal
 		if p.person {
 			o.person = p.personName
 			if o.person == "" {
@@ -193,13 +271,35 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 			}
 			af := s.actingFor(w)
 			md = substitutePerson(af.Metadata, o.person)
+			msgMD = substitutePerson(af.Message, o.person)
 			if af.Header != "" {
 				call.Header.Set(af.Header, strings.ReplaceAll(af.Value, "<person>", o.person))
 			}
+			if af.Credential && principal == "" {
+				principal = af.Principal
+				if principal == "" {
+					w.Blocked(`actingFor.credential is set but the probe names no calling assistant and actingFor.principal is empty: name the principal whose credential asserts the person`)
+				}
+			}
 			o.mode += " for " + o.person
 		}
+		if principal != "" {
+			pr, ok := s.e.Target.Config.Principals[principal]
+			if !ok || pr.Header == "" {
+				w.Blocked(fmt.Sprintf("no credential for principal %q in the target configuration's principals", principal))
+			}
+			value := pr.Value
+			if p.person {
+				value = strings.ReplaceAll(value, "<person>", o.person)
+			} else if strings.Contains(value, "<person>") {
+				value = "" // a per-person credential is not sent by a client acting for nobody
+			}
+			if value != "" {
+				call.Header.Set(pr.Header, value)
+			}
+		}
 		call.Note = fmt.Sprintf("%s: %s, %s, %s", row, p.skill, o.mode, v.name)
-		msg := a2a.Message{MessageID: newMessageID(), Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}}
+		msg := a2a.Message{MessageID: newMessageID(), Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(text)}, Metadata: msgMD}
 		req := a2a.SendMessageRequest{Message: msg, Metadata: md, Tenant: v.iface.Tenant}
 		ctx := w.Ctx()
 		switch v.name {
@@ -253,6 +353,9 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 		if o.err == "" && o.reply.Message == nil && o.reply.Task == nil {
 			o.err = "the result holds neither a message nor a task"
 		}
+		if p.person && o.err == "" && o.reply.State() != a2a.StateRejected && o.reply.State() != a2a.StateFailed {
+			s.countRequest(p.skill)
+		}
 		out = append(out, o)
 	}
 	return out
@@ -280,13 +383,13 @@ func (s *suite) actingFor(w *harness.W) target.ActingFor {
 	af := s.e.Target.Config.ActingFor
 	if af == nil {
 		if s.e.Target.Kind != target.KindMock {
-			w.Blocked(`how an assistant shows that it acts for a named person is not configured (OR-5.5 and §9 item 1 leave it undefined): set "actingFor" in the target configuration, e.g. {"metadata": {"onRequest": {"actingFor": {"name": "<person>"}}}} (the default convention: SendMessage params.metadata, with the extension activated; "<person>" is replaced by the person's name)`)
+			w.Blocked(`how an assistant shows that it acts for a named person is not configured (OR-5.5 and §9 item 1 leave it undefined): set "actingFor" in the target configuration: {} for the default (Message.metadata[` + vonrequest.URI + `] = {"actingFor": {"name": "<person>"}}, with the extension activated), or any of "message", "metadata" (SendMessage params.metadata), "header"/"value", "credential"/"principal", each a template where "<person>" is replaced by the person's name`)
 		}
-		return target.ActingFor{Metadata: defaultActingFor}
+		return target.ActingFor{Message: defaultActingFor}
 	}
 	out := *af
-	if len(out.Metadata) == 0 && out.Header == "" {
-		out.Metadata = defaultActingFor
+	if len(out.Metadata) == 0 && len(out.Message) == 0 && out.Header == "" && !out.Credential {
+		out.Message = defaultActingFor
 	}
 	return out
 }
@@ -328,7 +431,7 @@ func reachedSkill(o outcome, e vonrequest.Entry) (bool, string) {
 			return true, ""
 		}
 	}
-	if vonrequest.TextGivesAddress(o.reply.AllText(), e.PersonEntry) || saysOnRequest(o) {
+	if o.gives(o.reply.AllText(), e.PersonEntry) || saysOnRequest(o) {
 		return true, ""
 	}
 	return false, o.String()
@@ -337,7 +440,82 @@ func reachedSkill(o outcome, e vonrequest.Entry) (bool, string) {
 // saysOnRequest reports a text that refers the person in the document's terms (the operator gives it to the
 // person who asks), with no result attached: a referral in words even when the address is missing.
 func saysOnRequest(o outcome) bool {
-	return len(o.reply.Artifacts()) == 0 && vonrequest.MatchAny(vonrequest.DefaultPhrases.OperatorGives, o.reply.Text()) != ""
+	giving, _, _ := readArtifacts(o)
+	return len(giving) == 0 && vonrequest.MatchAny(o.ph().OperatorGives, o.reply.Text()) != ""
+}
+
+// readArtifacts sorts the reply's artifacts (by index): giving (a given-on-opt-in object, a stated value or an
+// amount of money in its text), referring (a referral object, or text that refers in words or gives an address,
+// or nothing to read), unclear (anything else: text the harness cannot classify). An Artifact is not by itself
+// information: a referral may travel in one.
+func readArtifacts(o outcome) (giving, referring, unclear []int) {
+	for i, art := range o.reply.Artifacts() {
+		obj := vonrequest.ReadObject(art.Metadata)
+		var texts []string
+		data := false
+		for _, p := range art.Parts {
+			if p.Text != nil {
+				texts = append(texts, *p.Text)
+			} else {
+				data = true
+			}
+		}
+		text := strings.Join(texts, "\n")
+		stated := false
+		for _, v := range o.values {
+			stated = stated || vonrequest.ContainsValue(text, v)
+		}
+		ph := o.ph()
+		switch {
+		case obj != nil && obj.Status == vonrequest.StatusGivenOnOptIn, stated, len(vonrequest.MoneyAmounts(text)) > 0:
+			giving = append(giving, i)
+		case obj != nil && (obj.Status == vonrequest.StatusOnRequest || obj.Status == vonrequest.StatusActionReferred),
+			vonrequest.MatchAny(ph.OperatorGives, text) != "", vonrequest.MatchAny(ph.NotDone, text) != "",
+			len(vonrequest.TextAddresses(text)) > 0 && !data, strings.TrimSpace(text) == "" && !data:
+			referring = append(referring, i)
+		default:
+			unclear = append(unclear, i)
+		}
+	}
+	return giving, referring, unclear
+}
+
+// artifactTexts quotes the artifacts at idx, for a blocked verdict.
+func artifactTexts(o outcome, idx []int) string {
+	var out []string
+	for _, i := range idx {
+		b, _ := json.Marshal(o.reply.Artifacts()[i])
+		out = append(out, clip(string(b), 300))
+	}
+	return strings.Join(out, "; ")
+}
+
+// mismatch is the blocked reason when an assistant acting for a named person got the answer a client acting for
+// nobody gets: the agent may not recognise the assertion as configured, or lawfully decline the MAY; neither
+// is a failure.
+func (s *suite) mismatch(w *harness.W, o outcome, what string) string {
+	af, _ := json.Marshal(s.actingFor(w))
+	return fmt.Sprintf("the agent answered the assistant acting for %s as it answers a client acting for nobody, so %s cannot be seen: "+
+		"either it does not recognise the assertion as configured (actingFor %s; OR-5.5 and §9 item 1 leave the form open) or it declines "+
+		"what OR-5.4/OR-5.6 only permit (MAY); set actingFor to the agent's convention. Reply: %s", o.person, what, af, o)
+}
+
+// undeclaredAction blocks when an entry the harness reads as information (no completion) gets a reply that reads
+// as an action referral and the operator has not said which skills are actions (actionSkills absent): the entry's
+// kind is the operator's to state, not the harness's to guess.
+func (s *suite) undeclaredAction(w *harness.W, row string, e vonrequest.Entry, o outcome) {
+	st := s.loadStatement(w, row)
+	if isAction(e, st) || (st != nil && st.ActionSkills != nil) || o.err != "" {
+		return
+	}
+	obj := o.reply.Object()
+	action := (obj != nil && obj.Status == vonrequest.StatusActionReferred) || o.reply.State() == a2a.StateRejected ||
+		(vonrequest.MatchAny(o.ph().NotDone, o.reply.Text()) != "" && vonrequest.MatchAny(o.ph().OperatorGives, o.reply.Text()) == "") ||
+		(o.person != "" && !isGiven(o) && !isReferral(o, e)) // for a person: neither information given nor referred
+	if action {
+		w.Blocked(fmt.Sprintf("entry %s has no completion and the operator statement does not say whether it changes something (actionSkills absent); "+
+			"the reply reads as an action (referred, or done), so it is not graded as information. Reply: %s", e.ID, o))
+	}
 }
 
 // isReferral reports whether the answer refers the person elsewhere: a referral object (activated) or, in words,
@@ -349,7 +527,8 @@ func isReferral(o outcome, e vonrequest.Entry) bool {
 	if obj := o.reply.Object(); obj != nil && (obj.Status == vonrequest.StatusOnRequest || obj.Status == vonrequest.StatusActionReferred) {
 		return true
 	}
-	return len(o.reply.Artifacts()) == 0 && (vonrequest.TextGivesAddress(o.reply.Text(), e.PersonEntry) || saysOnRequest(o))
+	giving, _, _ := readArtifacts(o)
+	return len(giving) == 0 && (o.gives(o.reply.Text(), e.PersonEntry) || saysOnRequest(o))
 }
 
 // carriedOut reports whether an action request was carried out or accepted: answered, not referred, not

@@ -54,10 +54,15 @@ type Entry struct {
 	PersonEntry     string // "" when absent or not a string
 	AssistantAccess bool   // true only for a JSON true (absent means false, OR-3.5)
 	Completion      string
+	// TypeProblems name members whose value is not of the type OR-3.5 / OR-3.6 give them (assistantAccess a
+	// boolean; completion in-conversation or deferred): what the entry means is then unknown, and specs that
+	// depend on it block rather than guess.
+	TypeProblems  []string
+	BadCompletion bool // completion is present but not one of the two values
 }
 
 // IsAction reports whether the card marks the entry as a skill that changes something (it carries completion).
-func (e Entry) IsAction() bool { return e.Completion != "" }
+func (e Entry) IsAction() bool { return e.Completion != "" || e.BadCompletion }
 
 // FindDeclaration reads the declaration from a raw card. It returns nil, nil when the card declares neither the URI
 // nor a near miss of it; an exact declaration wins over a near miss.
@@ -139,6 +144,16 @@ func (d *Declaration) readEntries() {
 		_ = json.Unmarshal(m["personEntry"], &e.PersonEntry)
 		_ = json.Unmarshal(m["completion"], &e.Completion)
 		e.AssistantAccess = bytes.Equal(bytes.TrimSpace(m["assistantAccess"]), []byte("true"))
+		if v, ok := m["assistantAccess"]; ok {
+			if t := string(bytes.TrimSpace(v)); t != "true" && t != "false" {
+				e.TypeProblems = append(e.TypeProblems, "assistantAccess is "+clipStr(t, 40)+", not a boolean (OR-3.5)")
+			}
+		}
+		if v, ok := m["completion"]; ok && e.Completion != CompletionInConversation && e.Completion != CompletionDeferred {
+			e.TypeProblems = append(e.TypeProblems, "completion is "+clipStr(string(bytes.TrimSpace(v)), 40)+", neither \"in-conversation\" nor \"deferred\" (OR-3.6)")
+			e.Completion = ""
+			e.BadCompletion = true
+		}
 		d.Entries = append(d.Entries, e)
 	}
 }
@@ -503,12 +518,14 @@ func textOf(parts []a2a.Part) string {
 // --- reading reply text ---
 
 var (
-	urlInText = regexp.MustCompile(`(?i)\b(?:https?|tel):[^\s<>"'\x60]+`)
-	telInText = regexp.MustCompile(`\+[0-9][0-9 ().\-]{5,}[0-9]`)
+	urlInText      = regexp.MustCompile(`(?i)\b(?:https?|tel):[^\s<>"'\x60]+`)
+	telInText      = regexp.MustCompile(`\+[0-9][0-9 ().\-]{5,}[0-9]`)
+	nationalInText = regexp.MustCompile(`(?:\(\d{1,5}\)[ .\-]?|\b\d{2,5}[ .\-])\d{2,4}[ .\-]?\d{3,4}\b`)
 )
 
 // TextAddresses extracts the addresses a reader finds in text: absolute http(s) and tel: URIs (trailing
-// punctuation dropped) and telephone numbers written as +<digits> (returned as "tel:+<digits>").
+// punctuation dropped), telephone numbers written as +<digits> (returned as "tel:+<digits>") and numbers written in
+// a national format such as "(202) 555-0143" or "020 7946 0000" (returned as "tel:<digits>", no "+").
 func TextAddresses(text string) []string {
 	var out []string
 	for _, m := range urlInText.FindAllString(text, -1) {
@@ -524,29 +541,43 @@ func TextAddresses(text string) []string {
 			out = append(out, t)
 		}
 	}
+	for _, m := range nationalInText.FindAllString(text, -1) {
+		t := "tel:" + Digits(m)
+		if !slices.Contains(out, t) && !slices.Contains(out, "tel:+"+Digits(m)) {
+			out = append(out, t)
+		}
+	}
 	return out
 }
 
-// TextGivesAddress reports whether text gives the personEntry: an https address byte for byte as one of the
-// extracted URLs; a tel: number by its digits.
+// TextGivesAddress reports whether text gives the personEntry (TextGivesAddressIn with no stated country code).
 func TextGivesAddress(text, personEntry string) bool {
+	return TextGivesAddressIn(text, personEntry, "")
+}
+
+// TextGivesAddressIn reports whether text gives the personEntry: an https address equal to it after RFC 3986 §6
+// normalisation (SameURL), never a copy with another query or fragment; a tel: number by its digits, written
+// globally or in the national format of the operator's country (SameNumber).
+func TextGivesAddressIn(text, personEntry, countryCode string) bool {
 	if personEntry == "" {
 		return false
 	}
 	tel := strings.HasPrefix(personEntry, "tel:")
 	for _, a := range TextAddresses(text) {
-		if tel && strings.HasPrefix(a, "tel:") && Digits(a) == Digits(personEntry) {
+		if tel && SameNumber(a, personEntry, countryCode) {
 			return true
 		}
-		if !tel && a == personEntry {
+		if !tel && SameURL(a, personEntry) {
 			return true
 		}
 	}
 	return false
 }
 
-// AddressVariants returns the addresses in text that point at the same place as personEntry (same origin and
-// path) without being it: a personalised copy (a query, a fragment) of the card's address.
+// AddressVariants returns the addresses in text that point at the same page as personEntry (same origin and path,
+// compared normalised) without being the same address: a personalised copy (another query, a fragment) of the
+// card's address. A copy that differs only in case, default port, percent-encoding or a trailing slash is the
+// same address, not a variant.
 func AddressVariants(text, personEntry string) []string {
 	pu, err := url.Parse(personEntry)
 	if err != nil || pu.Host == "" {
@@ -555,14 +586,23 @@ func AddressVariants(text, personEntry string) []string {
 	var out []string
 	for _, a := range TextAddresses(text) {
 		au, err := url.Parse(a)
-		if err != nil || a == personEntry {
+		if err != nil || SameURL(a, personEntry) {
 			continue
 		}
-		if Origin(a) == Origin(personEntry) && strings.TrimSuffix(au.Path, "/") == strings.TrimSuffix(pu.Path, "/") {
+		if Origin(a) == Origin(personEntry) && samePath(au, pu) {
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+func samePath(a, b *url.URL) bool {
+	strip := func(u *url.URL) string {
+		c := *u
+		c.RawQuery, c.ForceQuery, c.Fragment, c.RawFragment = "", false, "", ""
+		return trimSlash(NormalizeURL(c.String()))
+	}
+	return strip(a) == strip(b)
 }
 
 // NormalizeValue folds a value for comparison: lower case, letters and digits only ("GBP 1,950" → "gbp1950").
@@ -592,6 +632,7 @@ type Phrases struct {
 	Later           []*regexp.Regexp // OR-3.6: someone completes it later
 	NobodyReachable []*regexp.Regexp // OR-5.10: nobody can be reached
 	Route           []*regexp.Regexp // OR-5.10: a route to staff offered (transfer, callback)
+	Done            []*regexp.Regexp // OR-3.6, OR-5.8: extra done-words for SaysDone (the operator's)
 }
 
 func res(pats ...string) []*regexp.Regexp {
@@ -608,6 +649,8 @@ var DefaultPhrases = Phrases{
 		`\bon request\b`,
 		`\b(gives?|shares?|provides?|tells?|quotes?)\b[^.]{0,60}\b(to|with)\b (the )?(person|people|whoever|those|anyone|family|families|someone) (who|that) (asks?|enquires?|requests?)`,
 		`\b(ask|contact) (us|them|the \w+) directly\b`,
+		// Passive: "prices are given to the person who asks".
+		`\b(is|are|gets?|get) (only )?(given|shared|provided|told|quoted|disclosed|discussed|explained|offered|available)\b[^.]{0,60}\b(to|with)\b (the )?(person|people|whoever|those|anyone|family|families|someone|customers?|clients?) (who|that) (asks?|enquires?|requests?)`,
 	),
 	Denial: res(
 		`\bno (such )?(information|prices?|details|data|record)\b`,
@@ -616,7 +659,7 @@ var DefaultPhrases = Phrases{
 		`\b(can't|cannot|unable to) find\b`,
 	),
 	NotDone: res(
-		`\b(can't|cannot|could not|couldn't|did not|didn't|will not|won't|am not able to|unable to) (book|do|carry|complete|make|change|correct|arrange|publish|record|amend|process)`,
+		`\b(can't|cannot|could not|couldn't|did not|didn't|will not|won't|(?:am|'m|is|are) not able to|unable to|not able to) (book|do|carry|complete|make|change|correct|arrange|publish|record|amend|process|schedule|take|accept)`,
 		`\bnot (been )?(done|booked|carried out|made|changed|corrected|arranged|published|processed)\b`,
 	),
 	Later: res(
@@ -627,11 +670,74 @@ var DefaultPhrases = Phrases{
 	NobodyReachable: res(
 		`\b(no one|nobody|no-one|no member of staff|no staff)\b[^.]{0,40}\b(available|reached|reachable|answer|here|on duty)\b`,
 		`\bnot staffed\b`, `\bunstaffed\b`,
+		`\b(there (are|is) )?no (staff|staff members?|members? of staff|one|people|person)\b[^.]{0,30}\b(at this (location|office|site|address)|to (speak|talk) to|working here)\b`,
+		`\b(can't|cannot|are unable to|is not possible to) (reach|speak to|talk to|connect you (to|with)) (a|any|a member of|our) (person|human|staff|member of staff)\b`,
 	),
 	Route: res(
 		`\b(put|putting) you through\b`, `\btransfer(ring)? you\b`, `\bconnect(ing)? you\b`,
 		`\bcall you back\b`, `\bcallback\b`, `\bspeak to (a|one of our) (member of staff|director|person)\b.{0,20}\bnow\b`,
 	),
+}
+
+// PhraseKeys are the lexicon's names, as an operator statement extends them ("phrases": {"operatorGives": […]}).
+var PhraseKeys = []string{"operatorGives", "denial", "notDone", "later", "nobodyReachable", "route", "done"}
+
+// Extend returns p with extra patterns (Go regular expressions, matched case-insensitively) appended under their
+// lexicon names (PhraseKeys). "done" patterns extend SaysDone's done-words. An unknown name or a pattern that does
+// not compile is an error, so that a typo never silently changes a verdict.
+func (p Phrases) Extend(extra map[string][]string) (Phrases, error) {
+	out := p
+	for k, pats := range extra {
+		var list []*regexp.Regexp
+		for _, pat := range pats {
+			re, err := regexp.Compile(`(?i)` + pat)
+			if err != nil {
+				return p, fmt.Errorf("phrases.%s: %q: %v", k, pat, err)
+			}
+			list = append(list, re)
+		}
+		switch k {
+		case "operatorGives":
+			out.OperatorGives = append(slices.Clip(out.OperatorGives), list...)
+		case "denial":
+			out.Denial = append(slices.Clip(out.Denial), list...)
+		case "notDone":
+			out.NotDone = append(slices.Clip(out.NotDone), list...)
+		case "later":
+			out.Later = append(slices.Clip(out.Later), list...)
+		case "nobodyReachable":
+			out.NobodyReachable = append(slices.Clip(out.NobodyReachable), list...)
+		case "route":
+			out.Route = append(slices.Clip(out.Route), list...)
+		case "done":
+			out.Done = append(slices.Clip(out.Done), list...)
+		default:
+			return p, fmt.Errorf("phrases: unknown lexicon %q (known: %v)", k, PhraseKeys)
+		}
+	}
+	return out, nil
+}
+
+// SaysDone is SaysDone with the lexicon's extra done-words as well.
+func (p Phrases) SaysDone(text string) string {
+	return saysDone(text, append([]*regexp.Regexp{doneWords}, p.Done...))
+}
+
+// channelQualifier follows a denial that is about the channel, not the information: "not available online",
+// "we don't have prices here", "not available to assistants". A referral says exactly that, so it is no denial.
+var channelQualifier = regexp.MustCompile(`(?i)^[\s,]*(\w+\s+){0,2}(online|here|publicly|in public|on (the|our|this) (web|website|site|page|channel)|by (phone|telephone|email|this channel)|through (this|an?) \w+|via \w+|to (assistants?|agents?|automated|machines?|clients?|callers?|third parties|anyone but))\b`)
+
+// Denies returns the first denial in text (OR-5.3d) that is not qualified by a channel ("not available online"):
+// "" when none.
+func (p Phrases) Denies(text string) string {
+	for _, re := range p.Denial {
+		for _, loc := range re.FindAllStringIndex(text, -1) {
+			if !channelQualifier.MatchString(text[loc[1]:]) {
+				return text[loc[0]:loc[1]]
+			}
+		}
+	}
+	return ""
 }
 
 // MatchAny returns the first match of any pattern ("" when none).
@@ -657,8 +763,22 @@ var (
 // SaysDone returns the first claim in text that something is done (a done-word not governed by a negation, a
 // condition or a future within the three words before it: "not yet done", "once confirmed", "will be booked" are
 // not claims). "" when none. A word-list reading, so the rows using it say they are wording-checked.
-func SaysDone(text string) string {
-	for _, loc := range doneWords.FindAllStringIndex(text, -1) {
+func SaysDone(text string) string { return saysDone(text, []*regexp.Regexp{doneWords}) }
+
+// forPurpose is what follows a done-word that names a plan, not a result: "scheduled for staff to action",
+// "arranged for a director to call".
+var forPurpose = regexp.MustCompile(`(?i)^\s+(for\s+(\S+\s+){0,3}to\s|to be\s)`)
+
+func saysDone(text string, words []*regexp.Regexp) string {
+	var locs [][]int
+	for _, re := range words {
+		locs = append(locs, re.FindAllStringIndex(text, -1)...)
+	}
+	slices.SortFunc(locs, func(a, b []int) int { return a[0] - b[0] })
+	for _, loc := range locs {
+		if forPurpose.MatchString(text[loc[1]:]) {
+			continue
+		}
 		// Look back at most three words, and never past a sentence boundary.
 		before := strings.Fields(strings.ToLower(text[:loc[0]]))
 		neg := false
@@ -697,7 +817,11 @@ func ParseEntry(raw json.RawMessage) (Entry, error) {
 	return d.Entries[0], nil
 }
 
-var moneyAmount = regexp.MustCompile(`(?i)(?:\b[A-Z]{3}\s?|[$£€¥]\s?)\d[\d,.]*\d|\b\d[\d,.]*\d\s?(?:[A-Z]{3}\b|[$£€]|euros?\b|pounds?\b|dollars?\b)`)
+// currencyCodes are the ISO 4217 codes MoneyAmounts reads before or after a number; any three capitals would read
+// "RPC 2.0" or "for 10" (case-folded) as money, and a false amount is a false failure where amounts are values.
+const currencyCodes = `USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|SEK|NOK|DKK|ISK|PLN|CZK|HUF|RON|BGN|INR|CNY|HKD|SGD|KRW|ZAR|MXN|BRL|ARS|CLP|ILS|AED|SAR|TRY|THB|MYR|IDR|PHP`
+
+var moneyAmount = regexp.MustCompile(`(?:\b(?:` + currencyCodes + `)\s?|[$£€¥]\s?)\d(?:[\d,.]*\d)?|\b\d(?:[\d,.]*\d)?\s?(?:(?:` + currencyCodes + `)\b|[$£€]|(?i:euros?|pounds?|dollars?)\b)`)
 
 // MoneyAmounts returns the amounts of money in text ("GBP 2,400", "€90", "1.200 EUR"): the values an agent gives on
 // request are mostly prices, and these are what OR-3.9 looks for in skill text when the operator named no values.

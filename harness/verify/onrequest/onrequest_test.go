@@ -239,4 +239,10 @@ func TestMoneyAmounts(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("MoneyAmounts = %q, want %q", got, want)
 	}
+	// Issue #19: amounts are default values given on request, so a false amount is a false failure.
+	for _, text := range []string{"JSON-RPC 2.0 over HTTP", "a meeting for 10:00 on Tuesday", "Open 09:00 to 17:00, ext 200"} {
+		if got := MoneyAmounts(text); len(got) != 0 {
+			t.Errorf("MoneyAmounts(%q) = %q", text, got)
+		}
+	}
 }
