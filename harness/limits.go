@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/extconf/extconf/harness/strictjson"
 	"net/url"
 	"strings"
 	"time"
@@ -79,7 +80,7 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 		return out, nil
 	}
 	var members map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &members); err != nil {
+	if err := strictjson.Decode(raw, &members); err != nil { // duplicates and trailing data refused by name
 		return out, fmt.Errorf("limits: %w", err)
 	}
 	var errs []error

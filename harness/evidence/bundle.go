@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/extconf/extconf/harness/strictjson"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -339,9 +340,7 @@ func Load(path string) (*Bundle, []byte, error) {
 		return nil, nil, err
 	}
 	var b Bundle
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&b); err != nil {
+	if err := strictjson.Decode(raw, &b); err != nil {
 		return nil, raw, fmt.Errorf("bundle %s: %w", path, err)
 	}
 	return &b, raw, nil

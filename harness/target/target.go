@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/extconf/extconf/harness/strictjson"
 	"net/url"
 	"os"
 	"strings"
@@ -107,9 +108,9 @@ func LoadConfig(path string) (Config, error) {
 	if err != nil {
 		return c, err
 	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	// Exact member names, no duplicates, nothing after the value: a misspelt or doubled member must be an
+	// error naming it, never a silently different run.
+	if err := strictjson.Decode(b, &c); err != nil {
 		return c, fmt.Errorf("target config %s: %w", path, err)
 	}
 	if c.CAFile != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/extconf/extconf/harness/strictjson"
 	"time"
 )
 
@@ -47,9 +48,7 @@ func ParseLimits(raw json.RawMessage) (Limits, error) {
 		return out, nil
 	}
 	var j limitsJSON
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := strictjson.Decode(raw, &j); err != nil {
 		return out, fmt.Errorf("limits.%s: %w", LimitsMember, err)
 	}
 	var errs []error
