@@ -197,7 +197,7 @@ func (a *agent) breakReconcile(doc []byte) ([]byte, error) {
 	case a.set.On("terms.proposal-unsigned"):
 		return sowdoc.Edit(doc, func(m map[string]any) { m["signatures"] = []any{} })
 	case a.set.On("terms.proposal-signature-invalid"):
-		return sowdoc.Edit(doc, func(m map[string]any) { m["price"].(map[string]any)["ceiling"] = 25000 })
+		return sowdoc.Edit(doc, func(m map[string]any) { m["price"].(map[string]any)["ceiling"] = map[string]any{"amount": 25000, "period": "month"} })
 	case a.set.On("terms.proposal-signed-without-prefix"):
 		b, err := sowdoc.Edit(doc, func(m map[string]any) { delete(m, "signatures") })
 		if err != nil {
@@ -223,9 +223,9 @@ func (a *agent) breakReconcile(doc []byte) ([]byte, error) {
 // Card prose. The spans are what the claim map (TE-4.1b/c) points at.
 func (a *agent) termSpan() (string, int) {
 	if a.set.On("terms.card-term-unbacked") {
-		return "cancel on 7 days' notice", 7
+		return "cancel on 7 days' notice", 7 * 24
 	}
-	return "cancel on 30 days' notice", 30
+	return "cancel on 30 days' notice", 30 * 24 // termination.convenience_notice_hours (Agent SoW §5.9)
 }
 
 func (a *agent) dataSpan() (string, int) {
@@ -494,8 +494,8 @@ func (a *agent) serveClaims(w http.ResponseWriter, r *http.Request) {
 	}
 	a.mu.Unlock()
 	writeJSONValue(w, ClaimMap{Claims: []Claim{
-		{Kind: "term", Span: term, Proposal: u, Path: "termination.notice_days", Value: tv},
-		{Kind: "data-use", Span: data, Proposal: u, Path: "confidentiality.retention_days", Value: dv},
+		{Kind: "term", Span: term, Proposal: u, Path: "termination.convenience_notice_hours", Value: tv},
+		{Kind: "data-use", Span: data, Proposal: u, Path: "confidentiality.retention.max_days", Value: dv},
 	}})
 }
 
