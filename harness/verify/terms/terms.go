@@ -206,7 +206,7 @@ func FetchProposal(ctx context.Context, c *a2a.Client, rawURL string, call a2a.C
 	}
 	ex, err := c.HTTP(ctx, http.MethodGet, rawURL, nil, call)
 	if err != nil {
-		return nil, ex, fmt.Errorf("%w: GET %s: %v", ErrProposalFetch, rawURL, err)
+		return nil, ex, fmt.Errorf("%w: GET %s: %w", ErrProposalFetch, rawURL, err)
 	}
 	if ex.Status < 200 || ex.Status > 299 {
 		return nil, ex, fmt.Errorf("%w: GET %s answered %d", ErrProposalFetch, rawURL, ex.Status)
