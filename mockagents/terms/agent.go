@@ -301,6 +301,21 @@ func (a *agent) breakReconcile(doc []byte) ([]byte, error) {
 			return nil, err
 		}
 		return sowdoc.Resign(b, k, sow.SignedAt, sowdoc.KeyNkey)
+	case a.set.On("terms.proposal-language-missing"), a.set.On("terms.proposal-parties-ungraded"), a.set.On("terms.proposal-confidentiality-merged"):
+		b, err := sowdoc.Edit(doc, func(m map[string]any) {
+			switch {
+			case a.set.On("terms.proposal-language-missing"):
+				delete(m, "language")
+			case a.set.On("terms.proposal-parties-ungraded"):
+				delete(m["parties"].(map[string]any), "grade")
+			default:
+				m["confidentiality"] = map[string]any{"grade": "evidence", "retention_days": 30, "no_training": true, "sealed_transport": true}
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		return sowdoc.Resign(b, k, sow.SignedAt, sowdoc.KeyNkey)
 	case a.set.On("terms.proposal-unsigned"):
 		return sowdoc.Edit(doc, func(m map[string]any) { m["signatures"] = []any{} })
 	case a.set.On("terms.proposal-signature-invalid"):

@@ -58,7 +58,7 @@ type PriceClaim struct {
 	Where    string `json:"where"`
 	Text     string `json:"text"`
 	Currency string `json:"currency,omitempty"`
-	Minor    int64  `json:"minor,omitempty"` // in ISO 4217 minor units (for reports)
+	Minor    int64  `json:"minor,omitempty"`   // in ISO 4217 minor units (for reports)
 	Decimal  string `json:"decimal,omitempty"` // the amount as the prose wrote it, "." as the decimal mark
 	NoCharge bool   `json:"noCharge,omitempty"`
 }
@@ -74,7 +74,7 @@ var (
 	// noCharge: phrases that state a price of nothing. A bare "free" is not one: "feel free", "error-free",
 	// "free-text" and "free to cancel" say nothing about price.
 	noCharge = regexp.MustCompile(`(?i)\b(free of charge|for free|at no (?:cost|charge)|no charge|without charge|free to use|(?:is|are|it's|completely|totally|entirely|always) free(?:\s*$|[.,;!?]))`)
-	symbols     = map[string]string{"£": "GBP", "$": "USD", "€": "EUR", "¥": "JPY"}
+	symbols  = map[string]string{"£": "GBP", "$": "USD", "€": "EUR", "¥": "JPY"}
 )
 
 // minorUnits converts a decimal amount to the currency's smallest unit (ISO 4217 exponent 2; 0 for JPY).
