@@ -398,7 +398,7 @@ func registerAgentSpecs(e *harness.Env) {
 			why := vinterview.SameSkillSet(r.Refusal.DeclaredSkills, s.skills)
 			w.Check(why == "", "declared_skills holds exactly the card's skills[].id values, each once", "declared_skills "+why, r.Exchange)
 			body := string(r.Result)
-			echoed := strings.Contains(body, n) || strings.Contains(body, in.input) || strings.Contains(body, "instructions")
+			echoed := strings.Contains(body, n) || strings.Contains(body, in.input) || echoesInput(body, in.input, s.raw)
 			w.Check(!echoed, "no part of the request appears in the refusal", fmt.Sprintf("%s drew %s", label, clip(body, 300)), r.Exchange)
 			if first == "" {
 				first, firstLabel = jcsOf(r), label
@@ -489,6 +489,20 @@ func registerAgentSpecs(e *harness.Env) {
 				fmt.Sprintf("%s (extra members %q)", r.Observed(), extra), r.Exchange)
 		}
 	})
+}
+
+// echoesInput reports whether the refusal body carries a piece of the request the harness sent: any 16-byte window
+// of the input that the card's declared bytes do not contain (so a declared skill id that happens to share a word
+// with the input, such as "instructions", is never read as an echo).
+func echoesInput(body, input string, card []byte) bool {
+	const win = 16
+	for i := 0; i+win <= len(input); i++ {
+		piece := input[i : i+win]
+		if strings.Contains(body, piece) && !strings.Contains(string(card), piece) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkTerms is IV-4.4 on one agent: with a terms entry, every projection is a committed, verifying proposal;
