@@ -72,6 +72,9 @@ type Options struct {
 	// ClientSeatAbsent leaves parties.client and starts_at out of the proposals instead of null (Agent SoW §12.1
 	// "counterparty left blank"; §6 "the client seat blank and the start instant null").
 	ClientSeatAbsent bool
+	// NoTermProse leaves the card's prose silent about terms and data use, and offers no claim map (terms §4 binds
+	// only "where the card's own prose or skill descriptions state a price, a term, or a data-use claim").
+	NoTermProse bool
 	// StdBase64Sig re-signs the proposals with sig in standard base64 (Agent SoW §6 writes "sig": "<base64>").
 	StdBase64Sig bool
 }
@@ -85,6 +88,7 @@ var OptionNames = map[string]func(*Options){
 	"unsigned-card":           func(o *Options) { o.UnsignedCard = true },
 	"client-seat-absent":      func(o *Options) { o.ClientSeatAbsent = true },
 	"std-base64-sig":          func(o *Options) { o.StdBase64Sig = true },
+	"no-term-prose":           func(o *Options) { o.NoTermProse = true },
 }
 
 // ParseOptions reads named switches (OptionNames); an unknown name is an error.
@@ -188,6 +192,9 @@ func StartWith(set sabotage.Set, opt Options) (roles map[string]string, cfg targ
 		"terms":             a.srv.CardURL(),
 		"terms.change-hook": base + "/_extconf/terms/rotate/" + a.hookToken,
 		"terms.claims":      base + "/_extconf/terms/claims.json",
+	}
+	if opt.NoTermProse {
+		delete(roles, "terms.claims")
 	}
 	cfg = target.Config{
 		Principals: map[string]target.Principal{
@@ -400,10 +407,14 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 	}
 	term, _ := a.termSpan()
 	data, _ := a.dataSpan()
+	desc := "Stonework reconciles bank statements against ledger exports and categorises transactions. " +
+		"Customers may " + term + ". Statements are " + data + "."
+	if a.opt.NoTermProse {
+		desc = "Stonework reconciles bank statements against ledger exports and categorises transactions."
+	}
 	return a2a.AgentCard{
-		Name: "Stonework reconciliation agent",
-		Description: "Stonework reconciles bank statements against ledger exports and categorises transactions. " +
-			"Customers may " + term + ". Statements are " + data + ".",
+		Name:                "Stonework reconciliation agent",
+		Description:         desc,
 		SupportedInterfaces: a2atest.Interfaces(base),
 		Provider:            &a2a.AgentProvider{Organization: sow.ProviderOwner, URL: base},
 		Version:             "1.0.0",

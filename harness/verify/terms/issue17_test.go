@@ -4,6 +4,7 @@ package terms
 // the terms extension accepts, which the harness refused before.
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
@@ -13,7 +14,9 @@ import (
 
 	"github.com/extconf/extconf/fixtures/sow"
 	"github.com/extconf/extconf/fixtures/sow/sowdoc"
+	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // specShapeDoc is a standing proposal written exactly in the shapes of Agent SoW 0.11 §4.2 and §5 (examples copied
@@ -136,5 +139,33 @@ func TestPriceHeuristics(t *testing.T) {
 	}
 	if !strings.Contains(AcceptedSowKeyEncodings, "standard base64") {
 		t.Error("the accepted encodings do not say standard base64")
+	}
+}
+
+// TestVerifyProposalHasFourSteps: terms §6 verifies in four steps (fetch/parse, canonicalize, digest, provider
+// signature). A signed, committed document that is not a standing proposal (client seat filled) or is shaped as
+// the SPEC shapes it passes the consumer's verification; §3 rule 5 is the publisher's rows' business.
+func TestVerifyProposalHasFourSteps(t *testing.T) {
+	rec, _ := sow.ByName("reconcile-statement")
+	filled, err := sowdoc.Edit(rec.Doc, func(m map[string]any) {
+		m["parties"].(map[string]any)["client"] = map[string]any{"owner": "Harbour Books LLP"}
+		m["signatures"] = []any{}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	filled, _ = sowdoc.Edit(filled, func(m map[string]any) { delete(m, "signatures") })
+	filled, err = sowdoc.Sign(filled, sow.ProviderKey(), "provider", sow.SignedAt, sowdoc.KeyNkey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := signStd(t, []byte(specShapeDoc))
+	base := serve(t, map[string][]byte{"/filled": filled, "/spec": spec})
+	c := a2a.NewClient(a2a.Options{RootCAs: testpki.CAPool()})
+	for path, doc := range map[string][]byte{"/filled": filled, "/spec": spec} {
+		d, _ := ProposalDigest(doc)
+		if r := VerifyProposal(context.Background(), c, Entry{URL: base + path, Digest: d}, sabotage.Set{}); !r.OK() {
+			t.Errorf("%s: step %q: %v", path, r.Step, r.Err)
+		}
 	}
 }
