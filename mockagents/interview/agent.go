@@ -12,6 +12,8 @@
 package interview
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -83,6 +85,9 @@ type Options struct {
 	// HTTPJSONFirst lists the HTTP+JSON interface before the JSON-RPC one in supportedInterfaces: the interview is
 	// then served over the card's second binding (A2A: the first interface is only the preferred one).
 	HTTPJSONFirst bool
+	// RetiredKeySignature has each card also signed by a retired key no trusted JWK Set holds (besides the current
+	// one): A2A §8.4.3, a verifier accepts a card when at least one signature verifies.
+	RetiredKeySignature bool
 	// SkillInstructions adds a skill whose id contains the word "instructions" (any id is the agent's to choose).
 	SkillInstructions bool
 }
@@ -92,6 +97,7 @@ var OptionNames = map[string]func(*Options){
 	"refusal-detail-worded": func(o *Options) { o.RefusalDetail = "outside the declared skills of this agent" },
 	"http-json-first":       func(o *Options) { o.HTTPJSONFirst = true },
 	"skill-id-instructions": func(o *Options) { o.SkillInstructions = true },
+	"retired-key-signature": func(o *Options) { o.RetiredKeySignature = true },
 }
 
 // ParseOptions reads named switches (OptionNames); an unknown name is an error.
@@ -222,6 +228,14 @@ func (a *Agent) card(base string) any {
 			c.Skills[1].Description = "Assigns each transaction of a ledger export to a chart-of-accounts category, now with VAT codes."
 		}
 	}
+	if a.opt.RetiredKeySignature {
+		b, err := json.Marshal(c)
+		if err == nil {
+			if b, err = retiredSigner.Sign(b, ""); err == nil {
+				return json.RawMessage(b) // the core appends the current signature
+			}
+		}
+	}
 	return c
 }
 
@@ -232,6 +246,12 @@ func (a *Agent) interfaces(base string) []a2a.AgentInterface {
 	}
 	return ifs
 }
+
+// retiredSigner is a card-signing key that has been rotated out (TEST ONLY, fresh per process; trusted nowhere).
+var retiredSigner = func() *a2atest.CardSigner {
+	_, k, _ := ed25519.GenerateKey(rand.Reader)
+	return &a2atest.CardSigner{Key: k, Alg: "EdDSA", KID: "extconf-test-retired"}
+}()
 
 func skills() []a2a.AgentSkill {
 	return []a2a.AgentSkill{

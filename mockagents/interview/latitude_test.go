@@ -10,7 +10,7 @@ import (
 )
 
 // TestLatitudes runs the interview suite with each latitude option of the reference agents on: no row may be
-// executed-fail or not-tested. skill-id-instructions is also the regression of #17's IV-6.3a echo check, which read
+// executed-fail or not-tested (nor blocked: the reference agents leave nothing blocked). skill-id-instructions is also the regression of #17's IV-6.3a echo check, which read
 // the word "instructions" anywhere in a refusal (here: a declared skill id) as an echo of the injection probe.
 func TestLatitudes(t *testing.T) {
 	for name := range interview.OptionNames {
@@ -20,7 +20,7 @@ func TestLatitudes(t *testing.T) {
 				t.Fatal(err)
 			}
 			for id, v := range runWith(t, opt) {
-				if v.Verdict == harness.ExecutedFail || v.Verdict == harness.NotTested {
+				if v.Verdict == harness.ExecutedFail || v.Verdict == harness.NotTested || v.Verdict == harness.Blocked {
 					t.Errorf("%s: %s is %s: %s", name, id, v.Verdict, firstLine(v.Detail))
 				}
 			}

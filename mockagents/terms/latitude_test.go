@@ -27,7 +27,7 @@ func TestLatitudes(t *testing.T) {
 			}
 			got := runWith(t, sabotage.Set{}, opt)
 			for id, v := range got {
-				if v.Verdict == harness.ExecutedFail || v.Verdict == harness.NotTested {
+				if v.Verdict == harness.ExecutedFail || v.Verdict == harness.NotTested || v.Verdict == harness.Blocked {
 					t.Errorf("%s: %s is %s: %s", name, id, v.Verdict, firstLine(v.Detail))
 				}
 			}
