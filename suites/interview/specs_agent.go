@@ -360,13 +360,7 @@ func registerAgentSpecs(e *harness.Env) {
 		r := s.ask(method, nil, true, "an undefined method under activation")
 		w.Negative(refusalShape(r) == "", "a JSON-RPC result {refused: true, reason: \"out_of_scope\", detail, declared_skills: [strings]}, not an error and not an answer",
 			refusalShape(r)+"; "+r.Observed(), r.Exchange)
-		// §3 rule 2 is not keyworded: reported, never graded.
-		u := s.ask(method, nil, false, "informational: the same call without activation")
-		info := "without A2A-Extensions: " + u.Observed()
-		if u.RPCError != nil && u.RPCError.Code == a2a.CodeMethodNotFound {
-			info = "without A2A-Extensions: -32601 method not found, as §3 rule 2 describes"
-		}
-		AddReportEntry("informational (§3 rule 2, not graded)", info, ReportEntryVisibilityFailureOrVerbose)
+		// The same call without activation is §3 rule 2's, graded on IV-3.2a.
 	})
 
 	harness.Spec(e, "IV-6.3a", "refusals are assembled from the declaration alone: identical across inputs, declared skills exactly, no input echoed", func(w *harness.W) {
