@@ -3,6 +3,15 @@ package sabotage
 // The toggles' ids, in registration order; each toggle's targets and description are registered below.
 const (
 	IVInterviewEntryRequired        ID = "iv.interview-entry-required"
+	IVAnswersWithoutActivation      ID = "iv.answers-without-activation"
+	IVNoExtensionsEcho              ID = "iv.no-extensions-echo"
+	IVIdentityOmitsVersion          ID = "iv.identity-omits-version"
+	IVCapabilitiesOmitsSkill        ID = "iv.capabilities-omits-skill"
+	IVUsageOmitsInterfaces          ID = "iv.usage-omits-interfaces"
+	IVTermsDeclaredFalse            ID = "iv.terms-declared-false"
+	IVRefusalsOmitsSkill            ID = "iv.refusals-omits-skill"
+	IVAnswersEmpty                  ID = "iv.answers-empty"
+	IVQuestionMislabelled           ID = "iv.question-mislabelled"
 	IVAnswersFromStaleCard          ID = "iv.answers-from-stale-card"
 	IVUsageMethodMissing            ID = "iv.usage-method-missing"
 	IVNonIdempotent                 ID = "iv.non-idempotent"
@@ -44,6 +53,24 @@ func init() {
 	Register(
 		Toggle{ID: IVInterviewEntryRequired, Document: "interview", Side: a, Targets: []string{"IV-3.1"},
 			Description: "the card's interview extension entry carries \"required\": true (the card is re-signed)"},
+		Toggle{ID: IVAnswersWithoutActivation, Document: "interview", Side: a, Targets: []string{"IV-3.2a"},
+			Description: "the five interview methods are answered even when the request does not list the interview URI in A2A-Extensions"},
+		Toggle{ID: IVNoExtensionsEcho, Document: "interview", Side: a, Targets: []string{"IV-3.2b"},
+			Description: "interview answers carry no A2A-Extensions response header"},
+		Toggle{ID: IVIdentityOmitsVersion, Document: "interview", Side: a, Targets: []string{"IV-4.0a"},
+			Description: "interview/identity leaves out the /version projection"},
+		Toggle{ID: IVCapabilitiesOmitsSkill, Document: "interview", Side: a, Targets: []string{"IV-4.0b"},
+			Description: "interview/capabilities leaves out the last declared skill"},
+		Toggle{ID: IVUsageOmitsInterfaces, Document: "interview", Side: a, Targets: []string{"IV-4.0c"},
+			Description: "interview/usage (no selector) leaves out /supportedInterfaces"},
+		Toggle{ID: IVTermsDeclaredFalse, Document: "interview", Side: a, Targets: []string{"IV-4.0d"},
+			Description: "interview/terms answers {declared: false, projections: []} although the card commits to proposals"},
+		Toggle{ID: IVRefusalsOmitsSkill, Document: "interview", Side: a, Targets: []string{"IV-4.0e"},
+			Description: "interview/refusals leaves out the last declared skill id"},
+		Toggle{ID: IVAnswersEmpty, Document: "interview", Side: a, Targets: []string{"IV-4.0a", "IV-4.0b", "IV-4.0c", "IV-4.0d", "IV-4.0e"},
+			Description: "every one of the five methods answers with an empty projection list (terms with declared true)"},
+		Toggle{ID: IVQuestionMislabelled, Document: "interview", Side: a, Targets: []string{"IV-5.0"},
+			Description: "every answer says question \"identity\", whatever method was asked"},
 		Toggle{ID: IVAnswersFromStaleCard, Document: "interview", Side: a, Targets: []string{"IV-4.1a"},
 			Description: "answers are projected from an internal snapshot of an older card (version 0.9.0, an extra skill retired-skill at /skills/2) instead of the card as served"},
 		Toggle{ID: IVUsageMethodMissing, Document: "interview", Side: a, Targets: []string{"IV-4.1a"},

@@ -16,6 +16,9 @@ const (
 	TermsDigestOverRawBytes                ID = "terms.digest-over-raw-bytes"
 	TermsSoWSpecMissing                    ID = "terms.sow-spec-missing"
 	TermsProposalClauseMissing             ID = "terms.proposal-clause-missing"
+	TermsProposalLanguageMissing           ID = "terms.proposal-language-missing"
+	TermsProposalPartiesUngraded           ID = "terms.proposal-parties-ungraded"
+	TermsProposalConfidentialityMerged     ID = "terms.proposal-confidentiality-merged"
 	TermsProposalUnsigned                  ID = "terms.proposal-unsigned"
 	TermsProposalSignatureInvalid          ID = "terms.proposal-signature-invalid"
 	TermsProposalSignedWithoutPrefix       ID = "terms.proposal-signed-without-prefix"
@@ -71,6 +74,9 @@ func init() {
 		a(TermsDigestOverRawBytes, "TE-3.3e", "the card's digest is computed over the raw served (pretty-printed) bytes instead of their JCS form"),
 		a(TermsSoWSpecMissing, "TE-3.4a", "the declaration's params carry no sow_spec"),
 		a(TermsProposalClauseMissing, "TE-3.5a", "a served proposal lacks its volume clause (re-signed by the provider, digest recomputed)"),
+		a(TermsProposalLanguageMissing, "TE-3.5a", "a served proposal lacks the Agent SoW §4.3 language descriptor (re-signed by the provider, digest recomputed)"),
+		a(TermsProposalPartiesUngraded, "TE-3.5a", "a served proposal's parties clause carries no grade (re-signed by the provider, digest recomputed)"),
+		a(TermsProposalConfidentialityMerged, "TE-3.5a", "a served proposal merges confidentiality into one top-level grade with flat members, which Agent SoW §5.11 forbids (re-signed, digest recomputed)"),
 		a(TermsProposalUnsigned, "TE-3.5b", "a served proposal has no provider signature record (digest recomputed)"),
 		a(TermsProposalSignatureInvalid, "TE-3.5b", "a served proposal's price ceiling was edited after signing (digest recomputed)"),
 		a(TermsProposalSignedWithoutPrefix, "TE-3.5b", "a served proposal is signed over JCS alone, without the agent-sow-v1 line (digest recomputed)"),

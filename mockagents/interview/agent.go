@@ -12,9 +12,13 @@
 package interview
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,6 +63,7 @@ type Agent struct {
 	Model *Model
 	srv   *a2atest.Server
 	set   sabotage.Set
+	opt   Options
 	terms bool // declares the terms extension
 
 	mu            sync.Mutex
@@ -71,8 +76,50 @@ type Agent struct {
 // Server is the agent's A2A server.
 func (a *Agent) Server() *a2atest.Server { return a.srv }
 
+// Options are the reference agents' latitudes: choices the interview document leaves to the agent. Each must
+// leave every row passing.
+type Options struct {
+	// RefusalDetail, when set, is the agent's own constant wording of the standard refusal's detail (§6 shows
+	// "no declared skill matches" in an example; the reading is in the suite README).
+	RefusalDetail string
+	// HTTPJSONFirst lists the HTTP+JSON interface before the JSON-RPC one in supportedInterfaces: the interview is
+	// then served over the card's second binding (A2A: the first interface is only the preferred one).
+	HTTPJSONFirst bool
+	// RetiredKeySignature has each card also signed by a retired key no trusted JWK Set holds (besides the current
+	// one): A2A §8.4.3, a verifier accepts a card when at least one signature verifies.
+	RetiredKeySignature bool
+	// SkillInstructions adds a skill whose id contains the word "instructions" (any id is the agent's to choose).
+	SkillInstructions bool
+}
+
+// OptionNames are the starter's named switches.
+var OptionNames = map[string]func(*Options){
+	"refusal-detail-worded": func(o *Options) { o.RefusalDetail = "outside the declared skills of this agent" },
+	"http-json-first":       func(o *Options) { o.HTTPJSONFirst = true },
+	"skill-id-instructions": func(o *Options) { o.SkillInstructions = true },
+	"retired-key-signature": func(o *Options) { o.RetiredKeySignature = true },
+}
+
+// ParseOptions reads named switches (OptionNames); an unknown name is an error.
+func ParseOptions(names ...string) (Options, error) {
+	var o Options
+	for _, n := range names {
+		f, ok := OptionNames[strings.TrimSpace(n)]
+		if !ok {
+			return o, fmt.Errorf("interview reference agents: unknown option %q", n)
+		}
+		f(&o)
+	}
+	return o, nil
+}
+
 // Start starts the three agents of the document with set on.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
+	return StartWith(set, Options{})
+}
+
+// StartWith starts the three agents of the document with set on and latitude options.
+func StartWith(set sabotage.Set, opt Options) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
 	var started []*Agent
 	closeFn = func() {
 		for _, a := range started {
@@ -80,7 +127,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 		}
 	}
 	for _, role := range []string{"interview", "interview.noterms", "interview.churn"} {
-		a, err := StartAgent(role, set)
+		a, err := startAgent(role, set, opt)
 		if err != nil {
 			closeFn()
 			return nil, target.Config{}, nil, fmt.Errorf("%s: %w", role, err)
@@ -101,7 +148,11 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 
 // StartAgent starts one agent of the document (role as in the package comment).
 func StartAgent(role string, set sabotage.Set) (*Agent, error) {
-	a := &Agent{Role: role, Model: &Model{}, set: set, terms: role != "interview.noterms", churnVersion: 1}
+	return startAgent(role, set, Options{})
+}
+
+func startAgent(role string, set sabotage.Set, opt Options) (*Agent, error) {
+	a := &Agent{Role: role, Model: &Model{}, set: set, opt: opt, terms: role != "interview.noterms", churnVersion: 1}
 	sa := a2atest.Agent{
 		Name:    "interview reference agent (" + role + ")",
 		Card:    a.card,
@@ -147,12 +198,17 @@ func (a *Agent) card(base string) any {
 	c := &a2a.AgentCard{
 		Name:                "Stonework reconciliation agent",
 		Description:         "Reconciles bank statements against ledger exports and categorises transactions, on the published terms of Stonework Ledger Ltd.",
-		SupportedInterfaces: a2atest.Interfaces(base),
+		SupportedInterfaces: a.interfaces(base),
 		Provider:            &a2a.AgentProvider{Organization: sow.ProviderOwner, URL: "https://stonework.example"},
 		Version:             "1.0.0",
 		DefaultInputModes:   []string{"text/plain", "text/csv"},
 		DefaultOutputModes:  []string{"application/json"},
 		Skills:              skills(),
+	}
+	if a.opt.SkillInstructions {
+		c.Skills = append(c.Skills, a2a.AgentSkill{ID: "follow-filing-instructions", Name: "Follow filing instructions",
+			Description: "Files each reconciled statement as the client's filing instructions say.", Tags: []string{"bookkeeping"},
+			Examples: []string{"File the July statement per our instructions."}})
 	}
 	iv := a2a.AgentExtension{URI: InterviewURI, Description: "The five questions, answered from declared documents"}
 	if a.set.On(sabotage.IVInterviewEntryRequired) {
@@ -172,8 +228,30 @@ func (a *Agent) card(base string) any {
 			c.Skills[1].Description = "Assigns each transaction of a ledger export to a chart-of-accounts category, now with VAT codes."
 		}
 	}
+	if a.opt.RetiredKeySignature {
+		b, err := json.Marshal(c)
+		if err == nil {
+			if b, err = retiredSigner.Sign(b, ""); err == nil {
+				return json.RawMessage(b) // the core appends the current signature
+			}
+		}
+	}
 	return c
 }
+
+func (a *Agent) interfaces(base string) []a2a.AgentInterface {
+	ifs := a2atest.Interfaces(base)
+	if a.opt.HTTPJSONFirst {
+		slices.Reverse(ifs)
+	}
+	return ifs
+}
+
+// retiredSigner is a card-signing key that has been rotated out (TEST ONLY, fresh per process; trusted nowhere).
+var retiredSigner = func() *a2atest.CardSigner {
+	_, k, _ := ed25519.GenerateKey(rand.Reader)
+	return &a2atest.CardSigner{Key: k, Alg: "EdDSA", KID: "extconf-test-retired"}
+}()
 
 func skills() []a2a.AgentSkill {
 	return []a2a.AgentSkill{

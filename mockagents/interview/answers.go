@@ -188,8 +188,11 @@ func nameOf(url string) string {
 // method answers interview/<q> under activation; without it the method does not exist (§3 rule 2).
 func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.RPCError) {
 	return func(c *a2atest.Ctx, raw json.RawMessage) (any, *a2a.RPCError) {
-		if !c.IsActive(InterviewURI) {
+		if !c.IsActive(InterviewURI) && !a.set.On(sabotage.IVAnswersWithoutActivation) {
 			return nil, a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
+		}
+		if a.set.On(sabotage.IVNoExtensionsEcho) {
+			c.RespHeader.Del(a2a.HeaderExtensions)
 		}
 		if q == "usage" && a.set.On(sabotage.IVUsageMethodMissing) {
 			return nil, a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
@@ -267,6 +270,26 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 					projection{Source: source{Document: "card", Member: "/admissionPolicy"}, Value: json.RawMessage(`"no requests from competitors"`)})
 			}
 		}
+		switch {
+		case q == "identity" && a.set.On(sabotage.IVIdentityOmitsVersion):
+			ans.Projections = without(ans.Projections, "/version")
+		case q == "capabilities" && a.set.On(sabotage.IVCapabilitiesOmitsSkill) && len(cache.skills) > 0:
+			last := fmt.Sprintf("/skills/%d", len(cache.skills)-1)
+			ans.Projections = without(without(ans.Projections, last+"/id"), last+"/description")
+		case q == "usage" && sk == "" && a.set.On(sabotage.IVUsageOmitsInterfaces):
+			ans.Projections = without(ans.Projections, "/supportedInterfaces")
+		case q == "terms" && sk == "" && cache.declared && a.set.On(sabotage.IVTermsDeclaredFalse):
+			f := false
+			ans.Declared, ans.Projections = &f, []projection{}
+		case q == "refusals" && a.set.On(sabotage.IVRefusalsOmitsSkill) && len(cache.skills) > 0:
+			ans.Projections = without(ans.Projections, fmt.Sprintf("/skills/%d/id", len(cache.skills)-1))
+		}
+		if a.set.On(sabotage.IVAnswersEmpty) {
+			ans.Projections = []projection{}
+		}
+		if a.set.On(sabotage.IVQuestionMislabelled) {
+			ans.Question = "identity"
+		}
 		if qt, ok := params["question"].(string); ok && a.set.On(sabotage.IVFreeTextQuestionHonoured) {
 			ans.Projections = mentioning(ans.Projections, qt)
 		}
@@ -307,7 +330,11 @@ func (a *Agent) before(c *a2atest.Ctx) *a2atest.Reply {
 
 // refusal is the standard refusal of §6, assembled from the declared ids alone; input is what drew it.
 func (a *Agent) refusal(cache *answers, input string) refusal {
-	r := refusal{Refused: true, Reason: "out_of_scope", Detail: "no declared skill matches", DeclaredSkills: cache.skills}
+	detail := "no declared skill matches"
+	if a.opt.RefusalDetail != "" {
+		detail = a.opt.RefusalDetail // the agent's own constant wording (a latitude: see the suite README)
+	}
+	r := refusal{Refused: true, Reason: "out_of_scope", Detail: detail, DeclaredSkills: cache.skills}
 	if a.set.On(sabotage.IVRefusalWrongReason) {
 		r.Reason = "unknown_method"
 	}

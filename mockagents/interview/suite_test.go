@@ -14,8 +14,13 @@ import (
 
 func run(t *testing.T, toggles ...sabotage.ID) map[string]harness.RowVerdict {
 	t.Helper()
+	return runWith(t, interview.Options{}, toggles...)
+}
+
+func runWith(t *testing.T, opt interview.Options, toggles ...sabotage.ID) map[string]harness.RowVerdict {
+	t.Helper()
 	set := sabotage.MustParse(toggles...)
-	roles, cfg, closeFn, err := interview.Start(set)
+	roles, cfg, closeFn, err := interview.StartWith(set, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,11 @@
 package terms
 
 import (
+	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/tls"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -48,7 +51,64 @@ const (
 	PartyB = "ledgerline"
 )
 
+// Options are the reference agent's latitudes: choices the terms extension or the Agent SoW SPEC leave to the
+// provider. Each must leave every row passing (or inapplicable where the option removes the behaviour a row is about).
+type Options struct {
+	// ThirdPartyHost serves the public proposals from a second TLS origin (another loopback port). Terms §8: "url
+	// SHOULD live under an authority the card's publisher controls" — a SHOULD, and "A proposal hosted elsewhere
+	// adds that host to the set of parties who can make verification fail, though never to the set who can forge terms".
+	ThirdPartyHost bool
+	// UnreachableHost lists the fixed-fee proposal at https://192.0.2.1/… (TEST-NET-1), which the run may not reach:
+	// not a latitude but the regression case of TE-3.3d (blocked naming the origin, never failed).
+	UnreachableHost bool
+	// VersionedURLOnChange makes the change hook publish the changed proposal at a new url /terms/versions/<n>/…, keeping
+	// the old url's bytes (terms §8: "SHOULD keep serving a withdrawn proposal's bytes"), and list the new url.
+	VersionedURLOnChange bool
+	// RetiredKeySignature signs the card twice: first with a retired key no trusted JWK Set holds, then with the
+	// current one (A2A §8.4.3: a verifier accepts a card when at least one signature verifies).
+	RetiredKeySignature bool
+	// UnsignedCard serves the card without signatures (A2A §8.4: signing is optional; terms §8 "where the card is signed").
+	UnsignedCard bool
+	// ClientSeatAbsent leaves parties.client and starts_at out of the proposals instead of null (Agent SoW §12.1
+	// "counterparty left blank"; §6 "the client seat blank and the start instant null").
+	ClientSeatAbsent bool
+	// NoTermProse leaves the card's prose silent about terms and data use, and offers no claim map (terms §4 binds
+	// only "where the card's own prose or skill descriptions state a price, a term, or a data-use claim").
+	NoTermProse bool
+	// StdBase64Sig re-signs the proposals with sig in standard base64 (Agent SoW §6 writes "sig": "<base64>").
+	StdBase64Sig bool
+}
+
+// OptionNames are the starter's named switches, one per Options field.
+var OptionNames = map[string]func(*Options){
+	"third-party-host":        func(o *Options) { o.ThirdPartyHost = true },
+	"unreachable-host":        func(o *Options) { o.UnreachableHost = true },
+	"versioned-url-on-change": func(o *Options) { o.VersionedURLOnChange = true },
+	"retired-key-signature":   func(o *Options) { o.RetiredKeySignature = true },
+	"unsigned-card":           func(o *Options) { o.UnsignedCard = true },
+	"client-seat-absent":      func(o *Options) { o.ClientSeatAbsent = true },
+	"std-base64-sig":          func(o *Options) { o.StdBase64Sig = true },
+	"no-term-prose":           func(o *Options) { o.NoTermProse = true },
+}
+
+// ParseOptions reads named switches (OptionNames); an unknown name is an error.
+func ParseOptions(names ...string) (Options, error) {
+	var o Options
+	for _, n := range names {
+		f, ok := OptionNames[strings.TrimSpace(n)]
+		if !ok {
+			return o, fmt.Errorf("terms reference agent: unknown option %q", n)
+		}
+		f(&o)
+	}
+	return o, nil
+}
+
 type agent struct {
+	opt       Options
+	third     *http.Server
+	thirdBase string
+	retired   *a2atest.CardSigner
 	set       sabotage.Set
 	srv       *a2atest.Server
 	plain     *http.Server
@@ -66,6 +126,7 @@ type agent struct {
 	initial  snapshot
 	rotation int
 	archive  map[string][]byte // archive path → reformatted bytes of a withdrawn proposal
+	versions map[int][]byte    // VersionedURLOnChange: version n → the document served at /terms/versions/<n>/
 }
 
 type snapshot struct {
@@ -77,8 +138,13 @@ type snapshot struct {
 // Start starts the terms reference agent. Roles: "terms" (card URL), "terms.change-hook" (the test-only hook that
 // changes the standing proposal; ?revert=1 restores it), "terms.claims" (the claim map for TE-4.1b/c).
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
-	a := &agent{set: set, signer: &a2atest.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519},
-		hookToken: token(), archive: map[string][]byte{}}
+	return StartWith(set, Options{})
+}
+
+// StartWith starts the terms reference agent with latitude options.
+func StartWith(set sabotage.Set, opt Options) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
+	a := &agent{set: set, opt: opt, signer: &a2atest.CardSigner{Key: testpki.CardKeyEd25519(), Alg: "EdDSA", KID: testpki.KIDEd25519},
+		hookToken: token(), archive: map[string][]byte{}, versions: map[int][]byte{}}
 	tokA, tokB := token(), token()
 	a.tokens = map[string]string{tokA: PartyA, tokB: PartyB}
 	if err := a.prepareDocs(); err != nil {
@@ -88,6 +154,15 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 		if err := a.startPlain(); err != nil {
 			return nil, cfg, nil, err
 		}
+	}
+	if opt.ThirdPartyHost {
+		if err := a.startThird(); err != nil {
+			return nil, cfg, nil, err
+		}
+	}
+	if opt.RetiredKeySignature {
+		_, k, _ := ed25519.GenerateKey(rand.Reader)
+		a.retired = &a2atest.CardSigner{Key: k, Alg: "EdDSA", KID: "extconf-test-retired"}
 	}
 	a.srv, err = a2atest.Start(a2atest.Agent{
 		Name:         "Stonework reconciliation agent",
@@ -99,12 +174,14 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 			"GET /terms/{file}":                   a.serveProposal,
 			"GET /terms/restricted/{file}":        a.serveRestricted,
 			"GET /terms/archive/{file}":           a.serveArchive,
+			"GET /terms/versions/{n}/{file}":      a.serveVersion,
 			"POST /_extconf/terms/rotate/{token}": a.rotate,
 			"GET /_extconf/terms/claims.json":     a.serveClaims,
 		},
 	}, a2atest.Options{TLS: true})
 	if err != nil {
 		a.closePlain()
+		a.closeThird()
 		return nil, cfg, nil, err
 	}
 	a.mu.Lock()
@@ -116,6 +193,9 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 		"terms.change-hook": base + "/_extconf/terms/rotate/" + a.hookToken,
 		"terms.claims":      base + "/_extconf/terms/claims.json",
 	}
+	if opt.NoTermProse {
+		delete(roles, "terms.claims")
+	}
 	cfg = target.Config{
 		Principals: map[string]target.Principal{
 			"terms-A": {Header: "Authorization", Value: "Bearer " + tokA, ID: PartyA},
@@ -123,7 +203,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 		},
 		TrustedKeys: testpki.CardJWKS(),
 	}
-	return roles, cfg, func() { a.srv.Close(); a.closePlain() }, nil
+	return roles, cfg, func() { a.srv.Close(); a.closePlain(); a.closeThird() }, nil
 }
 
 func token() string {
@@ -139,6 +219,9 @@ func (a *agent) prepareDocs() error {
 	for _, p := range sow.Proposals() {
 		doc := p.Doc
 		var err error
+		if doc, err = a.latitudeDoc(doc, key); err != nil {
+			return err
+		}
 		if p.Name == reconcile {
 			if doc, err = a.breakReconcile(doc); err != nil {
 				return err
@@ -178,6 +261,37 @@ func (a *agent) prepareDocs() error {
 	return nil
 }
 
+// latitudeDoc re-signs a fixture in the shape an option asks for (the provider signs again: never a hand edit).
+func (a *agent) latitudeDoc(doc []byte, key ed25519.PrivateKey) ([]byte, error) {
+	if !a.opt.ClientSeatAbsent && !a.opt.StdBase64Sig {
+		return doc, nil
+	}
+	form := sowdoc.KeyFormOf(doc)
+	b, err := sowdoc.Edit(doc, func(m map[string]any) {
+		m["signatures"] = []any{}
+		if a.opt.ClientSeatAbsent {
+			delete(m, "starts_at")
+			delete(m["parties"].(map[string]any), "client")
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	b, err = sowdoc.Edit(b, func(m map[string]any) { delete(m, "signatures") })
+	if err != nil {
+		return nil, err
+	}
+	if !a.opt.StdBase64Sig {
+		return sowdoc.Sign(b, key, "provider", sow.SignedAt, form)
+	}
+	msg, err := sowdoc.SignedBytes(b)
+	if err != nil {
+		return nil, err
+	}
+	return sowdoc.AddRecord(b, sowdoc.Record{Role: "provider", Key: sowdoc.KeyValue(key.Public().(ed25519.PublicKey), form),
+		SignedAt: sow.SignedAt, Sig: base64.StdEncoding.EncodeToString(ed25519.Sign(key, msg))})
+}
+
 func sha256Digest(b []byte) string {
 	s := sha256.Sum256(b)
 	return "sha256:" + hex.EncodeToString(s[:])
@@ -194,10 +308,27 @@ func (a *agent) breakReconcile(doc []byte) ([]byte, error) {
 			return nil, err
 		}
 		return sowdoc.Resign(b, k, sow.SignedAt, sowdoc.KeyNkey)
+	case a.set.On(sabotage.TermsProposalLanguageMissing), a.set.On(sabotage.TermsProposalPartiesUngraded), a.set.On(sabotage.TermsProposalConfidentialityMerged):
+		b, err := sowdoc.Edit(doc, func(m map[string]any) {
+			switch {
+			case a.set.On(sabotage.TermsProposalLanguageMissing):
+				delete(m, "language")
+			case a.set.On(sabotage.TermsProposalPartiesUngraded):
+				delete(m["parties"].(map[string]any), "grade")
+			default:
+				m["confidentiality"] = map[string]any{"grade": "evidence", "retention_days": 30, "no_training": true, "sealed_transport": true}
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		return sowdoc.Resign(b, k, sow.SignedAt, sowdoc.KeyNkey)
 	case a.set.On(sabotage.TermsProposalUnsigned):
 		return sowdoc.Edit(doc, func(m map[string]any) { m["signatures"] = []any{} })
 	case a.set.On(sabotage.TermsProposalSignatureInvalid):
-		return sowdoc.Edit(doc, func(m map[string]any) { m["price"].(map[string]any)["ceiling"] = 25000 })
+		return sowdoc.Edit(doc, func(m map[string]any) {
+			m["price"].(map[string]any)["ceiling"] = map[string]any{"amount": 25000, "period": "month"}
+		})
 	case a.set.On(sabotage.TermsProposalSignedWithoutPrefix):
 		b, err := sowdoc.Edit(doc, func(m map[string]any) { delete(m, "signatures") })
 		if err != nil {
@@ -223,9 +354,9 @@ func (a *agent) breakReconcile(doc []byte) ([]byte, error) {
 // Card prose. The spans are what the claim map (TE-4.1b/c) points at.
 func (a *agent) termSpan() (string, int) {
 	if a.set.On(sabotage.TermsCardTermUnbacked) {
-		return "cancel on 7 days' notice", 7
+		return "cancel on 7 days' notice", 7 * 24
 	}
-	return "cancel on 30 days' notice", 30
+	return "cancel on 30 days' notice", 30 * 24 // termination.convenience_notice_hours (Agent SoW §5.9)
 }
 
 func (a *agent) dataSpan() (string, int) {
@@ -254,11 +385,8 @@ func (a *agent) entry(name, url string) map[string]any {
 // buildCard is the card for a caller: the public one (party "") or an extended one.
 func (a *agent) buildCard(party string) a2a.AgentCard {
 	base := a.base
-	recURL := base + "/terms/" + reconcile + ".sow.json"
-	if a.set.On(sabotage.TermsEntryURLHTTP) {
-		recURL = a.plainBase + "/terms/" + reconcile + ".sow.json"
-	}
-	proposals := []any{a.entry(reconcile, recURL), a.entry(categorise, base+"/terms/"+categorise+".sow.json")}
+	recURL, catURL := a.recURL(), a.docBase()+"/terms/"+categorise+".sow.json"
+	proposals := []any{a.entry(reconcile, recURL), a.entry(categorise, catURL)}
 	if party == PartyA || (party == "" && a.set.On(sabotage.TermsDirectedProposalPublic)) ||
 		(party == PartyB && a.set.On(sabotage.TermsDirectedProposalOtherParty)) {
 		proposals = append(proposals, a.entry(directed, base+"/terms/restricted/"+directed+".sow.json"))
@@ -279,10 +407,14 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 	}
 	term, _ := a.termSpan()
 	data, _ := a.dataSpan()
+	desc := "Stonework reconciles bank statements against ledger exports and categorises transactions. " +
+		"Customers may " + term + ". Statements are " + data + "."
+	if a.opt.NoTermProse {
+		desc = "Stonework reconciles bank statements against ledger exports and categorises transactions."
+	}
 	return a2a.AgentCard{
-		Name: "Stonework reconciliation agent",
-		Description: "Stonework reconciles bank statements against ledger exports and categorises transactions. " +
-			"Customers may " + term + ". Statements are " + data + ".",
+		Name:                "Stonework reconciliation agent",
+		Description:         desc,
 		SupportedInterfaces: a2atest.Interfaces(base),
 		Provider:            &a2a.AgentProvider{Organization: sow.ProviderOwner, URL: base},
 		Version:             "1.0.0",
@@ -304,6 +436,27 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 	}
 }
 
+// docBase is the origin the public proposals are listed at.
+func (a *agent) docBase() string {
+	if a.opt.ThirdPartyHost {
+		return a.thirdBase
+	}
+	return a.base
+}
+
+// recURL is the fixed-fee proposal's listed url (a versioned path after a change under VersionedURLOnChange).
+func (a *agent) recURL() string {
+	switch {
+	case a.set.On(sabotage.TermsEntryURLHTTP):
+		return a.plainBase + "/terms/" + reconcile + ".sow.json"
+	case a.opt.UnreachableHost:
+		return "https://192.0.2.1/terms/" + reconcile + ".sow.json"
+	case a.opt.VersionedURLOnChange && a.rotation > 0:
+		return fmt.Sprintf("%s/terms/versions/%d/%s.sow.json", a.docBase(), a.rotation+1, reconcile)
+	}
+	return a.docBase() + "/terms/" + reconcile + ".sow.json"
+}
+
 // signedPublicCard encodes and signs the public card. keepSigs, when set, replaces the fresh signature with the
 // card's previous signatures (the not-resigned sabotage).
 func (a *agent) signedPublicCard(keepSigs json.RawMessage) ([]byte, error) {
@@ -318,6 +471,14 @@ func (a *agent) signedPublicCard(keepSigs json.RawMessage) ([]byte, error) {
 		}
 		m["signatures"] = keepSigs
 		return json.Marshal(m)
+	}
+	if a.opt.UnsignedCard {
+		return b, nil
+	}
+	if a.retired != nil {
+		if b, err = a.retired.Sign(b, ""); err != nil {
+			return nil, err
+		}
 	}
 	return a.signer.Sign(b, "")
 }
@@ -431,6 +592,7 @@ func (a *agent) rotate(w http.ResponseWriter, r *http.Request) {
 	a.mu.Lock()
 	if r.URL.Query().Get("revert") == "1" {
 		a.served, a.digests, a.card, a.rotation = maps.Clone(a.initial.served), maps.Clone(a.initial.digests), a.initial.card, 0
+		a.versions = map[int][]byte{}
 		a.mu.Unlock()
 		a.srv.Reload()
 		writeJSONValue(w, map[string]any{"reverted": true})
@@ -449,7 +611,12 @@ func (a *agent) rotate(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	a.served[reconcile] = doc
+	if a.opt.VersionedURLOnChange {
+		// The old url keeps the withdrawn bytes; the changed proposal lives at /terms/versions/<n>/.
+		a.versions[a.rotation+1] = doc
+	} else {
+		a.served[reconcile] = doc
+	}
 	newDigest, _ := sowdoc.Digest(doc)
 	if !a.set.On(sabotage.TermsCardNotUpdatedOnChange) {
 		a.digests[reconcile] = newDigest
@@ -467,6 +634,56 @@ func (a *agent) rotate(w http.ResponseWriter, r *http.Request) {
 	a.srv.Reload()
 	writeJSONValue(w, map[string]any{"changed": a.base + "/terms/" + reconcile + ".sow.json", "digest": newDigest,
 		"archived": a.base + "/terms/archive/" + strings.TrimPrefix(oldDigest, "sha256:") + ".sow.json"})
+}
+
+// serveVersion serves a changed proposal at its versioned url (VersionedURLOnChange).
+func (a *agent) serveVersion(w http.ResponseWriter, r *http.Request) {
+	var n int
+	if _, err := fmt.Sscanf(r.PathValue("n"), "%d", &n); err != nil || r.PathValue("file") != reconcile+".sow.json" {
+		http.NotFound(w, r)
+		return
+	}
+	a.mu.Lock()
+	doc, ok := a.versions[n]
+	a.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	b, err := sowdoc.Reformat(doc)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
+
+// startThird serves the public proposals from a second TLS origin (ThirdPartyHost).
+func (a *agent) startThird() error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	cert, err := testpki.IssueLeaf()
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	a.thirdBase = "https://" + ln.Addr().String()
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /terms/{file}", a.serveProposal)
+	mux.HandleFunc("GET /terms/versions/{n}/{file}", a.serveVersion)
+	a.third = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	tln := tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	go func() { _ = a.third.Serve(tln) }()
+	return nil
+}
+
+func (a *agent) closeThird() {
+	if a.third != nil {
+		_ = a.third.Close()
+	}
 }
 
 // ClaimMap is the operator input for TE-4.1b/c: each span of the card's prose that states a term or a data-use
@@ -488,14 +705,11 @@ func (a *agent) serveClaims(w http.ResponseWriter, r *http.Request) {
 	term, tv := a.termSpan()
 	data, dv := a.dataSpan()
 	a.mu.Lock()
-	u := a.base + "/terms/" + reconcile + ".sow.json"
-	if a.set.On(sabotage.TermsEntryURLHTTP) {
-		u = a.plainBase + "/terms/" + reconcile + ".sow.json"
-	}
+	u := a.recURL()
 	a.mu.Unlock()
 	writeJSONValue(w, ClaimMap{Claims: []Claim{
-		{Kind: "term", Span: term, Proposal: u, Path: "termination.notice_days", Value: tv},
-		{Kind: "data-use", Span: data, Proposal: u, Path: "confidentiality.retention_days", Value: dv},
+		{Kind: "term", Span: term, Proposal: u, Path: "termination.convenience_notice_hours", Value: tv},
+		{Kind: "data-use", Span: data, Proposal: u, Path: "confidentiality.retention.max_days", Value: dv},
 	}})
 }
 

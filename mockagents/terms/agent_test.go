@@ -17,7 +17,12 @@ import (
 
 func run(t *testing.T, set sabotage.Set) map[string]harness.RowVerdict {
 	t.Helper()
-	roles, cfg, closeFn, err := terms.Start(set)
+	return runWith(t, set, terms.Options{})
+}
+
+func runWith(t *testing.T, set sabotage.Set, opt terms.Options) map[string]harness.RowVerdict {
+	t.Helper()
+	roles, cfg, closeFn, err := terms.StartWith(set, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

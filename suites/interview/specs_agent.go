@@ -360,13 +360,7 @@ func registerAgentSpecs(e *harness.Env) {
 		r := s.ask(method, nil, true, "an undefined method under activation")
 		w.Negative(refusalShape(r) == "", "a JSON-RPC result {refused: true, reason: \"out_of_scope\", detail, declared_skills: [strings]}, not an error and not an answer",
 			refusalShape(r)+"; "+r.Observed(), r.Exchange)
-		// §3 rule 2 is not keyworded: reported, never graded.
-		u := s.ask(method, nil, false, "informational: the same call without activation")
-		info := "without A2A-Extensions: " + u.Observed()
-		if u.RPCError != nil && u.RPCError.Code == a2a.CodeMethodNotFound {
-			info = "without A2A-Extensions: -32601 method not found, as §3 rule 2 describes"
-		}
-		AddReportEntry("informational (§3 rule 2, not graded)", info, ReportEntryVisibilityFailureOrVerbose)
+		// The same call without activation is §3 rule 2's, graded on IV-3.2a.
 	})
 
 	harness.Spec(e, "IV-6.3a", "refusals are assembled from the declaration alone: identical across inputs, declared skills exactly, no input echoed", func(w *harness.W) {
@@ -398,7 +392,7 @@ func registerAgentSpecs(e *harness.Env) {
 			why := vinterview.SameSkillSet(r.Refusal.DeclaredSkills, s.skills)
 			w.Check(why == "", "declared_skills holds exactly the card's skills[].id values, each once", "declared_skills "+why, r.Exchange)
 			body := string(r.Result)
-			echoed := strings.Contains(body, n) || strings.Contains(body, in.input) || strings.Contains(body, "instructions")
+			echoed := strings.Contains(body, n) || strings.Contains(body, in.input) || echoesInput(body, in.input, s.raw)
 			w.Check(!echoed, "no part of the request appears in the refusal", fmt.Sprintf("%s drew %s", label, clip(body, 300)), r.Exchange)
 			if first == "" {
 				first, firstLabel = jcsOf(r), label
@@ -489,6 +483,20 @@ func registerAgentSpecs(e *harness.Env) {
 				fmt.Sprintf("%s (extra members %q)", r.Observed(), extra), r.Exchange)
 		}
 	})
+}
+
+// echoesInput reports whether the refusal body carries a piece of the request the harness sent: any 16-byte window
+// of the input that the card's declared bytes do not contain (so a declared skill id that happens to share a word
+// with the input, such as "instructions", is never read as an echo).
+func echoesInput(body, input string, card []byte) bool {
+	const win = 16
+	for i := 0; i+win <= len(input); i++ {
+		piece := input[i : i+win]
+		if strings.Contains(body, piece) && !strings.Contains(string(card), piece) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkTerms is IV-4.4 on one agent: with a terms entry, every projection is a committed, verifying proposal;

@@ -34,6 +34,7 @@ const termsURI = "https://agentsow.com/extensions/a2a-terms/v1"
 func Suite() harness.Suite {
 	return harness.Suite{Document: "interview", Applicable: applicable, Register: func(e *harness.Env) {
 		registerAgentSpecs(e)
+		registerContentSpecs(e)
 		registerClientSpecs(e)
 	}}
 }

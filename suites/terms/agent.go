@@ -2,6 +2,7 @@ package terms
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -81,6 +82,9 @@ func registerAgentSpecs(s *state) {
 				w.Blocked(fmt.Sprintf("proposals[%d] has no url (see TE-3.3a)", en.index))
 			}
 			f := s.fetch(w, en.url)
+			if f.err != nil && unreachable(f.err) {
+				w.Blocked(reachBlock(en.index, en.url, f.err))
+			}
 			obs := "fetched and parsed"
 			if f.err != nil {
 				obs = f.err.Error()
@@ -127,7 +131,8 @@ func registerAgentSpecs(s *state) {
 				w.Blocked(fmt.Sprintf("%s carries format marker sow=%s; the harness implements completeness for Agent SoW \"v1\" only", d.entries[i].url, jsonOf(f.parsed["sow"])))
 			}
 			probs := vterms.CompletenessProblems(f.parsed)
-			w.Check(len(probs) == 0, "a complete Agent SoW v1 document: members "+strings.Join(vterms.SowClauses, ", ")+", each graded enforced|evidence|recorded, one price arrangement",
+			w.Check(len(probs) == 0, "a complete Agent SoW v1 document (terms §3 rule 5 \"every clause complete\"): clauses "+strings.Join(vterms.SowClauses, ", ")+
+				" each graded in the shape the SPEC gives it, the language descriptor, one price arrangement; "+vterms.CompletenessSentences,
 				fmt.Sprintf("%s: %s", d.entries[i].url, orNone(probs)), f.ex)
 		}
 	})
@@ -139,6 +144,9 @@ func registerAgentSpecs(s *state) {
 		docs := s.fetchedEntries(w, d)
 		for i, f := range docs {
 			err := vterms.VerifyProviderSignature(f.body)
+			if errors.Is(err, vterms.ErrKeyUnsupported) {
+				w.Blocked(fmt.Sprintf("%s: %v. Agent SoW §6 names no key type or algorithm, so the harness cannot show this signature invalid; it checks %s", d.entries[i].url, err, vterms.AcceptedSowKeyEncodings))
+			}
 			w.Check(err == nil, "a signatures[] record with role provider verifying (accepted keys: "+vterms.AcceptedSowKeyEncodings+")",
 				fmt.Sprintf("%s: %v", d.entries[i].url, errOrOK(err)), f.ex)
 		}
@@ -263,6 +271,9 @@ func registerAgentSpecs(s *state) {
 		harness.Spec(e, row, text, func(w *harness.W) {
 			d := s.declaration(w, row)
 			flagged := vterms.FlaggedSentences(d.card, lexicon)
+			if _, mapped := s.e.Target.CardURL(RoleClaims); len(flagged) == 0 && !mapped {
+				w.Inapplicable(fmt.Sprintf("the card's prose states no %s claim the lexicon flags, and no claim map is configured", kind))
+			}
 			cm, cex := s.claimMap(w)
 			var mine []claim
 			for _, c := range cm.Claims {

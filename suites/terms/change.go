@@ -25,32 +25,76 @@ func registerChangeSpecs(s *state) {
 
 	harness.Spec(e, "TE-8.3a", "after the standing proposal changes the fresh card commits to the new document", func(w *harness.W) {
 		ch := s.change(w, "TE-8.3a")
-		for u, d := range ch.after {
-			en, ok := ch.cardAfter.entry(u)
-			w.Check(ok && en.Digest == d,
-				fmt.Sprintf("the freshly fetched card's entry for %s commits to the changed document %s", u, d),
-				fmt.Sprintf("the card's entry digest is %q (before the change it was %q)", en.Digest, ch.before[u]), ch.cardAfter.ex)
+		// Every entry of the fresh card must commit to what its url serves now. A provider may publish the changed
+		// proposal at a new (versioned) url, the practice §8's SHOULD favours: then the old url may keep serving the
+		// withdrawn bytes and the fresh card simply lists the new url.
+		for _, en := range ch.cardAfter.entries {
+			d := ch.served[en.URL]
+			w.Check(en.Digest == d,
+				fmt.Sprintf("the freshly fetched card's entry for %s commits to the document served there now, %s", en.URL, d),
+				fmt.Sprintf("the card's entry digest is %q (before the change the card listed %s)", en.Digest, entrySummary(ch.cardBefore.entries)), ch.cardAfter.ex)
 		}
+		// A url the old card listed that now serves a changed document, and that the fresh card dropped, is a change
+		// the card did not follow only if nothing else took its place; the check above covers every listed url.
 	})
 
 	harness.Spec(e, "TE-8.3b", "after the standing proposal changes the signed card is re-signed", func(w *harness.W) {
 		s.declaration(w, "TE-8.3b")
-		if len(e.Target.Config.TrustedKeys) == 0 {
-			w.Blocked("no trustedKeys in the target configuration: the JWK Set that verifies the card's signatures (A2A §8.4)")
+		first := s.freshCard(w, "TE-8.3b", "card before the standing proposal changes (signed?)")
+		if !first.signed {
+			w.Inapplicable("the card carries no signatures: the re-signing rule applies only \"where the card is signed\" (terms §8)")
 		}
-		var keys jose.JSONWebKeySet
-		if err := json.Unmarshal(e.Target.Config.TrustedKeys, &keys); err != nil {
-			w.Blocked("trustedKeys is not a JWK Set: " + err.Error())
+		cardURL, _ := e.Target.CardURL(Role)
+		keys, exs, off := s.cardKeys(w, cardURL, first.raw)
+		if len(keys.Keys) == 0 {
+			w.Blocked(fmt.Sprintf("no key to verify the card with: no trustedKeys in the target configuration (a JWK Set, A2A §8.4) and no jku on the card's origin%s", offNote(off)))
 		}
 		ch := s.change(w, "TE-8.3b")
-		if !ch.cardBefore.signed {
-			w.Inapplicable("the card carries no signatures: the re-signing rule applies only where the card is signed")
-		}
-		_, err := verify.CardSignature(ch.cardBefore.raw, &keys)
-		w.Control(err == nil, "the card's signatures verify before the change", errOrOK(err), ch.cardBefore.ex)
-		_, err = verify.CardSignature(ch.cardAfter.raw, &keys)
-		w.Check(err == nil, "the card served after the change carries signatures that verify over it (A2A §8.4)", errOrOK(err), ch.cardAfter.ex)
+		_, err := verify.CardSignatureAny(ch.cardBefore.raw, keys)
+		w.Control(err == nil, "a signature of the card verifies before the change (A2A §8.4.3: at least one)", errOrOK(err)+offNote(off), firstEx(exs, ch.cardBefore.ex))
+		keysAfter, _, offAfter := s.cardKeys(w, cardURL, ch.cardAfter.raw)
+		_, err = verify.CardSignatureAny(ch.cardAfter.raw, keysAfter)
+		w.Check(err == nil, "a signature of the card served after the change verifies over it (A2A §8.4.3; terms §8 \"re-sign it, where the card is signed\")", errOrOK(err)+offNote(offAfter), ch.cardAfter.ex)
 	})
+}
+
+// cardKeys are the operator's trustedKeys plus any JWK Set a signature's jku names on the card's origin (the same
+// key sources the interview verifier uses).
+func (s *state) cardKeys(w *harness.W, cardURL string, raw []byte) (*jose.JSONWebKeySet, []*a2a.Exchange, []string) {
+	var trusted *jose.JSONWebKeySet
+	if len(s.e.Target.Config.TrustedKeys) > 0 {
+		var k jose.JSONWebKeySet
+		if err := json.Unmarshal(s.e.Target.Config.TrustedKeys, &k); err != nil {
+			w.Blocked("trustedKeys is not a JWK Set: " + err.Error())
+		}
+		trusted = &k
+	}
+	return verify.CardKeysWithJKU(w.Ctx(), s.e.Client, cardURL, raw, trusted)
+}
+
+func offNote(off []string) string {
+	if len(off) == 0 {
+		return ""
+	}
+	return " (a jku off the card's origin is never followed: " + strings.Join(off, ", ") + ")"
+}
+
+func firstEx(exs []*a2a.Exchange, def *a2a.Exchange) *a2a.Exchange {
+	if def != nil {
+		return def
+	}
+	if len(exs) > 0 {
+		return exs[0]
+	}
+	return nil
+}
+
+func entrySummary(es []vterms.Entry) string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.URL+" → "+e.Digest)
+	}
+	return strings.Join(out, ", ")
 }
 
 type cardState struct {
@@ -72,6 +116,7 @@ func (c cardState) entry(u string) (vterms.Entry, bool) {
 type changed struct {
 	cardBefore, cardAfter cardState
 	before, after         map[string]string // url → digest of the served document, for documents the change touched
+	served                map[string]string // url → digest served after the change, for every url either card lists
 }
 
 // freshCard fetches the card bypassing every cache (§8: cards get cached).
@@ -148,8 +193,21 @@ func (s *state) change(w *harness.W, row string) *changed {
 			ch.before[u], ch.after[u] = before[u], d
 		}
 	}
-	w.Control(len(ch.after) > 0, "after the hook, a document served at a listed url changed", fmt.Sprintf("%d changed", len(ch.after)), ex)
 	ch.cardAfter = s.freshCard(w, row, "card after the standing proposal changed")
+	// A change is observed either at a listed url (its bytes changed) or as a new url on the fresh card (a changed
+	// proposal published at a new, versioned url).
+	var moved []string
+	for _, en := range ch.cardAfter.entries {
+		if _, old := before[en.URL]; !old {
+			moved = append(moved, en.URL)
+		}
+	}
+	ch.served = after
+	for u, d := range s.servedDigests(w, ch.cardAfter.entries) {
+		ch.served[u] = d
+	}
+	w.Control(len(ch.after) > 0 || len(moved) > 0, "after the hook, a document served at a listed url changed, or the fresh card lists a new url",
+		fmt.Sprintf("%d changed at listed urls, %d new urls", len(ch.after), len(moved)), ex)
 	return ch
 }
 

@@ -147,8 +147,11 @@ func registerConsumerSpecs(s *state) {
 		for _, p := range o.Proposals {
 			tsec := section(text, "Proposal "+p.ID, "\nProposal ")
 			hsec := section(html, `data-digest="`+p.Digest+`"`, "</article>")
-			for _, k := range vterms.SowClauses {
-				g := p.Parsed[k].(map[string]any)["grade"]
+			for _, u := range vterms.GradedUnits(p.Parsed) {
+				if u.Grade == "" {
+					continue // nothing to show: the document grades this unit nowhere
+				}
+				k, g := u.Name, u.Grade
 				line := lineOf(tsec, "  "+k+" ")
 				w.Check(strings.Contains(line, fmt.Sprintf("[grade: %s]", g)), fmt.Sprintf("terminal: clause %s of %s shown with grade %s", k, p.ID, g), "line: "+line, ex)
 				w.Check(strings.Contains(hsec, fmt.Sprintf(`<li data-clause="%s"><b>%s</b> <span class="grade grade-%s"`, k, k, g)),
@@ -164,8 +167,8 @@ func registerConsumerSpecs(s *state) {
 		for _, p := range o.Proposals {
 			via, alone := vterms.RenderProposalText(p.Parsed, true, b.set), vterms.RenderProposalText(p.Parsed, false, b.set)
 			w.Check(via == alone, "rendering through a card equals rendering the document alone", "through the card:\n"+via+"alone:\n"+alone, ex)
-			for _, k := range vterms.SowClauses {
-				g := p.Parsed[k].(map[string]any)["grade"]
+			for _, u := range vterms.GradedUnits(p.Parsed) {
+				k, g := u.Name, u.Grade
 				if g == "enforced" {
 					continue
 				}

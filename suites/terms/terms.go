@@ -7,6 +7,7 @@ package terms
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -142,13 +143,37 @@ func (s *state) proposalClient() *a2a.Client {
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
 		d := &net.Dialer{Control: func(_, address string, _ syscall.RawConn) error {
 			host, _, _ := net.SplitHostPort(address)
-			return checkProposalHost(host, cardHost, mockOnly)
+			if err := checkProposalHost(host, cardHost, mockOnly); err != nil {
+				return fmt.Errorf("%w: %w", errHostRefused, err)
+			}
+			return nil
 		}}
 		return d.DialContext(ctx, network, addr)
 	}
 	s.pc = a2a.NewClient(a2a.Options{Limits: s.e.Client.Limits(), RootCAs: s.e.Target.RootCAs, Recorder: s.e.Client.Recorder(),
 		CheckURL: check, DialContext: dial, Header: http.Header{"Cache-Control": {"no-cache"}}})
 	return s.pc
+}
+
+// errHostRefused marks a dial the proposal client refused (a private or loopback address off the card's host).
+var errHostRefused = errors.New("address refused by the harness's reach rule")
+
+// unreachable reports whether err is the harness's own refusal to reach a URL (the reach rule, design "Reach"), not
+// anything the publisher did. Terms §8 lets a proposal live on a third-party host, so such a fetch blocks the row,
+// naming the origin to allow, and never fails it.
+func unreachable(err error) bool {
+	return errors.Is(err, a2a.ErrURLRefused) || errors.Is(err, errHostRefused)
+}
+
+// reachBlock is the blocked reason for a proposal URL the run may not reach.
+func reachBlock(index int, raw string, err error) string {
+	origin := raw
+	if u, perr := url.Parse(raw); perr == nil && u.Host != "" {
+		origin = a2a.Origin(u)
+	}
+	return fmt.Sprintf("proposals[%d] (%s) is hosted on %s, which this run may not reach: terms §8 allows third-party hosting "+
+		"(\"A proposal hosted elsewhere adds that host to the set of parties who can make verification fail\"), so add %q to "+
+		"limits.allowOrigins in the target configuration to check it (%v)", index, raw, origin, origin, err)
 }
 
 // checkProposalHost refuses, before dialing, hosts a hostile card could use to reach the operator's network:
@@ -202,6 +227,9 @@ func (s *state) fetchedEntries(w *harness.W, d *decl) []*fetched {
 			w.Blocked(fmt.Sprintf("proposals[%d] has no url (see TE-3.3a)", en.index))
 		}
 		f := s.fetch(w, en.url)
+		if f.err != nil && unreachable(f.err) {
+			w.Blocked(reachBlock(en.index, en.url, f.err))
+		}
 		if f.err != nil {
 			w.Blocked(fmt.Sprintf("proposals[%d] (%s) could not be fetched and parsed (see TE-3.3d): %v", en.index, en.url, f.err))
 		}

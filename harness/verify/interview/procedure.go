@@ -345,7 +345,7 @@ func CardSignature(ctx context.Context, c *a2a.Client, cardURL string, raw []byt
 			}
 		}
 	}
-	res, err := verify.CardSignature(raw, keys)
+	res, err := verify.CardSignatureAny(raw, keys) // A2A §8.4.3: at least one signature verifies (rotation)
 	if err != nil && len(offOrigin) > 0 {
 		return "", exs, fmt.Errorf("card signature: %w (off-origin jku not followed: %s)", err, strings.Join(offOrigin, ", "))
 	}

@@ -58,7 +58,8 @@ type PriceClaim struct {
 	Where    string `json:"where"`
 	Text     string `json:"text"`
 	Currency string `json:"currency,omitempty"`
-	Minor    int64  `json:"minor,omitempty"` // integer smallest unit, as Agent SoW spells money
+	Minor    int64  `json:"minor,omitempty"`   // in ISO 4217 minor units (for reports)
+	Decimal  string `json:"decimal,omitempty"` // the amount as the prose wrote it, "." as the decimal mark
 	NoCharge bool   `json:"noCharge,omitempty"`
 }
 
@@ -66,9 +67,14 @@ var (
 	codeFirst   = regexp.MustCompile(`\b(GBP|USD|EUR|JPY|CHF|AUD|CAD|SEK|NOK|DKK)\s?(\d{1,9}(?:[.,]\d{1,3})?)`)
 	codeLast    = regexp.MustCompile(`(\d{1,9}(?:[.,]\d{1,3})?)\s?(GBP|USD|EUR|JPY|CHF|AUD|CAD|SEK|NOK|DKK)\b`)
 	symbolFirst = regexp.MustCompile(`([£$€¥])\s?(\d{1,9}(?:[.,]\d{1,3})?)`)
-	pence       = regexp.MustCompile(`\b(\d{1,9})\s?(?:p|pence)\b`)
-	noCharge    = regexp.MustCompile(`(?i)\b(free of charge|free|no charge|at no cost|without charge)\b`)
-	symbols     = map[string]string{"£": "GBP", "$": "USD", "€": "EUR", "¥": "JPY"}
+	// pence: "pence" spelled out, or a bare "p" only where a price reads on ("99p per statement", "50p each", "for
+	// 75p."): "1080p" is a video resolution, not GBP 10.80.
+	pence      = regexp.MustCompile(`\b(\d{1,9})\s?(pence\b|p(?:\s+(?:per|each|a|an)\b|\s*/|\s*[.,;!?]?\s*$))`)
+	resolution = map[string]bool{"144": true, "240": true, "360": true, "480": true, "540": true, "576": true, "720": true, "1080": true, "1440": true, "2160": true, "4320": true}
+	// noCharge: phrases that state a price of nothing. A bare "free" is not one: "feel free", "error-free",
+	// "free-text" and "free to cancel" say nothing about price.
+	noCharge = regexp.MustCompile(`(?i)\b(free of charge|for free|at no (?:cost|charge)|no charge|without charge|free to use|(?:is|are|it's|completely|totally|entirely|always) free(?:\s*$|[.,;!?]))`)
+	symbols  = map[string]string{"£": "GBP", "$": "USD", "€": "EUR", "¥": "JPY"}
 )
 
 // minorUnits converts a decimal amount to the currency's smallest unit (ISO 4217 exponent 2; 0 for JPY).
@@ -94,7 +100,7 @@ func CardPriceClaims(card *a2a.AgentCard) []PriceClaim {
 	for _, s := range Sentences(card) {
 		add := func(text, cur, amt string) {
 			if n, ok := minorUnits(amt, cur); ok {
-				out = append(out, PriceClaim{Where: s.Where, Text: s.Text, Currency: cur, Minor: n})
+				out = append(out, PriceClaim{Where: s.Where, Text: s.Text, Currency: cur, Minor: n, Decimal: strings.Replace(amt, ",", ".", 1)})
 			}
 		}
 		for _, m := range codeFirst.FindAllStringSubmatch(s.Text, -1) {
@@ -107,13 +113,14 @@ func CardPriceClaims(card *a2a.AgentCard) []PriceClaim {
 			add(m[0], symbols[m[1]], m[2])
 		}
 		for _, m := range pence.FindAllStringSubmatch(s.Text, -1) {
-			n, _ := strconv.ParseInt(m[1], 10, 64)
-			out = append(out, PriceClaim{Where: s.Where, Text: s.Text, Currency: "GBP", Minor: n})
-		}
-		for _, loc := range noCharge.FindAllStringIndex(s.Text, -1) {
-			if loc[1] < len(s.Text) && s.Text[loc[1]] == '-' {
-				continue // "free-text", "free-form": not a price
+			if !strings.HasPrefix(m[2], "pence") && resolution[m[1]] {
+				continue
 			}
+			n, _ := strconv.ParseInt(m[1], 10, 64)
+			d := fmt.Sprintf("%d.%02d", n/100, n%100)
+			out = append(out, PriceClaim{Where: s.Where, Text: s.Text, Currency: "GBP", Minor: n, Decimal: d})
+		}
+		if noCharge.MatchString(s.Text) {
 			out = append(out, PriceClaim{Where: s.Where, Text: s.Text, NoCharge: true})
 		}
 	}
@@ -138,9 +145,50 @@ func PriceBacked(c PriceClaim, verified []map[string]any) bool {
 			continue
 		}
 		for _, a := range priceAmounts(p) {
-			if a == c.Minor {
+			if amountMatches(c, a, p) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// amountMatches compares a claim with an amount of a price clause. Agent SoW writes money as integers (§5.5.2 "in
+// integers") but states no unit: the SPEC's own example prices XCR 2500000 per task. Unless the clause states its
+// scale (an integer "exponent", "minor_units" or "decimals" member), the amount matches when it is the claim's
+// decimal value times 10^k for some k in 0..9 (whole units, ISO 4217 minor units, micro-units, …).
+func amountMatches(c PriceClaim, a int64, p map[string]any) bool {
+	dec := c.Decimal
+	if dec == "" {
+		return a == c.Minor
+	}
+	whole, frac, _ := strings.Cut(dec, ".")
+	digits := strings.TrimLeft(whole+frac, "0")
+	if digits == "" {
+		digits = "0"
+	}
+	fixed := -1
+	for _, k := range []string{"exponent", "minor_units", "decimals"} {
+		if v, ok := p[k]; ok {
+			if n, ok := v.(interface{ Int64() (int64, error) }); ok {
+				if i, err := n.Int64(); err == nil {
+					fixed = int(i)
+				}
+			} else if f, ok := v.(float64); ok {
+				fixed = int(f)
+			}
+		}
+	}
+	for k := 0; k <= 9; k++ {
+		if fixed >= 0 && k != fixed {
+			continue
+		}
+		if k < len(frac) {
+			continue // the claim has more decimals than this scale carries
+		}
+		want := digits + strings.Repeat("0", k-len(frac))
+		if want == strconv.FormatInt(a, 10) || (digits == "0" && a == 0) {
+			return true
 		}
 	}
 	return false
@@ -162,6 +210,11 @@ func priceAmounts(p map[string]any) []int64 {
 	for _, k := range []string{"ceiling", "cap"} {
 		if n, ok := num(p[k]); ok {
 			out = append(out, n)
+		}
+		if m, ok := p[k].(map[string]any); ok { // §5.5.1 {"amount", "period"}, §5.5.3 {"amount"}
+			if n, ok := num(m["amount"]); ok {
+				out = append(out, n)
+			}
 		}
 	}
 	for _, list := range []string{"rates", "schedule"} {

@@ -156,6 +156,11 @@ func ProposalPrices(doc map[string]any, entryOffering string) []Price {
 		if o, _ := s["offering"].(string); o != "" {
 			offering = o
 		}
+		if l, _ := s["offerings"].([]any); len(l) == 1 { // Agent SoW §5.2 scope.offerings
+			if o, _ := l[0].(string); o != "" {
+				offering = o
+			}
+		}
 	}
 	if arr == "no_charge" {
 		return []Price{{Offering: offering, Arrangement: arr}}

@@ -31,8 +31,16 @@ type termsClause struct {
 	Name, Grade, Body string
 }
 
-// proposalClauses lists the graded clauses of a document, in Agent SoW order, then any other graded member.
-func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Faults) []termsClause {
+// GradedUnit is one singly graded piece of a proposal, as Agent SoW shapes them: a clause object with its grade
+// ("price"), a sub-clause of a split clause with its own ("confidentiality.retention", §5.11), or an item of an
+// array clause ("inputs[0]", §5.3; Grade "" when the document grades the array as a whole or not at all).
+type GradedUnit struct {
+	Name, Grade string
+	Members     map[string]any // the unit's members without grade (an array item that is not an object: {"value": …})
+}
+
+// GradedUnits lists the graded units of a document, clauses in Agent SoW order, then any other graded member.
+func GradedUnits(doc map[string]any) []GradedUnit {
 	order := append(append([]string(nil), SowClauses...), OptionalSowClauses...)
 	var extra []string
 	for k, v := range doc {
@@ -41,28 +49,81 @@ func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Faults) []te
 		}
 	}
 	sort.Strings(extra)
-	var out []termsClause
-	for _, k := range append(order, extra...) {
-		m, ok := doc[k].(map[string]any)
-		if !ok {
-			continue
+	strip := func(m map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range m {
+			if k != "grade" {
+				out[k] = v
+			}
 		}
-		g, _ := m["grade"].(string)
+		return out
+	}
+	var out []GradedUnit
+	for _, k := range append(order, extra...) {
+		switch v := doc[k].(type) {
+		case map[string]any:
+			if _, graded := v["grade"]; !graded {
+				var subs []string
+				for sk, sv := range v {
+					if sm, ok := sv.(map[string]any); ok && sm["grade"] != nil {
+						subs = append(subs, sk)
+					}
+				}
+				if len(subs) > 0 {
+					sort.Strings(subs)
+					rest := map[string]any{}
+					for sk, sv := range v {
+						if !slices.Contains(subs, sk) {
+							rest[sk] = sv
+						}
+					}
+					for _, sk := range subs {
+						sm := v[sk].(map[string]any)
+						g, _ := sm["grade"].(string)
+						out = append(out, GradedUnit{Name: k + "." + sk, Grade: g, Members: strip(sm)})
+					}
+					if len(rest) > 0 {
+						out = append(out, GradedUnit{Name: k, Members: rest})
+					}
+					continue
+				}
+			}
+			g, _ := v["grade"].(string)
+			out = append(out, GradedUnit{Name: k, Grade: g, Members: strip(v)})
+		case []any:
+			for i, it := range v {
+				name := fmt.Sprintf("%s[%d]", k, i)
+				m, ok := it.(map[string]any)
+				if !ok {
+					out = append(out, GradedUnit{Name: name, Members: map[string]any{"value": it}})
+					continue
+				}
+				g, _ := m["grade"].(string)
+				out = append(out, GradedUnit{Name: name, Grade: g, Members: strip(m)})
+			}
+		}
+	}
+	return out
+}
+
+// proposalClauses lists the graded units of a document as rendered lines.
+func proposalClauses(doc map[string]any, viaCard bool, set sabotage.Faults) []termsClause {
+	var out []termsClause
+	for _, u := range GradedUnits(doc) {
+		g := u.Grade
 		if viaCard && sabotage.From(set).On(sabotage.TermsRenderImpliesEnforced) {
 			g = "enforced"
 		}
-		var parts []string
-		keys := make([]string, 0, len(m))
-		for mk := range m {
-			if mk != "grade" {
-				keys = append(keys, mk)
-			}
+		keys := make([]string, 0, len(u.Members))
+		for mk := range u.Members {
+			keys = append(keys, mk)
 		}
 		sort.Strings(keys)
+		var parts []string
 		for _, mk := range keys {
-			parts = append(parts, mk+"="+renderValue(m[mk]))
+			parts = append(parts, mk+"="+renderValue(u.Members[mk]))
 		}
-		out = append(out, termsClause{Name: k, Grade: g, Body: strings.Join(parts, "; ")})
+		out = append(out, termsClause{Name: u.Name, Grade: g, Body: strings.Join(parts, "; ")})
 	}
 	return out
 }
@@ -89,7 +150,7 @@ func gradeLabel(g string, set sabotage.Faults) string {
 		return ""
 	}
 	if g == "" {
-		g = "missing"
+		g = "not stated in the document"
 	}
 	return "[grade: " + g + "] "
 }

@@ -21,7 +21,8 @@ const SowSignPrefix = "agent-sow-v1\n"
 // AcceptedSowKeyEncodings says which provider key spellings the harness verifies (stated in the catalog and the
 // suite README): an nkey-style Ed25519 user key, or an Ed25519 JWK (as an object or as a JSON string).
 const AcceptedSowKeyEncodings = "Ed25519 only: nkey user public key (\"U…\", base32 of 0xA0 || key || CRC-16/XMODEM little endian) " +
-	"or JWK {\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":…}; sig is base64url (padding tolerated) of the 64-byte signature"
+	"or JWK {\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":…}; sig is base64url or standard base64 (Agent SoW §6 writes \"<base64>\"; padding tolerated) of the 64-byte signature; " +
+	"a record with any other key is not checked (the row blocks; a consumer cannot accept it)"
 
 // SowSignedBytes are the Agent SoW §6 signed bytes of doc.
 func SowSignedBytes(doc []byte) ([]byte, error) {
@@ -32,8 +33,24 @@ func SowSignedBytes(doc []byte) ([]byte, error) {
 	return append([]byte(SowSignPrefix), c...), nil
 }
 
-// VerifyProviderSignature checks that doc carries at least one signature record with role provider and that every
-// such record verifies over the §6 signed bytes. The error wraps ErrSignatureAbsent or ErrSignatureInvalid.
+// ErrKeyUnsupported marks a provider signature record whose key the harness cannot read (not an nkey user key, not
+// an Ed25519 JWK). Agent SoW §6 names no algorithm or key encoding, so such a record is not shown invalid: a
+// consumer cannot accept it (it does not verify), and a suite blocks on it instead of failing the publisher.
+var ErrKeyUnsupported = errors.New("key encoding the harness does not implement")
+
+// decodeSowSig reads a sig: Agent SoW §6 writes "<base64>" and the independent fixture base64url, so both alphabets
+// are accepted, padded or not.
+func decodeSowSig(sig string) ([]byte, error) {
+	t := strings.TrimRight(sig, "=")
+	if raw, err := base64.RawURLEncoding.DecodeString(t); err == nil {
+		return raw, nil
+	}
+	return base64.RawStdEncoding.DecodeString(t)
+}
+
+// VerifyProviderSignature checks that doc carries at least one signature record with role provider, that at least
+// one verifies over the §6 signed bytes, and that none whose key the harness reads fails to verify. The error wraps
+// ErrSignatureAbsent or ErrSignatureInvalid (and ErrKeyUnsupported when no record could be checked).
 func VerifyProviderSignature(doc []byte) error {
 	var top struct {
 		Signatures json.RawMessage `json:"signatures"`
@@ -51,7 +68,8 @@ func VerifyProviderSignature(doc []byte) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrSignatureInvalid, err)
 	}
-	var n int
+	var n, verified int
+	var unsupported error
 	for i, rec := range recs {
 		var role string
 		_ = json.Unmarshal(rec["role"], &role)
@@ -60,6 +78,12 @@ func VerifyProviderSignature(doc []byte) error {
 		}
 		n++
 		pub, err := ParseSowKey(rec["key"])
+		if errors.Is(err, ErrKeyUnsupported) {
+			if unsupported == nil {
+				unsupported = fmt.Errorf("%w: signatures[%d].key: %w", ErrSignatureInvalid, i, err)
+			}
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("%w: signatures[%d].key: %v", ErrSignatureInvalid, i, err)
 		}
@@ -67,16 +91,20 @@ func VerifyProviderSignature(doc []byte) error {
 		if json.Unmarshal(rec["sig"], &sig) != nil {
 			return fmt.Errorf("%w: signatures[%d].sig is not a string", ErrSignatureInvalid, i)
 		}
-		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(sig, "="))
+		raw, err := decodeSowSig(sig)
 		if err != nil || len(raw) != ed25519.SignatureSize {
-			return fmt.Errorf("%w: signatures[%d].sig is not a base64url Ed25519 signature", ErrSignatureInvalid, i)
+			return fmt.Errorf("%w: signatures[%d].sig is not a base64 or base64url Ed25519 signature", ErrSignatureInvalid, i)
 		}
 		if !ed25519.Verify(pub, msg, raw) {
 			return fmt.Errorf("%w: signatures[%d] (key %s) over the agent-sow-v1 signed bytes", ErrSignatureInvalid, i, sowClipKey(rec["key"]))
 		}
+		verified++
 	}
-	if n == 0 {
+	switch {
+	case n == 0:
 		return fmt.Errorf("%w: no signatures[] record has role provider", ErrSignatureAbsent)
+	case verified == 0 && unsupported != nil:
+		return unsupported
 	}
 	return nil
 }
@@ -100,6 +128,9 @@ func ParseSowKey(raw json.RawMessage) (ed25519.PublicKey, error) {
 	if json.Unmarshal(raw, &s) == nil {
 		if strings.HasPrefix(strings.TrimSpace(s), "{") {
 			return sowParseJWK([]byte(s))
+		}
+		if !strings.HasPrefix(s, "U") {
+			return nil, fmt.Errorf("%w: %q is neither an nkey user key nor a JWK", ErrKeyUnsupported, sowClipKey(raw))
 		}
 		return ParseNkeyUser(s)
 	}
@@ -139,10 +170,10 @@ func sowXmodem(b []byte) uint16 {
 func sowParseJWK(b []byte) (ed25519.PublicKey, error) {
 	var k struct{ Kty, Crv, X, D string }
 	if err := json.Unmarshal(b, &k); err != nil {
-		return nil, errors.New("neither an nkey string nor a JWK object")
+		return nil, fmt.Errorf("%w: neither an nkey string nor a JWK object", ErrKeyUnsupported)
 	}
 	if k.Kty != "OKP" || k.Crv != "Ed25519" {
-		return nil, fmt.Errorf("JWK kty %q crv %q: only OKP/Ed25519 is accepted", k.Kty, k.Crv)
+		return nil, fmt.Errorf("%w: JWK kty %q crv %q (only OKP/Ed25519 is implemented)", ErrKeyUnsupported, k.Kty, k.Crv)
 	}
 	x, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(k.X, "="))
 	if err != nil || len(x) != ed25519.PublicKeySize {
@@ -164,9 +195,10 @@ func MintSowID(doc []byte) (string, error) {
 	return "sow_" + sowIDB32.EncodeToString(s[:10]), nil
 }
 
-// SowClauses are the clause members of an Agent SoW v1 document the completeness check requires (read from the
-// 0.11 and 0.15 drafts); each is an object carrying a grade. "reporting" (later drafts) is graded when present.
-var SowClauses = []string{"scope", "inputs", "deliverables", "price", "volume", "change_control", "termination", "disputes", "confidentiality"}
+// SowClauses are the clause members of an Agent SoW v1 document the completeness check requires (SPEC 0.11 §4.2,
+// §5; 0.15 adds "reporting", graded when present). Their shapes differ by clause, as the SPEC writes them: see
+// CompletenessProblems.
+var SowClauses = []string{"parties", "scope", "inputs", "deliverables", "price", "volume", "change_control", "termination", "disputes", "confidentiality"}
 
 // OptionalSowClauses are graded when present.
 var OptionalSowClauses = []string{"reporting"}
@@ -177,8 +209,25 @@ var SowGrades = []string{"enforced", "evidence", "recorded"}
 // KnownSowFormat reports whether the harness implements the completeness check for the document's format marker.
 func KnownSowFormat(parsed map[string]any) bool { return parsed["sow"] == "v1" }
 
-// CompletenessProblems lists how parsed falls short of a complete Agent SoW v1 document: the format marker, the
-// top-level members, each clause an object with a grade, and a price with exactly one valid arrangement.
+// CompletenessSentences are the SPEC sentences CompletenessProblems enforces, quoted in the suite's expectations.
+const CompletenessSentences = `Agent SoW §4.2 "All clause objects carry a grade field. Where a clause naturally splits across grades ` +
+	`(confidentiality is the canonical case), it is expressed as multiple sub-clauses, each singly graded."; §4.3 "Every document ` +
+	`therefore embeds, inside the signed bytes, a descriptor of the language it was written under"; §5.5 "Every engagement MUST ` +
+	`declare exactly one pricing arrangement"`
+
+func validGrade(v any) bool { g, _ := v.(string); return slices.Contains(SowGrades, g) }
+
+// CompletenessProblems lists how parsed falls short of a complete Agent SoW v1 document, reading each clause in the
+// shape the SPEC gives it and accepting every shape it gives:
+//   - parties, scope, price, volume, change_control, termination, disputes (and reporting): an object with a grade;
+//   - inputs: an array of input objects (§5.3, §4.2; the SPEC writes the clause grade beside the array, so a grade
+//     per item is accepted and none required), or an object carrying a grade;
+//   - deliverables: an object {per_task, interim, grade} (§5.4) or an array (§4.2 overview), items graded or not;
+//   - confidentiality: split sub-clauses, each an object with its own grade (§5.11), no top-level grade required;
+//   - language: the §4.3 descriptor, an object with id, version and sha256;
+//   - price: exactly one arrangement with the members §5.5.1–5.5.7 make mandatory.
+//
+// starts_at and the client seat may be null or absent (StandingProblems judges them).
 func CompletenessProblems(parsed map[string]any) []string {
 	var out []string
 	if !KnownSowFormat(parsed) {
@@ -187,9 +236,18 @@ func CompletenessProblems(parsed map[string]any) []string {
 	if id, _ := parsed["id"].(string); !strings.HasPrefix(id, "sow_") {
 		out = append(out, "id is not a sow_ identifier")
 	}
-	for _, k := range []string{"version", "starts_at", "ends_at", "parties", "signatures"} {
+	for _, k := range []string{"version", "ends_at", "signatures"} {
 		if _, ok := parsed[k]; !ok {
 			out = append(out, k+" is absent")
+		}
+	}
+	if l, ok := parsed["language"].(map[string]any); !ok {
+		out = append(out, "language (the §4.3 contract-language descriptor) is absent or not an object")
+	} else {
+		for _, k := range []string{"id", "version", "sha256"} {
+			if _, ok := l[k]; !ok {
+				out = append(out, "language."+k+" is absent (§4.3)")
+			}
 		}
 	}
 	clauses := append(append([]string(nil), SowClauses...), OptionalSowClauses...)
@@ -201,19 +259,70 @@ func CompletenessProblems(parsed map[string]any) []string {
 			}
 			continue
 		}
-		m, isObj := v.(map[string]any)
-		if !isObj {
-			out = append(out, "clause "+k+" is not an object")
-			continue
-		}
-		if g, _ := m["grade"].(string); !slices.Contains(SowGrades, g) {
-			out = append(out, fmt.Sprintf("clause %s has grade %v, not one of %v", k, m["grade"], SowGrades))
-		}
+		out = append(out, clauseProblems(k, v)...)
 	}
 	if p, ok := parsed["price"].(map[string]any); ok {
 		out = append(out, sowPriceProblems(p)...)
 	}
 	return out
+}
+
+func clauseProblems(k string, v any) []string {
+	gradedObject := func(m map[string]any, where string) []string {
+		if !validGrade(m["grade"]) {
+			return []string{fmt.Sprintf("%s has grade %v, not one of %v", where, m["grade"], SowGrades)}
+		}
+		return nil
+	}
+	itemsGraded := func(items []any, where string) []string {
+		var out []string
+		for j, it := range items {
+			m, ok := it.(map[string]any)
+			if !ok {
+				out = append(out, fmt.Sprintf("%s[%d] is not an object", where, j))
+				continue
+			}
+			if g, present := m["grade"]; present && !validGrade(g) {
+				out = append(out, fmt.Sprintf("%s[%d] has grade %v, not one of %v", where, j, g, SowGrades))
+			}
+		}
+		return out
+	}
+	switch k {
+	case "inputs", "deliverables":
+		switch x := v.(type) {
+		case []any:
+			return itemsGraded(x, "clause "+k)
+		case map[string]any:
+			return gradedObject(x, "clause "+k)
+		}
+		return []string{"clause " + k + " is neither an array nor an object"}
+	case "confidentiality":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return []string{"clause confidentiality is not an object"}
+		}
+		var out []string
+		subs := 0
+		for name, sv := range m {
+			sm, isObj := sv.(map[string]any)
+			if !isObj {
+				continue
+			}
+			subs++
+			out = append(out, gradedObject(sm, "confidentiality."+name)...)
+		}
+		if subs == 0 {
+			out = append(out, "clause confidentiality has no graded sub-clauses (§5.11: sub-clauses are graded separately and MUST NOT be merged)")
+		}
+		slices.Sort(out)
+		return out
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return []string{"clause " + k + " is not an object"}
+	}
+	return gradedObject(m, "clause "+k)
 }
 
 func sowPriceProblems(p map[string]any) []string {

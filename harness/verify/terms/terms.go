@@ -95,7 +95,7 @@ const (
 	StepParse     = "parse"     // §6 step 1: the body is not one I-JSON object
 	StepDigest    = "digest"    // §6 steps 2–3: JCS of the complete document does not hash to the entry's digest
 	StepSignature = "signature" // §6 step 4: no provider signature, or it does not verify (Agent SoW §6)
-	StepStanding  = "standing"  // §3 rule 5: not a standing proposal (client seat filled, starts_at set, incomplete)
+	StepStanding  = "standing"  // never set by VerifyProposal (§6 has four steps); kept for callers that judge §3 rule 5
 )
 
 // Errors a ProposalResult wraps, one per failure kind.
@@ -131,8 +131,9 @@ func (r ProposalResult) fail(step string, err error) ProposalResult {
 }
 
 // VerifyProposal runs the §6 verification of one entry: fetch over HTTPS and parse as I-JSON; JCS of the whole
-// document; SHA-256 compared exactly with the entry's digest; the provider signature per Agent SoW §6; then the
-// §3 rule 5 standing-proposal checks (complete, client seat blank). Identifiers are never compared (§8).
+// document; SHA-256 compared exactly with the entry's digest; the provider signature per Agent SoW §6. Those four
+// steps and nothing else: the §3 rule 5 standing-proposal checks are the TE-3.5 rows'. Identifiers are never
+// compared (§8).
 // set carries the client-side sabotage toggles of the terms document; pass sabotage.Set{} for the correct consumer.
 func VerifyProposal(ctx context.Context, c *a2a.Client, e Entry, set sabotage.Faults) ProposalResult {
 	var r ProposalResult
@@ -185,12 +186,8 @@ func VerifyProposal(ctx context.Context, c *a2a.Client, e Entry, set sabotage.Fa
 		}
 	}
 
-	// §3 rule 5: a standing proposal.
-	problems := StandingProblems(r.Parsed)
-	problems = append(problems, CompletenessProblems(r.Parsed)...)
-	if len(problems) > 0 {
-		return r.fail(StepStanding, fmt.Errorf("%w: %s", ErrNotStanding, strings.Join(problems, "; ")))
-	}
+	// §6 has four steps and no fifth: whether the document is a complete standing proposal (§3 rule 5) binds the
+	// publisher and is judged on the TE-3.5 rows (StandingProblems, CompletenessProblems), never by the consumer.
 	return r
 }
 
@@ -209,7 +206,7 @@ func FetchProposal(ctx context.Context, c *a2a.Client, rawURL string, call a2a.C
 	}
 	ex, err := c.HTTP(ctx, http.MethodGet, rawURL, nil, call)
 	if err != nil {
-		return nil, ex, fmt.Errorf("%w: GET %s: %v", ErrProposalFetch, rawURL, err)
+		return nil, ex, fmt.Errorf("%w: GET %s: %w", ErrProposalFetch, rawURL, err)
 	}
 	if ex.Status < 200 || ex.Status > 299 {
 		return nil, ex, fmt.Errorf("%w: GET %s answered %d", ErrProposalFetch, rawURL, ex.Status)
@@ -300,20 +297,19 @@ func sowCanonicalWithout(doc []byte, drop ...string) ([]byte, error) {
 	return jcs.Transform(b)
 }
 
-// StandingProblems lists how parsed fails to have the client seat blank (Agent SoW §12.1): parties.client must be
-// present and null, starts_at null, and no signature record may have role client.
+// StandingProblems lists how parsed fails to have the client seat blank (Agent SoW §12.1, §6: "with the client seat
+// blank and the start instant null"): parties.client null or absent, starts_at null or absent (the SPEC shows null;
+// absence is read as blank too), and no signature record with role client.
 func StandingProblems(parsed map[string]any) []string {
 	var out []string
 	parties, ok := parsed["parties"].(map[string]any)
 	if !ok {
 		out = append(out, "parties is not an object")
-	} else if v, present := parties["client"]; !present {
-		out = append(out, "parties.client is absent (a standing proposal carries it as null)")
-	} else if v != nil {
+	} else if v := parties["client"]; v != nil {
 		out = append(out, "parties.client is filled")
 	}
-	if v, present := parsed["starts_at"]; !present || v != nil {
-		out = append(out, "starts_at is not null")
+	if v := parsed["starts_at"]; v != nil {
+		out = append(out, "starts_at is set")
 	}
 	sigs, _ := parsed["signatures"].([]any)
 	for i, s := range sigs {
