@@ -1,34 +1,44 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
 )
 
 // reach is where a run may send requests. The harness follows URLs it reads from target data (interface URLs,
-// terms proposal URLs, a signature's jku, redirects), and a hostile target can aim them at the operator's network
-// or the cloud metadata service (SSRF). The rule, applied to every request of the run's client before dialing:
+// terms proposal URLs, a signature's jku, redirects), and a hostile target can aim them at the operator's network,
+// the operator's own machine or the cloud metadata service (SSRF). The rule, applied to every request of the run's
+// client before dialing (check) and again to every address a name resolves to (dial):
 //
 //   - only http and https (the client itself refuses every other scheme: a file: URL is never read);
 //   - the target's origins are reachable: every agent's card URL (all roles), the configuration's agents, the
 //     URLs the documents' operator input names (Document.Origins), and limits.allowOrigins;
-//   - loopback (127.0.0.0/8, ::1, "localhost") is reachable: it is the harness's own host, where the reference
-//     agents, the fixture servers and the suites' stand-ins run;
-//   - anything else is refused by name: a private, link-local, shared or unspecified address, or a non-loopback
-//     host off the target's origins.
+//   - this host's own addresses (loopback, 0.0.0.0/::, the addresses of its interfaces) are reachable only when
+//     the target itself is local — the in-process reference agents, a container the run started, or cards on
+//     loopback — or for the run's own listeners (stand-ins, fixture servers), which register
+//     themselves (Env.OwnListener): a remote target never reaches the operator's machine;
+//   - anything else is refused by name: a private, link-local, shared or unspecified address, or a host off the
+//     target's origins.
 type reach struct {
 	origins map[string]bool
 	names   []string
+	local   bool // the target itself runs on this host
+
+	mu        sync.Mutex
+	listeners map[string]bool // origins of the run's own listeners
 }
 
 func newReach(tgt *target.Target, suites []Suite) *reach {
-	r := &reach{origins: map[string]bool{}}
+	r := &reach{origins: map[string]bool{}, listeners: map[string]bool{}}
 	add := func(raw string) {
 		u, err := url.Parse(raw)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -37,8 +47,22 @@ func newReach(tgt *target.Target, suites []Suite) *reach {
 		r.origins[a2a.Origin(u)] = true
 	}
 	if tgt != nil {
+		r.local = tgt.Kind == target.KindMock || tgt.Kind == target.KindContainer
+		cards := 0
+		localCards := 0
 		for _, u := range tgt.Agents {
 			add(u)
+			if pu, err := url.Parse(u); err == nil && (pu.Scheme == "http" || pu.Scheme == "https") {
+				cards++
+				if resolvesLoopback(pu.Hostname()) {
+					localCards++
+				}
+			}
+		}
+		// A URL target is local when every card it names is on loopback (the operator pointed the harness at their
+		// own machine); one card elsewhere — even on this host's other addresses — makes the whole target remote.
+		if tgt.Kind == target.KindURL && cards > 0 && localCards == cards {
+			r.local = true
 		}
 		for _, u := range tgt.Config.Agents {
 			add(u)
@@ -65,7 +89,8 @@ func newReach(tgt *target.Target, suites []Suite) *reach {
 
 // check is the run client's a2a.Options.CheckURL; the client wraps its error as "URL refused: <url>: …".
 func (r *reach) check(u *url.URL) error {
-	if r.origins[a2a.Origin(u)] {
+	o := a2a.Origin(u)
+	if r.origins[o] || r.ownListener(o) {
 		return nil
 	}
 	host := strings.ToLower(u.Hostname())
@@ -73,13 +98,48 @@ func (r *reach) check(u *url.URL) error {
 		host = host[:i] // an IPv6 zone
 	}
 	ip := net.ParseIP(host)
-	if host == "localhost" || (ip != nil && ip.IsLoopback()) {
+	if host == "localhost" || (ip != nil && isLocalIP(ip)) {
+		if r.local {
+			return nil
+		}
+		return fmt.Errorf("%s is this host's own address, and the target is remote: a remote target never reaches the operator's machine (target data may not point there; a local target, a container the run started or the run's own listeners may)", host)
+	}
+	return r.refuse(host, ip)
+}
+
+// dial is the run client's a2a.Options.CheckDial: every address a name resolved to is checked again, so a public
+// name that resolves to this host (or a private network) is refused for a remote target.
+func (r *reach) dial(hostport string, ip net.IP) error {
+	host, port, _ := net.SplitHostPort(hostport)
+	if !isLocalIP(ip) {
+		if net.ParseIP(host) != nil || !(ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || sharedSpace.Contains(ip)) {
+			return nil // an IP literal was already judged by check; a public answer for a name check accepted is fine
+		}
+		if r.anyOriginHost(host) {
+			return nil // the operator named this host: private addresses behind it are theirs
+		}
+		return fmt.Errorf("%q resolves to %s: %s", host, ip, r.refuse(ip.String(), ip))
+	}
+	if r.local || r.ownListener("http://"+net.JoinHostPort(ip.String(), port)) || r.ownListener("https://"+net.JoinHostPort(ip.String(), port)) {
 		return nil
 	}
+	return fmt.Errorf("%q resolves to %s, this host's own address, and the target is remote: a remote target never reaches the operator's machine", host, ip)
+}
+
+func (r *reach) anyOriginHost(host string) bool {
+	for o := range r.origins {
+		if u, err := url.Parse(o); err == nil && strings.EqualFold(u.Hostname(), host) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *reach) refuse(host string, ip net.IP) error {
 	var what string
 	switch {
 	case ip == nil:
-		what = fmt.Sprintf("off-origin host %q (a non-loopback address)", clipHost(host))
+		what = fmt.Sprintf("off-origin host %q (not one of this host's addresses)", clipHost(host))
 	case ip.IsUnspecified():
 		what = fmt.Sprintf("off-origin unspecified address %s", ip)
 	case ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast():
@@ -91,10 +151,29 @@ func (r *reach) check(u *url.URL) error {
 	case ip.IsMulticast():
 		what = fmt.Sprintf("off-origin multicast address %s", ip)
 	default:
-		what = fmt.Sprintf("off-origin non-loopback address %s", ip)
+		what = fmt.Sprintf("off-origin address %s", ip)
 	}
 	return fmt.Errorf("%s: not one of the target's origins %s; list it in the target configuration's limits.allowOrigins to follow it",
 		what, r.describe())
+}
+
+func (r *reach) ownListener(origin string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.listeners[origin]
+}
+
+// OwnListener registers a listener the run itself started (a stand-in, a fixture server) by one of its URLs: the
+// run may reach it on this host even when the target is remote.
+func (e *Env) OwnListener(raw string) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return
+	}
+	r := e.reachRule()
+	r.mu.Lock()
+	r.listeners[a2a.Origin(u)] = true
+	r.mu.Unlock()
 }
 
 func (r *reach) describe() string {
@@ -109,11 +188,15 @@ func (r *reach) describe() string {
 
 // CheckURL applies the run's reach rule (see reach) to u: nil when the harness may send a request there. Suites
 // that build their own a2a.Client for URLs read from target data set it as (part of) that client's CheckURL.
-func (e *Env) CheckURL(u *url.URL) error {
+func (e *Env) CheckURL(u *url.URL) error { return e.reachRule().check(u) }
+
+func (e *Env) reachRule() *reach {
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.reach == nil {
 		e.reach = newReach(e.Target, nil)
 	}
-	return e.reach.check(u)
+	return e.reach
 }
 
 var sharedSpace = &net.IPNet{IP: net.IPv4(100, 64, 0, 0), Mask: net.CIDRMask(10, 32)}
@@ -123,4 +206,57 @@ func clipHost(h string) string {
 		return h[:100] + "…"
 	}
 	return h
+}
+
+// isLocalIP reports whether ip is this host: loopback, unspecified (which dials this host), or the address of one
+// of its interfaces.
+func isLocalIP(ip net.IP) bool {
+	if ip.IsLoopback() || ip.IsUnspecified() {
+		return true
+	}
+	for _, a := range hostAddrs() {
+		if a.Equal(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+var hostAddrs = sync.OnceValue(func() []net.IP {
+	var out []net.IP
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			out = append(out, n.IP)
+		}
+	}
+	return out
+})
+
+// resolvesLoopback reports whether host (a name or an IP literal) is loopback; a name is resolved once, bounded.
+func resolvesLoopback(host string) bool {
+	if host == "" {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	if ip := net.ParseIP(strings.Trim(host, "[]")); ip != nil {
+		return ip.IsLoopback()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	ips, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+	if err != nil || len(ips) == 0 {
+		return false
+	}
+	for _, ip := range ips {
+		if !ip.IP.IsLoopback() {
+			return false
+		}
+	}
+	return true
 }

@@ -85,7 +85,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	}
 	rec := a2a.NewRecorder()
 	rch := newReach(tgt, o.Suites)
-	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: rch.check})
+	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: rch.check, CheckDial: rch.dial})
 	if o.Runner.Tier == "" {
 		o.Runner.Tier = "self"
 	}

@@ -25,6 +25,9 @@ type Options struct {
 	Recorder    *Recorder                                                         // nil: a new one
 	DialContext func(ctx context.Context, network, addr string) (net.Conn, error) // nil: net.Dialer with ConnectTimeout
 	CheckURL    func(u *url.URL) error                                            // before every request and redirect hop
+	// CheckDial, when set, judges every address a connection would go to ("host:port" as requested, and each IP
+	// the host resolves to); the client dials only an IP it accepted, so a name cannot be re-resolved elsewhere.
+	CheckDial func(hostport string, ip net.IP) error
 	Header      http.Header                                                       // sent on every request
 }
 
@@ -72,6 +75,13 @@ func NewClient(o Options) *Client {
 			}
 			dctx, cancel := context.WithTimeout(ctx, lim.ConnectTimeout)
 			defer cancel()
+			if o.CheckDial != nil {
+				pinned, err := checkedAddr(dctx, addr, o.CheckDial)
+				if err != nil {
+					return nil, err
+				}
+				addr = pinned
+			}
 			conn, err := dial(dctx, network, addr)
 			if err != nil && ctx.Err() == nil && dctx.Err() == context.DeadlineExceeded {
 				return nil, &LimitError{Limit: LimitConnectTimeout, Detail: fmt.Sprintf("(%s): dialing %s", lim.ConnectTimeout, addr)}
@@ -441,4 +451,39 @@ func isMediaType(ct, want string) bool {
 func isJSONMediaType(ct string) bool {
 	mt, _, err := mime.ParseMediaType(ct)
 	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+}
+
+// checkedAddr resolves addr's host and returns "ip:port" for the first address check accepts, or the refusal of
+// the first one it refused when none is accepted.
+func checkedAddr(ctx context.Context, addr string, check func(string, net.IP) error) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", err
+	}
+	var ips []net.IP
+	if ip := net.ParseIP(host); ip != nil {
+		ips = []net.IP{ip}
+	} else {
+		ias, err := net.DefaultResolver.LookupIPAddr(ctx, host)
+		if err != nil {
+			return "", err
+		}
+		for _, ia := range ias {
+			ips = append(ips, ia.IP)
+		}
+	}
+	var first error
+	for _, ip := range ips {
+		if err := check(addr, ip); err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		return net.JoinHostPort(ip.String(), port), nil
+	}
+	if first == nil {
+		first = fmt.Errorf("%s resolves to no address", host)
+	}
+	return "", fmt.Errorf("address refused: %w", first)
 }

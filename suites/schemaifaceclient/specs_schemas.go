@@ -60,6 +60,7 @@ func registerSchemas(e *harness.Env) {
 	external := func(w *harness.W, row string) (*skill, *hits) {
 		h := newHits()
 		DeferCleanup(h.srv.Close)
+		w.Env().OwnListener(h.srv.URL)
 		return withInput(func(s map[string]any) { setUnit(s, map[string]any{"$ref": h.srv.URL + "/unit.json"}) }), h
 	}
 

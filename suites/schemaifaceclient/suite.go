@@ -74,6 +74,7 @@ func start(w *harness.W, row string, s *standin) *standin {
 		w.Failf(nil, "a local stand-in agent starts on 127.0.0.1", "%v", err)
 	}
 	DeferCleanup(s.close)
+	w.Env().OwnListener(s.cardURL()) // the run's own listener: reachable even when the target is remote
 	return s
 }
 
