@@ -84,6 +84,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		limits = *o.Limits
 	}
 	rec := a2a.NewRecorder()
+	rec.SetRedactor(a2a.NewRedactor(configuredSecrets(tgt.Config)...)) // nothing secret is written (transcript, reports)
 	rch := newReach(tgt, o.Suites)
 	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: rch.check, CheckDial: rch.dial})
 	if o.Runner.Tier == "" {
@@ -314,5 +315,17 @@ func sortedKeys[V any](m map[string]V) []string {
 		out = append(out, k)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// configuredSecrets are the credential values of the target configuration: redacted wherever they would be written.
+func configuredSecrets(cfg target.Config) []string {
+	var out []string
+	for _, p := range cfg.Principals {
+		out = append(out, p.Value)
+	}
+	if cfg.ActingFor != nil && cfg.ActingFor.Value != "" {
+		out = append(out, cfg.ActingFor.Value)
+	}
 	return out
 }

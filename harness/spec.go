@@ -253,7 +253,11 @@ func (w *W) defect(msg string) {
 
 func (w *W) fail(expected, observed string, ex *a2a.Exchange) {
 	w.failed = w.row
-	Fail(FailureMessage(w.env.Catalog, w.row, expected, observed, ex), 2)
+	msg := FailureMessage(w.env.Catalog, w.row, expected, observed, ex)
+	if w.env.Client != nil {
+		msg = w.env.Client.Recorder().Redactor().String(msg) // a target may echo a credential into what is quoted
+	}
+	Fail(msg, 2)
 }
 
 // FailureMessage is built from the catalog: row id, level, quoted clause and source, expected, observed, exchange.

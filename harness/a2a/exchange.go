@@ -68,8 +68,23 @@ func (e *Exchange) computeID() string {
 
 // Recorder keeps every exchange of a run in order. Safe for concurrent use.
 type Recorder struct {
-	mu  sync.Mutex
-	all []*Exchange
+	mu     sync.Mutex
+	all    []*Exchange
+	redact *Redactor
+}
+
+// SetRedactor makes every exchange recorded from now on identified, and written, in its redacted form.
+func (r *Recorder) SetRedactor(x *Redactor) {
+	r.mu.Lock()
+	r.redact = x
+	r.mu.Unlock()
+}
+
+// Redactor is the recorder's redactor (nil: nothing is redacted).
+func (r *Recorder) Redactor() *Redactor {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.redact
 }
 
 // NewRecorder returns an empty recorder.
@@ -80,7 +95,7 @@ func (r *Recorder) Add(e *Exchange) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e.Seq = len(r.all) + 1
-	e.ID = e.computeID()
+	e.ID = r.redact.Exchange(e).computeID() // the id a verifier recomputes from the written, redacted line
 	r.all = append(r.all, e)
 }
 
@@ -100,8 +115,9 @@ func (r *Recorder) Len() int {
 
 // WriteJSONL writes one JCS-canonical JSON object per line, in Seq order.
 func (r *Recorder) WriteJSONL(w io.Writer) error {
+	x := r.Redactor()
 	for _, e := range r.All() {
-		if _, err := w.Write(append(e.appendCanonical(nil), '\n')); err != nil {
+		if _, err := w.Write(append(x.Exchange(e).appendCanonical(nil), '\n')); err != nil {
 			return err
 		}
 	}

@@ -120,6 +120,9 @@ type TranscriptRef struct {
 	File      string `json:"file"`
 	Exchanges int    `json:"exchanges"`
 	SHA256    string `json:"sha256"`
+	// RedactionSalt salts the digest in each "[redacted sha256:…]" marker: whoever holds a credential can show it
+	// is the one a marker stands for, and nobody else learns it.
+	RedactionSalt string `json:"redactionSalt,omitempty"`
 }
 
 // Falsifiability is the table proving each row's test can fail.
@@ -213,6 +216,9 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 	}
 	b.Status, b.StatusReason = harness.Status(res.Rows)
 	b.Transcript = TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: Digest(transcript)}
+	if x := res.Env.Client.Recorder().Redactor(); x != nil {
+		b.Transcript.RedactionSalt = x.Salt
+	}
 	b.WitnessSHA256, err = Witness(b.Rows, transcript)
 	if err != nil {
 		return nil, err
