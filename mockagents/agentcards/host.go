@@ -25,6 +25,7 @@ import (
 	fx "github.com/extconf/extconf/fixtures/agentcards"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/sabotage"
 )
@@ -196,7 +197,7 @@ func StartWith(set sabotage.Set, options ...string) (map[string]string, target.C
 			"GET " + InventoryPath:                h.serveInventory,
 			"GET " + InventoryPath + "/{agentId}": h.serveEntry,
 		},
-	}, a2atest.Options{TLS: true})
+	}, crosscut.Options(set, "agent-cards", a2atest.Options{TLS: true}))
 	if err != nil {
 		return nil, target.Config{}, nil, err
 	}

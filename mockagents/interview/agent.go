@@ -23,6 +23,7 @@ import (
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/sabotage"
 )
@@ -114,7 +115,7 @@ func StartAgent(role string, set sabotage.Set) (*Agent, error) {
 	for _, m := range methods {
 		sa.Methods["interview/"+m] = a.method(m)
 	}
-	srv, err := a2atest.Start(sa, a2atest.Options{TLS: true})
+	srv, err := a2atest.Start(sa, crosscut.Options(set, "interview", a2atest.Options{TLS: true}))
 	if err != nil {
 		return nil, err
 	}

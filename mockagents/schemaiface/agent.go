@@ -20,6 +20,7 @@ import (
 	sifx "github.com/extconf/extconf/fixtures/schemaiface"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/harness/verify/skiface"
 	"github.com/extconf/extconf/sabotage"
@@ -121,7 +122,7 @@ func start(set sabotage.Set, o Options) (roles map[string]string, cfg target.Con
 			"POST /control/approve": a.controlApprove,
 			"POST /control/revoke":  a.controlRevoke,
 		},
-	}, a2atest.Options{TLS: true})
+	}, crosscut.Options(set, "schema-interface", a2atest.Options{TLS: true}))
 	if err != nil {
 		return nil, cfg, nil, err
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/sabotage"
 )
@@ -102,7 +103,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 			"POST /_extconf/terms/rotate/{token}": a.rotate,
 			"GET /_extconf/terms/claims.json":     a.serveClaims,
 		},
-	}, a2atest.Options{TLS: true})
+	}, crosscut.Options(set, "terms", a2atest.Options{TLS: true}))
 	if err != nil {
 		a.closePlain()
 		return nil, cfg, nil, err

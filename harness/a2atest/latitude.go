@@ -1,0 +1,82 @@
+package a2atest
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/extconf/extconf/harness/a2a"
+)
+
+// cardLatitudes rewrites an encoded card (public or extended) for Options.SyncOnly and Options.Binding. With neither
+// on, the bytes are returned untouched; a card that is not a JSON object is left as it is (an agent's deliberate
+// oddity wins).
+func (s *Server) cardLatitudes(card []byte) []byte {
+	if !s.opts.SyncOnly && s.opts.Binding == "" {
+		return card
+	}
+	var top map[string]json.RawMessage
+	if json.Unmarshal(card, &top) != nil || top == nil {
+		return card
+	}
+	if s.opts.SyncOnly {
+		var caps map[string]json.RawMessage
+		if json.Unmarshal(top["capabilities"], &caps) == nil {
+			if caps == nil {
+				caps = map[string]json.RawMessage{}
+			}
+			delete(caps, "streaming") // absent is false (ProtoJSON omits default values)
+			top["capabilities"] = mustJSON(caps)
+		}
+	}
+	if b := s.opts.Binding; b != "" {
+		var ifaces []json.RawMessage
+		if json.Unmarshal(top["supportedInterfaces"], &ifaces) == nil && ifaces != nil {
+			kept := []json.RawMessage{}
+			for _, raw := range ifaces {
+				var i struct {
+					ProtocolBinding string `json:"protocolBinding"`
+				}
+				if json.Unmarshal(raw, &i) != nil || i.ProtocolBinding == b {
+					kept = append(kept, raw)
+				}
+			}
+			top["supportedInterfaces"] = mustJSON(kept)
+		}
+	}
+	out, err := marshal(top)
+	if err != nil {
+		return card
+	}
+	return out
+}
+
+// messageReply turns a Task reply into the direct Message of Options.MessageReply: the task's artifact parts (else
+// its status message's parts), its contextId and taskId left out (no task exists).
+func messageReply(t *a2a.Task, ctxID string) *a2a.Message {
+	var parts []a2a.Part
+	for _, a := range t.Artifacts {
+		parts = append(parts, a.Parts...)
+	}
+	if len(parts) == 0 && t.Status.Message != nil {
+		parts = t.Status.Message.Parts
+	}
+	if len(parts) == 0 {
+		parts = []a2a.Part{a2a.TextPart("done")}
+	}
+	if t.ContextID != "" {
+		ctxID = t.ContextID
+	}
+	return fillMessage(&a2a.Message{Role: a2a.RoleAgent, Parts: parts, Metadata: t.Metadata}, ctxID)
+}
+
+// plain401 writes the 401 of Options.Plain401: text/plain, WWW-Authenticate (the agent's, else Bearer), no JSON.
+func plain401(w http.ResponseWriter) {
+	h := w.Header()
+	if h.Get("WWW-Authenticate") == "" {
+		h.Set("WWW-Authenticate", `Bearer realm="a2a"`)
+	}
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Del("Content-Length")
+	w.WriteHeader(http.StatusUnauthorized)
+	_, _ = w.Write([]byte("Unauthorized\n"))
+}
