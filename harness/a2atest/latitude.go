@@ -7,9 +7,29 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 )
 
-// cardLatitudes rewrites an encoded card (public or extended) for Options.SyncOnly and Options.Binding. With neither
-// on, the bytes are returned untouched; a card that is not a JSON object is left as it is (an agent's deliberate
-// oddity wins).
+// CardInterfaces is Interfaces(base) as the options serve it: only Options.Binding's interface when it is set. An
+// agent that builds (and signs) its card itself lists these, so the core has nothing to rewrite.
+func (o Options) CardInterfaces(base string) []a2a.AgentInterface {
+	all := Interfaces(base)
+	if o.Binding == "" {
+		return all
+	}
+	var out []a2a.AgentInterface
+	for _, i := range all {
+		if i.ProtocolBinding == o.Binding {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Streaming is the capabilities.streaming an agent that wants streaming may declare under the options.
+func (o Options) Streaming(want bool) bool { return want && !o.SyncOnly }
+
+// cardLatitudes rewrites an encoded card (public or extended) for Options.SyncOnly and Options.Binding. When the
+// card already is what they ask, or neither is on, the bytes are returned untouched; a card that is not a JSON
+// object is left as it is (an agent's deliberate oddity wins). A card the agent signed itself is re-encoded only
+// when it must change, which breaks its signature: such agents list CardInterfaces and declare Streaming.
 func (s *Server) cardLatitudes(card []byte) []byte {
 	if !s.opts.SyncOnly && s.opts.Binding == "" {
 		return card
@@ -18,14 +38,15 @@ func (s *Server) cardLatitudes(card []byte) []byte {
 	if json.Unmarshal(card, &top) != nil || top == nil {
 		return card
 	}
+	changed := false
 	if s.opts.SyncOnly {
 		var caps map[string]json.RawMessage
-		if json.Unmarshal(top["capabilities"], &caps) == nil {
-			if caps == nil {
-				caps = map[string]json.RawMessage{}
+		if json.Unmarshal(top["capabilities"], &caps) == nil && caps != nil {
+			if v, ok := caps["streaming"]; ok && string(v) != "false" {
+				delete(caps, "streaming") // absent is false (ProtoJSON omits default values)
+				top["capabilities"] = mustJSON(caps)
+				changed = true
 			}
-			delete(caps, "streaming") // absent is false (ProtoJSON omits default values)
-			top["capabilities"] = mustJSON(caps)
 		}
 	}
 	if b := s.opts.Binding; b != "" {
@@ -40,8 +61,14 @@ func (s *Server) cardLatitudes(card []byte) []byte {
 					kept = append(kept, raw)
 				}
 			}
-			top["supportedInterfaces"] = mustJSON(kept)
+			if len(kept) != len(ifaces) {
+				top["supportedInterfaces"] = mustJSON(kept)
+				changed = true
+			}
 		}
+	}
+	if !changed {
+		return card // already what the latitudes ask (e.g. an agent that signs its card itself and honours them)
 	}
 	out, err := marshal(top)
 	if err != nil {

@@ -25,8 +25,8 @@ import (
 	fx "github.com/extconf/extconf/fixtures/agentcards"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
-	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -53,13 +53,14 @@ type Options struct {
 	RVariety bool
 }
 
-// Option names understood by ParseOptions. The ac.* ones are latitudes; test.* ones are test-only variants.
+// Option names understood by ParseOptions. The latitudes' names are their registered ids (package sabotage), so
+// Start switches them from the set; test.* ones are test-only variants.
 const (
-	LatDiscoveryV2Only  = "ac.discovery-v2-only"
-	LatDiscoveryV1AndV2 = "ac.discovery-v1-and-v2" // the default; named so it can be registered
-	LatUniformRefusal   = "ac.uniform-refusal-before-resolve"
-	LatMessageReply     = "ac.send-message-reply"
-	LatRVariety         = "ac.r-alphabet-variety"
+	LatDiscoveryV2Only  = string(sabotage.ACLatDiscoveryV2Only)
+	LatDiscoveryV1AndV2 = string(sabotage.ACLatDiscoveryV1AndV2) // the default; named so it can be registered
+	LatUniformRefusal   = string(sabotage.ACLatUniformRefusal)
+	LatMessageReply     = string(sabotage.LatMessageReply) // the cross-cutting latitude; RFC 0202 leaves the shape open
+	LatRVariety         = string(sabotage.ACLatRVariety)
 	TestDiscoveryV1Only = "test.discovery-v1-only"
 	TestNoDiscovery     = "test.no-discovery"
 )
@@ -173,7 +174,15 @@ func load() (fixture, []byte, error) {
 // real host's operator would supply (principals, the discovery and inventory URLs, the agent-cards inputs), and
 // how to stop it.
 func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
-	return StartWith(set)
+	var names []string
+	for _, id := range set.Latitudes() {
+		switch id {
+		case sabotage.ACLatDiscoveryV2Only, sabotage.ACLatDiscoveryV1AndV2, sabotage.ACLatUniformRefusal,
+			sabotage.LatMessageReply, sabotage.ACLatRVariety:
+			names = append(names, string(id))
+		}
+	}
+	return StartWith(set, names...)
 }
 
 // StartWith is Start with the named options (ParseOptions) on.

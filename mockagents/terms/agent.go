@@ -25,8 +25,8 @@ import (
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
-	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -55,7 +55,8 @@ type agent struct {
 	plain     *http.Server
 	plainBase string
 	signer    *a2atest.CardSigner
-	key       []byte // provider key (TEST ONLY)
+	opts      a2atest.Options // the server's options, cross-cutting latitudes included
+	key       []byte          // provider key (TEST ONLY)
 	hookToken string
 	tokens    map[string]string // token → party
 
@@ -82,6 +83,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 		hookToken: token(), archive: map[string][]byte{}}
 	tokA, tokB := token(), token()
 	a.tokens = map[string]string{tokA: PartyA, tokB: PartyB}
+	a.opts = crosscut.Options(set, "terms", a2atest.Options{TLS: true}) // the card is signed here: it honours them itself
 	if err := a.prepareDocs(); err != nil {
 		return nil, cfg, nil, err
 	}
@@ -103,7 +105,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 			"POST /_extconf/terms/rotate/{token}": a.rotate,
 			"GET /_extconf/terms/claims.json":     a.serveClaims,
 		},
-	}, crosscut.Options(set, "terms", a2atest.Options{TLS: true}))
+	}, a.opts)
 	if err != nil {
 		a.closePlain()
 		return nil, cfg, nil, err
@@ -284,7 +286,7 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 		Name: "Stonework reconciliation agent",
 		Description: "Stonework reconciles bank statements against ledger exports and categorises transactions. " +
 			"Customers may " + term + ". Statements are " + data + ".",
-		SupportedInterfaces: a2atest.Interfaces(base),
+		SupportedInterfaces: a.opts.CardInterfaces(base),
 		Provider:            &a2a.AgentProvider{Organization: sow.ProviderOwner, URL: base},
 		Version:             "1.0.0",
 		Capabilities: a2a.AgentCapabilities{ExtendedAgentCard: true, Extensions: []a2a.AgentExtension{{
