@@ -8,6 +8,7 @@ const (
 	LatJSONRPCOnly  ID = "a2a.lat.jsonrpc-only"
 	LatHTTPJSONOnly ID = "a2a.lat.http-json-only"
 	LatMessageReply ID = "a2a.lat.message-reply"
+	LatTaskReply    ID = "a2a.lat.task-reply"
 	LatNoCardCache  ID = "a2a.lat.no-card-cache"
 	LatPlain401     ID = "a2a.lat.plain-401"
 
@@ -31,9 +32,12 @@ func init() {
 		Latitude{ID: LatHTTPJSONOnly, Documents: []string{AllDocuments},
 			Permits:     `A2A 1.0 §5.1 "When an agent supports multiple protocols, all supported protocols MUST …" and §5.2 "Agents MUST declare all supported protocols in their AgentCard": one binding is enough, as long as the card lists exactly what is served`,
 			Description: "only the HTTP+JSON binding is served; supportedInterfaces lists only it; POST /jsonrpc answers 404"},
-		Latitude{ID: LatMessageReply, Documents: []string{"agent-cards"},
-			Permits:     `A2A 1.0 §3.1.1: "The agent MAY create a new Task to process the provided message asynchronously or MAY return a direct Message response for simple interactions"; only where the document leaves the reply's shape open (RFC 0202 says nothing of it; the other four documents prescribe Tasks or Messages for their own replies)`,
-			Description: "SendMessage (not streaming) is answered with a Message where the reference agent answers a Task; no task is created"},
+		Latitude{ID: LatMessageReply, Documents: []string{"agent-cards", "interview"},
+			Permits:     `A2A 1.0 §3.1.1: "The agent MAY create a new Task to process the provided message asynchronously or MAY return a direct Message response for simple interactions"; only where the document leaves the reply's shape open: RFC 0202 and the interview extension (whose five methods "MUST NOT create tasks" but which leaves ordinary traffic alone) say nothing of it; on-request (reply metadata on the Task and its Artifacts) and schema-interface (the section 9 mapping) prescribe it`,
+			Description: "SendMessage (not streaming) is answered with a Message where the reference agent answers a completed Task; no task is created"},
+		Latitude{ID: LatTaskReply, Documents: []string{"terms"},
+			Permits:     `A2A 1.0 §3.1.1: "The agent MAY create a new Task to process the provided message asynchronously or MAY return a direct Message response for simple interactions"; the terms extension says nothing of ordinary replies (it "requires nothing of an A2A deployment beyond serving one JSON document and one card entry")`,
+			Description: "SendMessage (not streaming) is answered with a completed Task (the Message as its status message, its parts as the artifact) where the reference agent answers a Message"},
 		Latitude{ID: LatNoCardCache, Documents: []string{AllDocuments},
 			Permits:     `A2A 1.0 §8.6.1: "Agent Card HTTP endpoints SHOULD include a Cache-Control response header …", "SHOULD include an ETag response header …", "MAY include a Last-Modified response header" (SHOULDs not followed, a MAY not taken)`,
 			Description: "the card is served without Cache-Control, ETag and Last-Modified (and If-None-Match is never answered 304)"},

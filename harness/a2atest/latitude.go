@@ -96,6 +96,13 @@ func messageReply(t *a2a.Task, ctxID string) *a2a.Message {
 	return fillMessage(&a2a.Message{Role: a2a.RoleAgent, Parts: parts, Metadata: t.Metadata}, ctxID)
 }
 
+// taskReply turns a Message reply into the completed Task of Options.TaskReply: the message is the final status
+// message and its parts are the one artifact.
+func taskReply(m *a2a.Message) *a2a.Task {
+	return &a2a.Task{ContextID: m.ContextID, Status: a2a.TaskStatus{State: a2a.StateCompleted, Message: m},
+		Artifacts: []a2a.Artifact{{ArtifactID: "reply", Name: "reply", Parts: m.Parts}}}
+}
+
 // plain401 writes the 401 of Options.Plain401: text/plain, WWW-Authenticate (the agent's, else Bearer), no JSON.
 func plain401(w http.ResponseWriter) {
 	h := w.Header()

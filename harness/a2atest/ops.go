@@ -262,6 +262,13 @@ func (s *Server) opSend(w http.ResponseWriter, c *Ctx, b binding, params json.Ra
 		s.respond(w, c, b, Reply{Message: messageReply(rep.Task, ctxID), HTTPStatus: rep.HTTPStatus}, false)
 		return
 	}
+	if s.opts.TaskReply && !streaming && rep.Message != nil && rep.Task == nil && rep.Events == nil {
+		ctxID := req.Message.ContextID
+		if ctxID == "" && prior != nil {
+			ctxID = prior.ContextID
+		}
+		rep = Reply{Task: taskReply(fillMessage(rep.Message, ctxID)), HTTPStatus: rep.HTTPStatus}
+	}
 	if rep.Message != nil {
 		ctxID := req.Message.ContextID
 		if ctxID == "" && prior != nil {

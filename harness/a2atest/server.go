@@ -80,6 +80,10 @@ type Options struct {
 	// the agent "MAY return a direct Message response"): the Message carries the task's artifact parts (else its
 	// status message's parts) and its contextId; no task is stored.
 	MessageReply bool
+	// TaskReply is the reverse: a non-streaming SendMessage whose reply is a Message gets a completed Task instead
+	// (A2A §3.1.1: the agent "MAY create a new Task"), the Message as its final status message and its parts as the
+	// one artifact.
+	TaskReply bool
 	// NoCardCache serves the card without Cache-Control, ETag and Last-Modified, and never answers 304 (A2A §8.6.1
 	// has SHOULDs and a MAY for them).
 	NoCardCache bool

@@ -146,11 +146,14 @@ type workspace struct {
 
 // host is one running reference host.
 type host struct {
-	set    sabotage.Set
-	opt    Options
-	fx     fixture
-	secret []byte
-	srv    *a2atest.Server
+	set sabotage.Set
+	opt Options
+	// srvOpts are the server kit's options, cross-cutting latitudes included; the host's card (which the per-agent
+	// cards project) lists what they serve.
+	srvOpts a2atest.Options
+	fx      fixture
+	secret  []byte
+	srv     *a2atest.Server
 
 	mu     sync.Mutex
 	reqSeq int
@@ -195,7 +198,8 @@ func StartWith(set sabotage.Set, options ...string) (map[string]string, target.C
 	if err != nil {
 		return nil, target.Config{}, nil, err
 	}
-	h := &host{set: set, opt: opt, fx: f, secret: secret, minted: map[string]string{}}
+	h := &host{set: set, opt: opt, fx: f, secret: secret, minted: map[string]string{},
+		srvOpts: crosscut.Options(set, "agent-cards", a2atest.Options{TLS: true})}
 	srv, err := a2atest.Start(a2atest.Agent{
 		Name:   f.Host.Name,
 		Card:   h.publicCard,
@@ -206,7 +210,7 @@ func StartWith(set sabotage.Set, options ...string) (map[string]string, target.C
 			"GET " + InventoryPath:                h.serveInventory,
 			"GET " + InventoryPath + "/{agentId}": h.serveEntry,
 		},
-	}, crosscut.Options(set, "agent-cards", a2atest.Options{TLS: true}))
+	}, h.srvOpts)
 	if err != nil {
 		return nil, target.Config{}, nil, err
 	}

@@ -24,6 +24,7 @@ func Options(set sabotage.Set, doc string, o a2atest.Options) a2atest.Options {
 		o.Binding = a2a.BindingHTTPJSON
 	}
 	o.MessageReply = o.MessageReply || on(sabotage.LatMessageReply)
+	o.TaskReply = o.TaskReply || on(sabotage.LatTaskReply)
 	o.NoCardCache = o.NoCardCache || on(sabotage.LatNoCardCache)
 	o.Plain401 = o.Plain401 || on(sabotage.LatPlain401)
 	return o

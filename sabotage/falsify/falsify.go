@@ -163,8 +163,11 @@ func runLatitude(ctx context.Context, start Starter, l sabotage.Latitude, docs [
 		lr.Error = err.Error()
 		return lr, nil
 	}
-	lr.Rows = len(res.Rows)
 	for _, r := range res.Rows {
+		if !l.Applies(r.Document) {
+			continue // another document's row: not run
+		}
+		lr.Rows++
 		if !Survives(r) {
 			lr.Failed = append(lr.Failed, evidence.LatitudeFailure{Row: r.ID, Verdict: r.Verdict, Detail: r.Detail})
 		}
