@@ -204,6 +204,11 @@ func summaryStanding(w io.Writer, b *Bundle) {
 				unproven++
 			}
 		}
-		fmt.Fprintf(w, "falsifiability: %d toggles, %d rows killed, %d passing rows not proven able to fail\n", len(f.Toggles), len(f.Rows), unproven)
+		fmt.Fprintf(w, "falsifiability: %d toggles, %d rows killed, %d passing rows not proven able to fail", len(f.Toggles), len(f.Rows), unproven)
+		if len(f.Latitudes) > 0 {
+			sv, n := f.LatitudesSurvived()
+			fmt.Fprintf(w, "; latitudes survived %d/%d", sv, n)
+		}
+		fmt.Fprintln(w)
 	}
 }
