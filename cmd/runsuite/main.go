@@ -510,7 +510,7 @@ func printIndex(cat *catalog.Catalog, stdout io.Writer) (int, error) {
 	ids := slices.Sorted(maps.Keys(byID))
 	fmt.Fprintln(stdout)
 	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "toggle\tside\tconsulted at")
+	fmt.Fprintln(tw, "toggle or latitude\tside\tconsulted at")
 	for _, id := range ids {
 		v := byID[id]
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.ID, v.Side, orDash(strings.Join(v.Consulted, ",")))
