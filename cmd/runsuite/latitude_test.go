@@ -32,7 +32,7 @@ func TestLatitudeFlagsAreUsageErrors(t *testing.T) {
 		{"falsify", "--sabotage", string(sabotage.LatNoCardCache)},
 		{"falsify", "--latitude", tg},
 		{"falsify", "--latitude", "a2a.lat.no-such-latitude"},
-		{"mock", "--sabotage", string(sabotage.LatNoCardCache)},
+		{"run", "--sabotage", string(sabotage.LatNoCardCache)},
 		{"mock", "--latitude", tg},
 	} {
 		if code, _, stderr := cliRun(t, args...); code != exitUsage {

@@ -100,7 +100,7 @@ const usage = `runsuite — the extconf conformance harness
   runsuite                      run every suite against the built-in reference agents; write a bundle
   runsuite run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST]
                [--req IDS] [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME]
-               [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS]
+               [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS] [--latitude IDS]
   runsuite catalog [--format table|json|index|index-json] [--check-specs DIR]
   runsuite falsify [--sabotage IDS] [--latitude IDS] [--json FILE] [--whole-document]
                    [--out DIR [--as NAME] [--tier T] [--sign-key FILE]]
@@ -171,6 +171,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	falsFlag := fs.Bool("falsify", false, "also run the falsification matrix and put its table in the bundle")
 	seedFlag := fs.Int64("seed", 0, "Ginkgo random seed")
 	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggles to switch on")
+	latFlag := fs.String("latitude", "", "mock target: latitudes to switch on (other choices the documents permit)")
 	imageFlag := fs.String("image", "", "container target: a local image (never pulled)")
 	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
 	if err := parseNoArgs(fs, args); err != nil {
@@ -186,12 +187,25 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 			return exitUsage, usageError{fmt.Errorf("--suite: unknown document %q", d)}
 		}
 	}
-	set, err := sabotage.Parse(splitList(*sabFlag)...)
+	for _, id := range splitList(*sabFlag) {
+		if sabotage.IsLatitudeID(id) {
+			return exitUsage, usageError{fmt.Errorf("%q is a latitude: pass it with --latitude", id)}
+		}
+	}
+	runLats, err := parseLatitudes(*latFlag)
+	if err != nil {
+		return exitUsage, err
+	}
+	ids := splitList(*sabFlag)
+	for _, l := range runLats {
+		ids = append(ids, string(l.ID))
+	}
+	set, err := sabotage.Parse(ids...)
 	if err != nil {
 		return exitUsage, usageError{err}
 	}
 	if *falsFlag && !set.Empty() {
-		return exitUsage, usageError{errors.New("--falsify proves the tests against the unsabotaged reference agents; drop --sabotage")}
+		return exitUsage, usageError{errors.New("--falsify proves the tests against the unsabotaged reference agents; drop --sabotage and --latitude")}
 	}
 	var cfg target.Config
 	if *cfgFlag != "" {
@@ -820,11 +834,8 @@ func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
-	for _, id := range splitList(*sab) {
-		if sabotage.IsLatitudeID(id) {
-			return exitUsage, usageError{fmt.Errorf("%q is a latitude: pass it with --latitude", id)}
-		}
-	}
+	// --sabotage also takes latitude ids here: the container target hands a reference-agent image the run's whole
+	// set as --sabotage (harness/target/container).
 	lats, err := parseLatitudes(*latFlag)
 	if err != nil {
 		return exitUsage, err
