@@ -27,7 +27,7 @@ func TestReferenceBundleVerifies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := harnessevidence.VerifyBundle(path, harnessevidence.VerifyOptions{Key: key, KnownToggle: sabotage.Known})
+	rep, err := harnessevidence.VerifyBundle(path, harnessevidence.VerifyOptions{Key: key, KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude})
 	if err != nil {
 		t.Fatalf("%v\nre-make with:\n  %s", err, RemakeReference)
 	}

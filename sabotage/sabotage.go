@@ -84,7 +84,8 @@ func Known(id string) bool {
 // Set is the toggles switched on for one run. The zero value has none on.
 type Set struct{ on map[ID]bool }
 
-// Parse builds a Set from ids; an unknown id is an error, so a typo never silently runs an unsabotaged mock.
+// Parse builds a Set from ids, toggle or latitude ids alike; an unknown id is an error, so a typo never silently runs
+// an unsabotaged mock.
 func Parse(ids ...string) (Set, error) {
 	s := Set{on: map[ID]bool{}}
 	for _, id := range ids {
@@ -93,7 +94,13 @@ func Parse(ids ...string) (Set, error) {
 			continue
 		}
 		if _, ok := Lookup(id); !ok {
-			return Set{}, fmt.Errorf("unknown sabotage toggle %q (see `runsuite sabotage list`)", id)
+			if IsLatitudeID(id) {
+				if _, ok := LookupLatitude(id); !ok {
+					return Set{}, fmt.Errorf("unknown latitude %q (see `runsuite latitude list`)", id)
+				}
+			} else {
+				return Set{}, fmt.Errorf("unknown sabotage toggle %q (see `runsuite sabotage list`)", id)
+			}
 		}
 		s.on[ID(id)] = true
 	}
@@ -133,16 +140,16 @@ func From(f Faults) Set {
 	return s
 }
 
-// On reports whether toggle id is switched on. Callers pass the registry's constants; an unregistered id (an
-// ID conversion or untyped literal that slipped past the compiler) still panics.
+// On reports whether toggle or latitude id is switched on. Callers pass the registry's constants; an unregistered
+// id (an ID conversion or untyped literal that slipped past the compiler) still panics.
 func (s Set) On(id ID) bool {
-	if _, ok := Lookup(string(id)); !ok {
+	if _, ok := Lookup(string(id)); !ok && !KnownLatitude(string(id)) {
 		panic("sabotage: mock consults unregistered toggle " + string(id))
 	}
 	return s.on[id]
 }
 
-// IDs returns the ids switched on, sorted.
+// IDs returns the ids switched on (toggles and latitudes), sorted.
 func (s Set) IDs() []string {
 	out := make([]string, 0, len(s.on))
 	for id := range s.on {
@@ -152,5 +159,5 @@ func (s Set) IDs() []string {
 	return out
 }
 
-// Empty reports whether no toggle is on.
+// Empty reports whether no toggle and no latitude is on.
 func (s Set) Empty() bool { return len(s.on) == 0 }

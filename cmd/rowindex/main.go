@@ -149,6 +149,13 @@ func buildIndex(root string, cat *catalog.Catalog) (*catalog.Index, []string, er
 			killers[r] = append(killers[r], t)
 		}
 	}
+	// Latitudes are found the same way (an expression whose constant value is the id); a row lists every latitude
+	// whose documents include the row's document (or are "all"), unless the row is unwitnessable (no run can fail
+	// it). The rule is deliberately coarse: a latitude runs the whole of its documents, so every such row must
+	// survive it.
+	for _, l := range sabotage.Latitudes() {
+		toggles[string(l.ID)] = true
+	}
 	f, err := scan(root, rows, toggles)
 	if err != nil {
 		return nil, nil, err
@@ -157,6 +164,11 @@ func buildIndex(root string, cat *catalog.Catalog) (*catalog.Index, []string, er
 	for _, t := range sabotage.All() {
 		if len(f.consults[string(t.ID)]) == 0 {
 			warnings = append(warnings, fmt.Sprintf("toggle %s: no expression outside sabotage/ has its id as constant value", t.ID))
+		}
+	}
+	for _, l := range sabotage.Latitudes() {
+		if len(f.consults[string(l.ID)]) == 0 {
+			warnings = append(warnings, fmt.Sprintf("latitude %s: no expression outside sabotage/ has its id as constant value", l.ID))
 		}
 	}
 	ix := &catalog.Index{Catalog: cat.Digest, Rows: make([]catalog.IndexRow, 0, len(cat.Rows))}
@@ -173,6 +185,12 @@ func buildIndex(root string, cat *catalog.Catalog) (*catalog.Index, []string, er
 			}
 			seen[string(t.ID)] = true
 			ir.Toggles = append(ir.Toggles, catalog.Variant{ID: string(t.ID), Side: t.Side, Consulted: sortedPositions(f.consults[string(t.ID)])})
+		}
+		for _, l := range sabotage.Latitudes() { // sorted by id
+			if l.Applies(r.Document) && r.Witness != catalog.WitnessUnwitnessable {
+				ir.Latitudes = append(ir.Latitudes, catalog.Variant{ID: string(l.ID), Side: sabotage.SideAgent,
+					Consulted: sortedPositions(f.consults[string(l.ID)])})
+			}
 		}
 		ix.Rows = append(ix.Rows, ir)
 	}

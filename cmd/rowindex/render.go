@@ -94,7 +94,7 @@ func counts(cat *catalog.Catalog, ix *catalog.Index) string {
 		perDoc[t.Document]++
 	}
 	var b strings.Builder
-	b.WriteString("| document | id | row ids | rows | witnessable | with a spec | toggles |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| document | id | row ids | rows | witnessable | with a spec | toggles | latitudes |\n|---|---|---|---|---|---|---|---|\n")
 	var tr, tw, ts, tt int
 	for _, d := range catalog.Documents {
 		var n, w, s int
@@ -110,10 +110,16 @@ func counts(cat *catalog.Catalog, ix *catalog.Index) string {
 				s++
 			}
 		}
-		fmt.Fprintf(&b, "| %s | `%s` | `%s-…` | %d | %d | %d | %d |\n", d.Title, d.ID, d.Prefix, n, w, s, perDoc[d.ID])
+		lats := 0
+		for _, l := range sabotage.Latitudes() {
+			if l.Applies(d.ID) {
+				lats++
+			}
+		}
+		fmt.Fprintf(&b, "| %s | `%s` | `%s-…` | %d | %d | %d | %d | %d |\n", d.Title, d.ID, d.Prefix, n, w, s, perDoc[d.ID], lats)
 		tr, tw, ts, tt = tr+n, tw+w, ts+s, tt+perDoc[d.ID]
 	}
-	fmt.Fprintf(&b, "| total | | | %d | %d | %d | %d |\n", tr, tw, ts, tt)
+	fmt.Fprintf(&b, "| total | | | %d | %d | %d | %d | %d |\n", tr, tw, ts, tt, len(sabotage.Latitudes()))
 	return b.String()
 }
 
@@ -159,7 +165,7 @@ func rowTable(doc, witness, dir string, cat *catalog.Catalog, ix *catalog.Index)
 		default:
 			spec = "**no spec found**"
 		}
-		cells = append(cells, spec, orDash(strings.Join(locs, ", ")), variants(r.Toggles), variants(r.Latitudes))
+		cells = append(cells, spec, orDash(strings.Join(locs, ", ")), variants(r.Toggles), latitudes(r.Latitudes))
 		for i := range cells {
 			cells[i] = cell(cells[i])
 		}
@@ -176,6 +182,24 @@ func variants(vs []catalog.Variant) string {
 			s += " *(client)*"
 		}
 		out = append(out, s)
+	}
+	return orDash(strings.Join(out, ", "))
+}
+
+// latitudes lists a row's latitudes for a README table; the cross-cutting ones (a2a.lat.*, which every row of
+// their documents lists) collapse into one entry with their count.
+func latitudes(vs []catalog.Variant) string {
+	var out []string
+	cross := 0
+	for _, v := range vs {
+		if strings.HasPrefix(v.ID, "a2a"+sabotage.LatitudeInfix) {
+			cross++
+			continue
+		}
+		out = append(out, "`"+v.ID+"`")
+	}
+	if cross > 0 {
+		out = append(out, fmt.Sprintf("`a2a.lat.*` (%d)", cross))
 	}
 	return orDash(strings.Join(out, ", "))
 }

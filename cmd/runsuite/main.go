@@ -76,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdMock(ctx, args, stdout)
 	case "sabotage":
 		code, err = cmdSabotage(args, stdout)
+	case "latitude":
+		code, err = cmdLatitude(args, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -100,15 +102,16 @@ const usage = `runsuite — the extconf conformance harness
   runsuite                      run every suite against the built-in reference agents; write a bundle
   runsuite run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST]
                [--req IDS] [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME]
-               [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS]
-                 [--force] [--allow-nothing-graded]
+               [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS] [--latitude IDS]
+               [--force] [--allow-nothing-graded]
   runsuite catalog [--format table|json|index|index-json] [--check-specs DIR]
-  runsuite falsify [--sabotage IDS] [--json FILE] [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE]]
+  runsuite falsify [--sabotage IDS] [--latitude IDS] [--json FILE] [--whole-document]
+                   [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE]]
   runsuite verify BUNDLE [--key FILE]
   runsuite render BUNDLE [--html FILE] [--junit FILE] [--key FILE]
   runsuite keygen [--alg EdDSA|ES256] --out FILE
-  runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS]
-  runsuite sabotage list
+  runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS] [--latitude IDS]
+  runsuite sabotage list | latitude list
 
 Exit status: 0 every selected applicable row about the target passed, none is blocked, and at least one was
 graded; 1 a target row failed, is blocked or was not tested, or nothing about the target was graded (NOTHING
@@ -182,6 +185,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	falsFlag := fs.Bool("falsify", false, "also run the falsification matrix and put its table in the bundle")
 	seedFlag := fs.Int64("seed", 0, "Ginkgo random seed")
 	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggles to switch on")
+	latFlag := fs.String("latitude", "", "mock target: latitudes to switch on (other choices the documents permit)")
 	imageFlag := fs.String("image", "", "container target: a local image (never pulled)")
 	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
 	forceFlag := fs.Bool("force", false, "overwrite a bundle already in --out")
@@ -205,12 +209,25 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := checkReq(splitList(*reqFlag), docs); err != nil {
 		return exitUsage, err
 	}
-	set, err := sabotage.Parse(splitList(*sabFlag)...)
+	for _, id := range splitList(*sabFlag) {
+		if sabotage.IsLatitudeID(id) {
+			return exitUsage, usageError{fmt.Errorf("%q is a latitude: pass it with --latitude", id)}
+		}
+	}
+	runLats, err := parseLatitudes(*latFlag)
+	if err != nil {
+		return exitUsage, err
+	}
+	ids := splitList(*sabFlag)
+	for _, l := range runLats {
+		ids = append(ids, string(l.ID))
+	}
+	set, err := sabotage.Parse(ids...)
 	if err != nil {
 		return exitUsage, usageError{err}
 	}
 	if *falsFlag && !set.Empty() {
-		return exitUsage, usageError{errors.New("--falsify proves the tests against the unsabotaged reference agents; drop --sabotage")}
+		return exitUsage, usageError{errors.New("--falsify proves the tests against the unsabotaged reference agents; drop --sabotage and --latitude")}
 	}
 	var cfg target.Config
 	if *cfgFlag != "" {
@@ -278,7 +295,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	var fals *evidence.Falsifiability
 	if *falsFlag && !res.Interrupted {
 		var frep *falsify.Report
-		if fals, frep, err = falsifyTable(ctx, docs, nil, res.Seed, false, stderr); err != nil {
+		if fals, frep, err = falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, stderr); err != nil {
 			return exitFail, err
 		}
 		if frep.Interrupted {
@@ -414,7 +431,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 
 // verifyWritten verifies a bundle the run just wrote (a variable so a test can make it fail).
 var verifyWritten = func(path string) (*evidence.Report, error) {
-	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known})
+	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude})
 }
 
 // exitFor is the exit status of a written bundle: interrupted, then a harness defect (the bundle does not verify
@@ -465,7 +482,9 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 
 // falsifyTable runs the falsification matrix for the documents (all when empty) with the given toggles (every
 // toggle of those documents when nil) and returns the table that goes into a bundle, stamped with its run.
-func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, seed int64, whole bool, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
+// Latitudes run after the toggles: lats (every latitude applying to docs when nil), none when noLats; no toggle
+// runs when noToggles.
+func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, lats []sabotage.Latitude, noToggles, noLats bool, seed int64, whole bool, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
 	var chosen []harness.Suite
 	for _, s := range suites.All() {
 		if len(docs) == 0 || slices.Contains(docs, s.Document) {
@@ -479,12 +498,26 @@ func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle,
 			}
 		}
 	}
+	if lats == nil {
+		for _, l := range sabotage.Latitudes() {
+			if len(docs) == 0 || len(l.In(docs)) > 0 {
+				lats = append(lats, l)
+			}
+		}
+	}
+	if noToggles {
+		toggles = nil
+	}
+	if noLats {
+		lats = nil
+	}
 	if seed == 0 {
 		seed = 1
 	}
 	started := time.Now().UTC()
-	fmt.Fprintf(stderr, "runsuite: falsification: the reference agents, then %d sabotaged runs\n", len(toggles))
-	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: chosen, Toggles: toggles, Seed: seed, WholeDocument: whole})
+	fmt.Fprintf(stderr, "runsuite: falsification: the reference agents, then %d sabotaged runs, then %d latitude runs\n", len(toggles), len(lats))
+	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: chosen, Toggles: toggles, NoToggles: len(toggles) == 0,
+		Latitudes: lats, NoLatitudes: len(lats) == 0, Seed: seed, WholeDocument: whole})
 	if err != nil {
 		return nil, nil, fmt.Errorf("falsification: %w", err)
 	}
@@ -586,7 +619,7 @@ func printIndex(cat *catalog.Catalog, stdout io.Writer) (int, error) {
 	ids := slices.Sorted(maps.Keys(byID))
 	fmt.Fprintln(stdout)
 	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "toggle\tside\tconsulted at")
+	fmt.Fprintln(tw, "toggle or latitude\tside\tconsulted at")
 	for _, id := range ids {
 		v := byID[id]
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.ID, v.Side, orDash(strings.Join(v.Consulted, ",")))
@@ -637,7 +670,8 @@ func checkSpecs(cat *catalog.Catalog, dir string, stdout io.Writer) (int, error)
 
 func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("falsify")
-	sab := fs.String("sabotage", "", "toggles to run (default: all)")
+	sab := fs.String("sabotage", "", "toggles to run (default: all; given without --latitude, no latitude runs)")
+	latFlag := fs.String("latitude", "", "latitudes to run after the toggles (default: all; given without --sabotage, no toggle runs)")
 	jsonOut := fs.String("json", "", "write the falsifiability table here")
 	seed := fs.Int64("seed", 1, "Ginkgo random seed")
 	whole := fs.Bool("whole-document", false, "per toggle, run its whole document (collateral across every row; slower)")
@@ -662,16 +696,26 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	for _, id := range splitList(*sab) {
 		t, ok := sabotage.Lookup(id)
 		if !ok {
+			if sabotage.KnownLatitude(id) {
+				return exitUsage, usageError{fmt.Errorf("%q is a latitude: pass it with --latitude", id)}
+			}
 			return exitUsage, usageError{fmt.Errorf("unknown toggle %q", id)}
 		}
 		toggles = append(toggles, t)
 	}
+	lats, err := parseLatitudes(*latFlag)
+	if err != nil {
+		return exitUsage, err
+	}
 	started := time.Now()
-	full := len(toggles) == 0
-	if full {
+	full := len(toggles) == 0 && len(lats) == 0
+	if len(toggles) == 0 {
 		toggles = sabotage.All()
 	}
-	table, rep, err := falsifyTable(ctx, nil, toggles, *seed, *whole, stderr)
+	if len(lats) == 0 {
+		lats = sabotage.Latitudes()
+	}
+	table, rep, err := falsifyTable(ctx, nil, toggles, lats, *sab == "" && *latFlag != "", *latFlag == "" && *sab != "", *seed, *whole, stderr)
 	if err != nil {
 		return exitFail, err
 	}
@@ -697,6 +741,11 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	}
 	for _, t := range table.Toggles {
 		if len(t.Survived) > 0 {
+			code = exitFail
+		}
+	}
+	for _, l := range table.Latitudes {
+		if !l.Survived {
 			code = exitFail
 		}
 	}
@@ -761,7 +810,7 @@ func verifyArg(fs *flag.FlagSet, args []string, keyPath *string, usage string) (
 }
 
 func verifyPath(path, keyPath string) (*evidence.Report, error) {
-	o := evidence.VerifyOptions{KnownToggle: sabotage.Known}
+	o := evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude}
 	if keyPath != "" {
 		k, err := evidence.ReadPublicKey(keyPath)
 		if err != nil {
@@ -884,11 +933,22 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) {
 	fs := newFlags("mock")
 	sab := fs.String("sabotage", "", "toggles to switch on")
+	latFlag := fs.String("latitude", "", "latitudes to switch on (other choices the documents permit)")
 	listen := fs.String("listen", "", "loopback HOST:PORT; the agents take PORT, PORT+1, … (default: ephemeral ports)")
 	if err := parse(fs, args); err != nil {
 		return exitUsage, err
 	}
-	set, err := sabotage.Parse(splitList(*sab)...)
+	// --sabotage also takes latitude ids here: the container target hands a reference-agent image the run's whole
+	// set as --sabotage (harness/target/container).
+	lats, err := parseLatitudes(*latFlag)
+	if err != nil {
+		return exitUsage, err
+	}
+	ids := splitList(*sab)
+	for _, l := range lats {
+		ids = append(ids, string(l.ID))
+	}
+	set, err := sabotage.Parse(ids...)
 	if err != nil {
 		return exitUsage, usageError{err}
 	}
@@ -912,6 +972,35 @@ func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) 
 		return exitFail, err
 	}
 	<-ctx.Done() // interrupt, or SIGTERM (`docker stop`: PID 1 gets no default handler)
+	return exitPass, nil
+}
+
+// parseLatitudes resolves a --latitude list; an unknown id (or a toggle id) is a usage error.
+func parseLatitudes(list string) ([]sabotage.Latitude, error) {
+	var out []sabotage.Latitude
+	for _, id := range splitList(list) {
+		l, ok := sabotage.LookupLatitude(id)
+		if !ok {
+			if sabotage.Known(id) {
+				return nil, usageError{fmt.Errorf("%q is a sabotage toggle: pass it with --sabotage", id)}
+			}
+			return nil, usageError{fmt.Errorf("unknown latitude %q (see `runsuite latitude list`)", id)}
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+func cmdLatitude(args []string, stdout io.Writer) (int, error) {
+	if len(args) != 1 || args[0] != "list" {
+		return exitUsage, usageError{errors.New("usage: runsuite latitude list")}
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "latitude\tdocuments\tpermits")
+	for _, l := range sabotage.Latitudes() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", l.ID, strings.Join(l.Documents, ","), l.Permits)
+	}
+	tw.Flush()
 	return exitPass, nil
 }
 

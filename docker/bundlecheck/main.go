@@ -51,7 +51,7 @@ func main() {
 
 func check(mode, path, image, toggle string) (problems, notes []string) {
 	fail := func(f string, a ...any) { problems = append(problems, fmt.Sprintf(f, a...)) }
-	rep, err := evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known})
+	rep, err := evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude})
 	if err != nil {
 		fail("%v", err)
 		return

@@ -28,7 +28,7 @@ type Options struct {
 	// CheckDial, when set, judges every address a connection would go to ("host:port" as requested, and each IP
 	// the host resolves to); the client dials only an IP it accepted, so a name cannot be re-resolved elsewhere.
 	CheckDial func(hostport string, ip net.IP) error
-	Header      http.Header                                                       // sent on every request
+	Header    http.Header // sent on every request
 }
 
 // Client speaks A2A 1.0 to a target it does not trust, recording every exchange.

@@ -32,7 +32,15 @@
 //	    Principal *Principal; Tenant string; RespHeader http.Header; Server *Server
 //	}
 //	func (c *Ctx) IsActive(uri string) bool; func (c *Ctx) IsRequested(uri string) bool
-//	type Options struct{ Addr string; TLS bool } // Addr default "127.0.0.1:0", loopback only
+//	type Options struct {
+//	    Addr string; TLS bool // Addr default "127.0.0.1:0", loopback only
+//	    // Latitudes (other choices A2A 1.0 permits; the reference agents switch them from sabotage's a2a.lat.* ids
+//	    // through mockagents/crosscut): the card without streaming and streaming refused -32004; one binding
+//	    // (a2a.BindingJSONRPC | a2a.BindingHTTPJSON) listed and served, the other 404; a completed Task reply sent as
+//	    // a Message, or a Message reply as a completed Task; the card without cache headers; 401s as plain text.
+//	    SyncOnly bool; Binding string; MessageReply, TaskReply, NoCardCache, Plain401 bool
+//	}
+//	func (o Options) CardInterfaces(base string) []a2a.AgentInterface; func (o Options) Streaming(want bool) bool
 //	// In a container (the reference image sets both): EXTCONF_MOCK_PORTS=LO-HI, EXTCONF_MOCK_BIND=0.0.0.0 make a
 //	// Start with Addr "" listen on the range's lowest free port and advertise https://127.0.0.1:<port> (bind.go).
 //	func Start(a Agent, o Options) (*Server, error)

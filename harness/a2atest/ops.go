@@ -253,6 +253,22 @@ func (s *Server) opSend(w http.ResponseWriter, c *Ctx, b binding, params json.Ra
 		s.respond(w, c, b, rep, streaming)
 		return
 	}
+	if s.opts.MessageReply && !streaming && rep.Task != nil && rep.Message == nil &&
+		(rep.Task.Status.State == "" || rep.Task.Status.State == a2a.StateCompleted) {
+		ctxID := req.Message.ContextID
+		if ctxID == "" && prior != nil {
+			ctxID = prior.ContextID
+		}
+		s.respond(w, c, b, Reply{Message: messageReply(rep.Task, ctxID), HTTPStatus: rep.HTTPStatus}, false)
+		return
+	}
+	if s.opts.TaskReply && !streaming && rep.Message != nil && rep.Task == nil && rep.Events == nil {
+		ctxID := req.Message.ContextID
+		if ctxID == "" && prior != nil {
+			ctxID = prior.ContextID
+		}
+		rep = Reply{Task: taskReply(fillMessage(rep.Message, ctxID)), HTTPStatus: rep.HTTPStatus}
+	}
 	if rep.Message != nil {
 		ctxID := req.Message.ContextID
 		if ctxID == "" && prior != nil {
@@ -551,6 +567,7 @@ func (s *Server) opExtendedCard(c *Ctx) Reply {
 	if err != nil {
 		return Reply{Err: errInternal("encoding the extended card: " + err.Error())}
 	}
+	raw = s.cardLatitudes(raw)
 	if raw, err = s.signCard(raw); err != nil {
 		return Reply{Err: errInternal(err.Error())}
 	}
@@ -583,6 +600,10 @@ func resultBytes(method string, rep Reply) ([]byte, *a2a.RPCError) {
 
 // respond writes a Reply on the binding.
 func (s *Server) respond(w http.ResponseWriter, c *Ctx, b binding, rep Reply, streaming bool) {
+	if s.opts.Plain401 && rep.HTTPStatus == http.StatusUnauthorized {
+		plain401(w)
+		return
+	}
 	switch {
 	case rep.RawBody != nil:
 		status := rep.HTTPStatus

@@ -61,10 +61,35 @@ type Reply struct {
 	RawBody []byte
 }
 
-// Options configure the listener.
+// Options configure the listener and the latitudes the core applies to any agent.
 type Options struct {
 	Addr string // default "127.0.0.1:0"; must be loopback
 	TLS  bool   // serve https with a leaf certificate for 127.0.0.1, ::1, localhost issued by the test CA
+
+	// Latitudes: other choices A2A 1.0 permits, applied by the core whatever the agent (the reference agents switch
+	// them on from the a2a.lat.* ids of package sabotage). The zero value is the reference behaviour.
+
+	// SyncOnly rewrites the card's (and the extended card's) capabilities.streaming to false, so
+	// SendStreamingMessage and SubscribeToTask are refused with UnsupportedOperationError (A2A §3.3.1).
+	SyncOnly bool
+	// Binding, when set (a2a.BindingJSONRPC or a2a.BindingHTTPJSON), serves only that binding: the cards list only
+	// its interfaces and the other binding's endpoint answers 404 (A2A §5.2: "Agents MUST declare all supported
+	// protocols in their AgentCard").
+	Binding string
+	// MessageReply answers a non-streaming SendMessage whose reply is a Task with a Message instead (A2A §3.1.1:
+	// the agent "MAY return a direct Message response"): the Message carries the task's artifact parts (else its
+	// status message's parts) and its contextId; no task is stored.
+	MessageReply bool
+	// TaskReply is the reverse: a non-streaming SendMessage whose reply is a Message gets a completed Task instead
+	// (A2A §3.1.1: the agent "MAY create a new Task"), the Message as its final status message and its parts as the
+	// one artifact.
+	TaskReply bool
+	// NoCardCache serves the card without Cache-Control, ETag and Last-Modified, and never answers 304 (A2A §8.6.1
+	// has SHOULDs and a MAY for them).
+	NoCardCache bool
+	// Plain401 writes every 401 of an A2A operation (the core's own and any Reply with HTTPStatus 401) as a plain-text
+	// body with WWW-Authenticate (RFC 7235 §3.1) and no JSON.
+	Plain401 bool
 }
 
 // Limits of the core.
@@ -76,6 +101,7 @@ const (
 // Server is one running agent.
 type Server struct {
 	agent    Agent
+	opts     Options
 	base     string
 	tasks    *TaskStore
 	srv      *http.Server
@@ -148,7 +174,7 @@ func Start(a Agent, o Options) (*Server, error) {
 		ln = tls.NewListener(ln, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
 		scheme = "https"
 	}
-	s, err := newServer(a, scheme+"://"+advertise)
+	s, err := newServer(a, scheme+"://"+advertise, o)
 	if err != nil {
 		ln.Close()
 		return nil, err
@@ -167,8 +193,8 @@ func Start(a Agent, o Options) (*Server, error) {
 }
 
 // newServer builds everything but the listener (base is the origin the card advertises).
-func newServer(a Agent, base string) (s *Server, err error) {
-	s = &Server{agent: a, base: base, tasks: newTaskStore(), closing: make(chan struct{}), routes: http.NewServeMux()}
+func newServer(a Agent, base string, o Options) (s *Server, err error) {
+	s = &Server{agent: a, opts: o, base: base, tasks: newTaskStore(), closing: make(chan struct{}), routes: http.NewServeMux()}
 	defer func() { // ServeMux panics on an invalid or conflicting pattern: report it as an error
 		if r := recover(); r != nil {
 			s, err = nil, fmt.Errorf("server: routes: %v", r)
@@ -266,6 +292,7 @@ func (s *Server) buildCard() (card []byte, info cardInfo, jwks []byte, err error
 	if err != nil {
 		return nil, info, nil, fmt.Errorf("server: encoding card: %w", err)
 	}
+	card = s.cardLatitudes(card)
 	if card, err = s.signCard(card); err != nil {
 		return nil, info, nil, err
 	}
@@ -376,10 +403,12 @@ func (s *Server) root() http.Handler {
 			s.serveCard(w, r)
 		case p == JWKSPath && s.agent.Signer != nil && s.agent.Signer.JKU:
 			s.serveJWKS(w, r)
-		case p == "/jsonrpc":
+		case p == "/jsonrpc" && s.opts.Binding != a2a.BindingHTTPJSON:
 			s.serveJSONRPC(w, r)
-		case p == "/rest" || len(p) > 5 && p[:6] == "/rest/":
+		case (p == "/rest" || len(p) > 5 && p[:6] == "/rest/") && s.opts.Binding != a2a.BindingJSONRPC:
 			s.serveREST(w, r)
+		case p == "/jsonrpc" || p == "/rest" || strings.HasPrefix(p, "/rest/"):
+			http.NotFound(w, r) // the binding this server does not serve (Options.Binding)
 		default:
 			s.routes.ServeHTTP(w, r)
 		}
@@ -401,6 +430,10 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {
 	}
 	// A2A §8.6.1: Cache-Control with max-age (SHOULD), ETag (SHOULD), Last-Modified (MAY). Revalidation is by
 	// If-None-Match only: Last-Modified has one-second resolution and cards may change faster (Reload).
+	if s.opts.NoCardCache {
+		writeJSON(w, http.StatusOK, card)
+		return
+	}
 	h := w.Header()
 	h.Set("Cache-Control", CardCacheControl)
 	h.Set("ETag", etag)

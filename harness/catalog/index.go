@@ -33,7 +33,7 @@ type IndexRow struct {
 	// Toggles are the sabotage toggles whose Targets name the row: each must make it executed-fail.
 	Toggles []Variant `json:"toggles"`
 	// Latitudes are the variants of a reference agent that stay inside what the document allows: none may make
-	// the row fail. The mechanism is not there yet; the list is always empty until it is.
+	// the row fail. A witnessable row lists every latitude whose documents include its document (or are "all").
 	Latitudes []Variant `json:"latitudes"`
 }
 
@@ -43,7 +43,7 @@ type SpecRef struct {
 	Location string `json:"location"` // file:line of the declaring call
 }
 
-// Variant is a toggle (or, later, a latitude variant) and the places a mock or the reference client consults it.
+// Variant is a toggle or a latitude and the places a mock or the reference client consults it.
 type Variant struct {
 	ID        string   `json:"id"`
 	Side      string   `json:"side"`      // agent | client

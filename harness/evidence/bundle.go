@@ -27,7 +27,7 @@ import (
 )
 
 // Version is the harness version written into bundles.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // TranscriptFile is the transcript's file name beside the bundle.
 const TranscriptFile = "transcript.jsonl"
@@ -136,6 +136,39 @@ type Falsifiability struct {
 	ReferenceNotPassing []string            `json:"referenceNotPassing,omitempty"`
 	Toggles             []ToggleResult      `json:"toggles"`
 	Rows                map[string][]string `json:"rows"` // row id → toggles that killed it
+	// Latitudes are the runs with one latitude on (a choice the document permits): each must survive, every row of
+	// its documents executed-pass, inapplicable, blocked with a reason, unwitnessable or skipped.
+	Latitudes []LatitudeResult `json:"latitudes,omitempty"`
+}
+
+// LatitudeResult is one latitude run's outcome.
+type LatitudeResult struct {
+	ID        string   `json:"id"`
+	Documents []string `json:"documents"` // the documents run (the latitude's, among those with a suite)
+	Permits   string   `json:"permits"`   // the sentence or silence that permits the choice
+	Survived  bool     `json:"survived"`  // no row failed (and the run itself did not)
+	Rows      int      `json:"rows"`      // rows graded in the run
+	// Failed are the rows that did not survive: executed-fail, not-tested, blocked without a reason, or any verdict
+	// that does not read as an honest outcome.
+	Failed []LatitudeFailure `json:"failed,omitempty"`
+	Error  string            `json:"error,omitempty"` // the run could not be made
+}
+
+// LatitudeFailure is one row a latitude failed.
+type LatitudeFailure struct {
+	Row     string `json:"row"`
+	Verdict string `json:"verdict"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// LatitudesSurvived counts the latitudes that survived, of all run.
+func (f *Falsifiability) LatitudesSurvived() (survived, total int) {
+	for _, l := range f.Latitudes {
+		if l.Survived {
+			survived++
+		}
+	}
+	return survived, len(f.Latitudes)
 }
 
 // ToggleResult is one sabotaged run's outcome.
@@ -216,8 +249,10 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 	}
 	b.Status, b.StatusReason = harness.Status(res.Rows)
 	b.Transcript = TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: Digest(transcript)}
-	if x := res.Env.Client.Recorder().Redactor(); x != nil {
-		b.Transcript.RedactionSalt = x.Salt
+	if res.Env != nil && res.Env.Client != nil {
+		if x := res.Env.Client.Recorder().Redactor(); x != nil {
+			b.Transcript.RedactionSalt = x.Salt
+		}
 	}
 	b.WitnessSHA256, err = Witness(b.Rows, transcript)
 	if err != nil {

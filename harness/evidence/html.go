@@ -260,6 +260,10 @@ var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap
 	"short": short,
 	"lower": strings.ToLower,
 	"dash":  dash,
+	"latSurvived": func(f *Falsifiability) string {
+		sv, n := f.LatitudesSurvived()
+		return fmt.Sprintf("%d/%d", sv, n)
+	},
 }).Parse(reportHTML))
 
 const reportHTML = `<!DOCTYPE html>
@@ -386,6 +390,12 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 <tr><th>toggle</th><th>document</th><th>side</th><th>targets</th><th>killed</th><th>survived</th><th>collateral</th></tr>
 {{range .Toggles}}<tr><td><code>{{.ID}}</code></td><td>{{.Document}}</td><td>{{.Side}}</td><td>{{join .Targets ", "}}</td><td class="ok">{{dash (join .Killed ", ")}}</td><td{{if .Survived}} class="fail"{{end}}>{{dash (join .Survived ", ")}}{{if .Error}} ({{.Error}}){{end}}</td><td>{{dash (join .Collateral ", ")}}</td></tr>
 {{end}}</table>
+{{if .Latitudes}}<h3 id="latitudes">Latitudes: latitudes survived {{latSurvived .}}</h3>
+<p>One run per latitude, a choice the documents permit, over the whole of its documents: it survives when no row of them is executed-fail, not-tested or blocked without a reason.</p>
+<table id="latitude-table">
+<tr><th>latitude</th><th>documents</th><th>permits</th><th>rows</th><th>survived</th><th>failed rows</th></tr>
+{{range .Latitudes}}<tr><td><code>{{.ID}}</code></td><td>{{join .Documents ", "}}</td><td>{{.Permits}}</td><td class="n">{{.Rows}}</td><td{{if .Survived}} class="ok">yes{{else}} class="fail">no{{end}}</td><td>{{if or .Failed .Error}}{{range .Failed}}<code>{{.Row}}</code> {{.Verdict}}: {{.Detail}}<br>{{end}}{{.Error}}{{else}}–{{end}}</td></tr>
+{{end}}</table>{{end}}
 {{else}}<p>No falsifiability table in this bundle.</p>{{end}}
 
 <footer>Generated from bundle witness <code>{{.B.WitnessSHA256}}</code> by extconf {{.B.Harness.Version}}. This file loads nothing from the network. {{.Standing}}</footer>

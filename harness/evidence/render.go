@@ -143,6 +143,51 @@ func FalsifySummary(w io.Writer, f *Falsifiability, witnessable []string) {
 		fmt.Fprintf(tw, "%s\t%s\n", id, dash(strings.Join(f.Rows[id], ",")))
 	}
 	tw.Flush()
+	LatitudeSummary(w, f)
+}
+
+// LatitudeSummary writes the latitudes section of a falsification: one line per latitude, then each failed row,
+// then "latitudes survived N/M". Nothing when no latitude ran.
+func LatitudeSummary(w io.Writer, f *Falsifiability) {
+	if len(f.Latitudes) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "latitude\tdocuments\trows\tsurvived\tfailed")
+	for _, l := range f.Latitudes {
+		var failed []string
+		for _, fr := range l.Failed {
+			failed = append(failed, fr.Row)
+		}
+		fl := strings.Join(failed, ",")
+		if l.Error != "" {
+			fl += " (" + l.Error + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", l.ID, strings.Join(l.Documents, ","), l.Rows, yesNo(l.Survived), dash(fl))
+	}
+	tw.Flush()
+	for _, l := range f.Latitudes {
+		for _, fr := range l.Failed {
+			fmt.Fprintf(w, "LATITUDE %s: %s is %s: %s\n", l.ID, fr.Row, fr.Verdict, firstLineOf(fr.Detail))
+		}
+	}
+	sv, n := f.LatitudesSurvived()
+	fmt.Fprintf(w, "latitudes survived %d/%d\n", sv, n)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 func dash(s string) string {
@@ -185,6 +230,11 @@ func summaryStanding(w io.Writer, b *Bundle) {
 				unproven++
 			}
 		}
-		fmt.Fprintf(w, "falsifiability: %d toggles, %d rows killed, %d passing rows not proven able to fail\n", len(f.Toggles), len(f.Rows), unproven)
+		fmt.Fprintf(w, "falsifiability: %d toggles, %d rows killed, %d passing rows not proven able to fail", len(f.Toggles), len(f.Rows), unproven)
+		if len(f.Latitudes) > 0 {
+			sv, n := f.LatitudesSurvived()
+			fmt.Fprintf(w, "; latitudes survived %d/%d", sv, n)
+		}
+		fmt.Fprintln(w)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,6 +28,8 @@ type VerifyOptions struct {
 	// falsifiability table's toggles are checked against it. The engine takes it as a function because it does
 	// not import the registry. Nil: toggle ids are not checked, and a note says so.
 	KnownToggle func(id string) bool
+	// KnownLatitude does the same for the latitudes section (sabotage.KnownLatitude). Nil: not checked, noted.
+	KnownLatitude func(id string) bool
 }
 
 // Check is one named verification step: it holds when it has no problems. Notes say what was checked.
@@ -463,8 +466,13 @@ func checkFalsifiability(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog 
 			unproven = append(unproven, r.ID)
 		}
 	}
+	checkLatitudes(c, f, cat, sameCatalog, o)
 	if c.OK() {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d toggles, all registered; %d rows killed", len(f.Toggles), len(rows)))
+		if len(f.Latitudes) > 0 {
+			sv, n := f.LatitudesSurvived()
+			c.Notes = append(c.Notes, fmt.Sprintf("latitudes survived %d/%d", sv, n))
+		}
 	}
 	if len(unproven) > 0 {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d passing rows have no toggle that killed them (their tests are not proven able to fail): %s", len(unproven), clipList(unproven, 12)))
@@ -513,4 +521,49 @@ func clipList(ids []string, n int) string {
 		return strings.Join(ids, ", ")
 	}
 	return fmt.Sprintf("%s, … (%d more)", strings.Join(ids[:n], ", "), len(ids)-n)
+}
+
+// checkLatitudes checks the latitudes section: ids registered, documents in the catalog, no latitude listed twice,
+// and "survived" consistent with what the entry says failed (a latitude that failed rows, or whose run could not be
+// made, did not survive). A latitude that did not survive is reported as a note: the table records it honestly.
+func checkLatitudes(c *Check, f *Falsifiability, cat *catalog.Catalog, sameCatalog bool, o VerifyOptions) {
+	if len(f.Latitudes) == 0 {
+		return
+	}
+	if o.KnownLatitude == nil {
+		c.Notes = append(c.Notes, "latitude ids not checked against a registry")
+	}
+	seen := map[string]bool{}
+	for _, l := range f.Latitudes {
+		if seen[l.ID] {
+			c.Problems = append(c.Problems, fmt.Sprintf("latitude %q is listed twice", l.ID))
+		}
+		seen[l.ID] = true
+		if o.KnownLatitude != nil && !o.KnownLatitude(l.ID) {
+			c.Problems = append(c.Problems, fmt.Sprintf("latitude %q does not exist in this harness", l.ID))
+		}
+		if strings.TrimSpace(l.Permits) == "" {
+			c.Problems = append(c.Problems, fmt.Sprintf("latitude %q quotes nothing that permits it", l.ID))
+		}
+		for _, d := range l.Documents {
+			if _, ok := catalog.DocumentByID(d); !ok {
+				c.Problems = append(c.Problems, fmt.Sprintf("latitude %q: unknown document %q", l.ID, d))
+			}
+		}
+		if want := len(l.Failed) == 0 && l.Error == ""; l.Survived != want {
+			c.Problems = append(c.Problems, fmt.Sprintf("latitude %q says survived=%t but lists %d failed rows (error %q)", l.ID, l.Survived, len(l.Failed), l.Error))
+		}
+		for _, fr := range l.Failed {
+			if sameCatalog {
+				if r, ok := cat.Row(fr.Row); !ok {
+					c.Problems = append(c.Problems, fmt.Sprintf("latitude %q: failed row %q is not in the catalog", l.ID, fr.Row))
+				} else if !slices.Contains(l.Documents, r.Document) {
+					c.Problems = append(c.Problems, fmt.Sprintf("latitude %q: failed row %s belongs to %s, which it did not run", l.ID, fr.Row, r.Document))
+				}
+			}
+		}
+		if !l.Survived {
+			c.Notes = append(c.Notes, fmt.Sprintf("latitude %s did not survive (%d rows failed)", l.ID, len(l.Failed)))
+		}
+	}
 }

@@ -37,9 +37,12 @@ func (h *host) publicCard(base string) any {
 	if h.on(sabotage.ACDropExtendedCardCapability) {
 		caps = `{"streaming":true}`
 	}
+	if !h.srvOpts.Streaming(true) { // a2a.lat.sync-only: the per-agent cards project this card, so it is honoured here
+		caps = strings.Replace(caps, `"streaming":true`, `"streaming":false`, 1)
+	}
 	c := cardJSON{
 		Name: h.fx.Host.Name, Description: h.fx.Host.Description, Provider: h.fx.Host.Provider,
-		SupportedInterfaces: a2atest.Interfaces(base), Version: h.fx.Host.Version,
+		SupportedInterfaces: h.srvOpts.CardInterfaces(base), Version: h.fx.Host.Version,
 		Capabilities: json.RawMessage(caps), SecuritySchemes: securitySchemes,
 		SecurityRequirements: []a2a.SecurityRequirement{
 			{Schemes: map[string]a2a.StringList{"bearer": {}}}, {Schemes: map[string]a2a.StringList{"apiKey": {}}}},

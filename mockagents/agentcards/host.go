@@ -26,6 +26,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -52,13 +53,14 @@ type Options struct {
 	RVariety bool
 }
 
-// Option names understood by ParseOptions. The ac.* ones are latitudes; test.* ones are test-only variants.
+// Option names understood by ParseOptions. The latitudes' names are their registered ids (package sabotage), so
+// Start switches them from the set; test.* ones are test-only variants.
 const (
-	LatDiscoveryV2Only  = "ac.discovery-v2-only"
-	LatDiscoveryV1AndV2 = "ac.discovery-v1-and-v2" // the default; named so it can be registered
-	LatUniformRefusal   = "ac.uniform-refusal-before-resolve"
-	LatMessageReply     = "ac.send-message-reply"
-	LatRVariety         = "ac.r-alphabet-variety"
+	LatDiscoveryV2Only  = string(sabotage.ACLatDiscoveryV2Only)
+	LatDiscoveryV1AndV2 = string(sabotage.ACLatDiscoveryV1AndV2) // the default; named so it can be registered
+	LatUniformRefusal   = string(sabotage.ACLatUniformRefusal)
+	LatMessageReply     = string(sabotage.LatMessageReply) // the cross-cutting latitude; RFC 0202 leaves the shape open
+	LatRVariety         = string(sabotage.ACLatRVariety)
 	TestDiscoveryV1Only = "test.discovery-v1-only"
 	TestNoDiscovery     = "test.no-discovery"
 )
@@ -144,11 +146,14 @@ type workspace struct {
 
 // host is one running reference host.
 type host struct {
-	set    sabotage.Set
-	opt    Options
-	fx     fixture
-	secret []byte
-	srv    *a2atest.Server
+	set sabotage.Set
+	opt Options
+	// srvOpts are the server kit's options, cross-cutting latitudes included; the host's card (which the per-agent
+	// cards project) lists what they serve.
+	srvOpts a2atest.Options
+	fx      fixture
+	secret  []byte
+	srv     *a2atest.Server
 
 	mu     sync.Mutex
 	reqSeq int
@@ -172,7 +177,15 @@ func load() (fixture, []byte, error) {
 // real host's operator would supply (principals, the discovery and inventory URLs, the agent-cards inputs), and
 // how to stop it.
 func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
-	return StartWith(set)
+	var names []string
+	for _, id := range set.Latitudes() {
+		switch id {
+		case sabotage.ACLatDiscoveryV2Only, sabotage.ACLatDiscoveryV1AndV2, sabotage.ACLatUniformRefusal,
+			sabotage.LatMessageReply, sabotage.ACLatRVariety:
+			names = append(names, string(id))
+		}
+	}
+	return StartWith(set, names...)
 }
 
 // StartWith is Start with the named options (ParseOptions) on.
@@ -185,7 +198,8 @@ func StartWith(set sabotage.Set, options ...string) (map[string]string, target.C
 	if err != nil {
 		return nil, target.Config{}, nil, err
 	}
-	h := &host{set: set, opt: opt, fx: f, secret: secret, minted: map[string]string{}}
+	h := &host{set: set, opt: opt, fx: f, secret: secret, minted: map[string]string{},
+		srvOpts: crosscut.Options(set, "agent-cards", a2atest.Options{TLS: true})}
 	srv, err := a2atest.Start(a2atest.Agent{
 		Name:   f.Host.Name,
 		Card:   h.publicCard,
@@ -196,7 +210,7 @@ func StartWith(set sabotage.Set, options ...string) (map[string]string, target.C
 			"GET " + InventoryPath:                h.serveInventory,
 			"GET " + InventoryPath + "/{agentId}": h.serveEntry,
 		},
-	}, a2atest.Options{TLS: true})
+	}, h.srvOpts)
 	if err != nil {
 		return nil, target.Config{}, nil, err
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -165,7 +166,7 @@ func startAgent(role string, set sabotage.Set, opt Options) (*Agent, error) {
 	for _, m := range methods {
 		sa.Methods["interview/"+m] = a.method(m)
 	}
-	srv, err := a2atest.Start(sa, a2atest.Options{TLS: true})
+	srv, err := a2atest.Start(sa, crosscut.Options(set, "interview", a2atest.Options{TLS: true}))
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -297,7 +298,7 @@ func (a *agent) start() error {
 			"assistant-a": {Name: "assistant-a"},
 			"assistant-b": {Name: "assistant-b"},
 		},
-	}, a2atest.Options{TLS: true})
+	}, crosscut.Options(a.set, "on-request", a2atest.Options{TLS: true}))
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -99,7 +100,18 @@ type Options struct {
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
 // itself, and how to stop it.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
-	return StartWith(Options{})(set)
+	return StartWith(OptionsOf(set))(set)
+}
+
+// OptionsOf returns the options the latitudes in set switch on: the document's own (si.lat.*) and the two
+// cross-cutting ones this agent honours in its own code (it builds its card and answers authentication itself).
+func OptionsOf(set sabotage.Set) Options {
+	return Options{
+		SyncOnly:     crosscut.On(set, "schema-interface", sabotage.LatSyncOnly),
+		ExtraMembers: set.On(sabotage.SILatExtraMembers),
+		Plain401:     crosscut.On(set, "schema-interface", sabotage.LatPlain401),
+		UpperReasons: set.On(sabotage.SILatUpperReasons),
+	}
 }
 
 // StartWith returns the starter of the reference agent with the permitted other choices o.
@@ -121,7 +133,7 @@ func start(set sabotage.Set, o Options) (roles map[string]string, cfg target.Con
 			"POST /control/approve": a.controlApprove,
 			"POST /control/revoke":  a.controlRevoke,
 		},
-	}, a2atest.Options{TLS: true})
+	}, crosscut.Options(set, "schema-interface", a2atest.Options{TLS: true}))
 	if err != nil {
 		return nil, cfg, nil, err
 	}

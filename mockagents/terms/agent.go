@@ -29,6 +29,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents/crosscut"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -114,7 +115,8 @@ type agent struct {
 	plain     *http.Server
 	plainBase string
 	signer    *a2atest.CardSigner
-	key       []byte // provider key (TEST ONLY)
+	opts      a2atest.Options // the server's options, cross-cutting latitudes included
+	key       []byte          // provider key (TEST ONLY)
 	hookToken string
 	tokens    map[string]string // token → party
 
@@ -147,6 +149,7 @@ func StartWith(set sabotage.Set, opt Options) (roles map[string]string, cfg targ
 		hookToken: token(), archive: map[string][]byte{}, versions: map[int][]byte{}}
 	tokA, tokB := token(), token()
 	a.tokens = map[string]string{tokA: PartyA, tokB: PartyB}
+	a.opts = crosscut.Options(set, "terms", a2atest.Options{TLS: true}) // the card is signed here: it honours them itself
 	if err := a.prepareDocs(); err != nil {
 		return nil, cfg, nil, err
 	}
@@ -178,7 +181,7 @@ func StartWith(set sabotage.Set, opt Options) (roles map[string]string, cfg targ
 			"POST /_extconf/terms/rotate/{token}": a.rotate,
 			"GET /_extconf/terms/claims.json":     a.serveClaims,
 		},
-	}, a2atest.Options{TLS: true})
+	}, a.opts)
 	if err != nil {
 		a.closePlain()
 		a.closeThird()
@@ -415,7 +418,7 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 	return a2a.AgentCard{
 		Name:                "Stonework reconciliation agent",
 		Description:         desc,
-		SupportedInterfaces: a2atest.Interfaces(base),
+		SupportedInterfaces: a.opts.CardInterfaces(base),
 		Provider:            &a2a.AgentProvider{Organization: sow.ProviderOwner, URL: base},
 		Version:             "1.0.0",
 		Capabilities: a2a.AgentCapabilities{ExtendedAgentCard: true, Extensions: []a2a.AgentExtension{{

@@ -12,7 +12,7 @@ import (
 var idPattern = regexp.MustCompile(`^[a-z]+\.[a-z0-9-]+$`)
 
 // Check verifies the registry against the catalog: ids well-formed, document known, targets exist, belong to the
-// toggle's document and are witnessable. It lives here, above both, so that the registry stays a leaf.
+// toggle's document and are witnessable; each latitude names its documents (or all) and quotes what permits it. It lives here, above both, so that the registry stays a leaf.
 func Check(c *catalog.Catalog) []error {
 	var errs []error
 	for _, t := range sabotage.All() {
@@ -40,5 +40,20 @@ func Check(c *catalog.Catalog) []error {
 			}
 		}
 	}
+	for _, l := range sabotage.Latitudes() {
+		if !latPattern.MatchString(string(l.ID)) {
+			errs = append(errs, fmt.Errorf("latitude %q: id must be <prefix>.lat.<kebab-name>", l.ID))
+		}
+		if len(l.Documents) == 0 || strings.TrimSpace(l.Permits) == "" || strings.TrimSpace(l.Description) == "" {
+			errs = append(errs, fmt.Errorf("latitude %q: needs documents, the permitting sentence and a description", l.ID))
+		}
+		for _, d := range l.Documents {
+			if _, ok := catalog.DocumentByID(d); !ok && d != sabotage.AllDocuments {
+				errs = append(errs, fmt.Errorf("latitude %q: unknown document %q", l.ID, d))
+			}
+		}
+	}
 	return errs
 }
+
+var latPattern = regexp.MustCompile(`^[a-z0-9]+\.lat\.[a-z0-9-]+$`)

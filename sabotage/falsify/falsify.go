@@ -1,5 +1,6 @@
 // Package falsify runs the falsification matrix: the reference agents with no toggle (every applicable row must
-// pass: the positive control), then one run per toggle, in which every targeted row must fail. The result is the
+// pass: the positive control), then one run per toggle, in which every targeted row must fail, then one run per
+// latitude over the whole of its documents, in which no row may fail (the latitude survives). The result is the
 // falsifiability table that goes into the evidence bundle.
 package falsify
 
@@ -7,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/evidence"
@@ -26,6 +28,12 @@ type Options struct {
 	// by default only the specs labelled with the toggle's targets run, which keeps the matrix fast and still proves
 	// each kill (collateral is then measured among the rows those specs carry).
 	WholeDocument bool
+	// NoToggles runs no toggle (Toggles is then ignored): the reference run and the latitudes only.
+	NoToggles bool
+	// Latitudes are run after the toggles, each over the whole of its documents; empty: every registered latitude,
+	// unless NoLatitudes.
+	Latitudes   []sabotage.Latitude
+	NoLatitudes bool
 }
 
 // Report is the outcome of a falsification.
@@ -49,6 +57,9 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	toggles := o.Toggles
 	if len(toggles) == 0 {
 		toggles = sabotage.All()
+	}
+	if o.NoToggles {
+		toggles = nil
 	}
 	rep := &Report{Table: evidence.Falsifiability{Rows: map[string][]string{}, Toggles: []evidence.ToggleResult{}}}
 
@@ -125,7 +136,71 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 		}
 		rep.Table.Toggles = append(rep.Table.Toggles, tr)
 	}
+
+	lats := o.Latitudes
+	if len(lats) == 0 {
+		lats = sabotage.Latitudes()
+	}
+	if o.NoLatitudes {
+		lats = nil
+	}
+	for _, l := range lats {
+		lr, err := runLatitude(ctx, start, l, sortedKeys(docs), o)
+		if err != nil {
+			return nil, err
+		}
+		if len(lr.Documents) > 0 {
+			rep.Runs++
+		}
+		rep.Table.Latitudes = append(rep.Table.Latitudes, lr)
+	}
 	return rep, nil
+}
+
+// runLatitude runs every row of the latitude's documents (those with a suite) with only the latitude on. It
+// survives when no row reads executed-fail, not-tested or blocked without a reason (Survives).
+func runLatitude(ctx context.Context, start Starter, l sabotage.Latitude, docs []string, o Options) (evidence.LatitudeResult, error) {
+	lr := evidence.LatitudeResult{ID: string(l.ID), Documents: l.In(docs), Permits: l.Permits}
+	if lr.Documents == nil {
+		lr.Documents = []string{}
+	}
+	if len(lr.Documents) == 0 {
+		lr.Error = "no suite for the latitude's documents " + strings.Join(l.Documents, ", ")
+		return lr, nil
+	}
+	set, err := sabotage.Parse(string(l.ID))
+	if err != nil {
+		return lr, err
+	}
+	res, err := runOnce(ctx, start, set, lr.Documents, nil, o)
+	if err != nil {
+		lr.Error = err.Error()
+		return lr, nil
+	}
+	for _, r := range res.Rows {
+		if !l.Applies(r.Document) {
+			continue // another document's row: not run
+		}
+		lr.Rows++
+		if !Survives(r) {
+			lr.Failed = append(lr.Failed, evidence.LatitudeFailure{Row: r.ID, Verdict: r.Verdict, Detail: r.Detail})
+		}
+	}
+	lr.Survived = len(lr.Failed) == 0
+	return lr, nil
+}
+
+// Survives reports whether a row's verdict is one a latitude may leave: executed-pass, inapplicable, blocked with a
+// reason, unwitnessable or skipped. Anything else (executed-fail, not-tested, an unreasoned block, any other
+// status) fails the latitude.
+func Survives(r harness.RowVerdict) bool {
+	switch r.Verdict {
+	case harness.ExecutedPass, harness.Inapplicable, harness.Unwitnessable, harness.Skipped:
+		return true
+	case harness.Blocked:
+		return strings.TrimSpace(r.Detail) != ""
+	}
+	return false
 }
 
 func runOnce(ctx context.Context, start Starter, set sabotage.Set, docs, rows []string, o Options) (*harness.Result, error) {

@@ -13,7 +13,8 @@ import (
 )
 
 // TestGate is the falsifiability gate: against the reference agents every applicable row passes; every toggle
-// kills all its targets; every witnessable row of a document with a suite is killed by at least one toggle.
+// kills all its targets; every witnessable row of a document with a suite is killed by at least one toggle; every
+// latitude survives (no row of its documents executed-fail or not-tested with it on).
 // Documents without a suite yet are listed as open, not failed, so suites can land one by one.
 func TestGate(t *testing.T) {
 	cat := catalog.MustLoad()
@@ -41,6 +42,14 @@ func TestGate(t *testing.T) {
 			t.Errorf("toggle %s: targets survived %v %s", tr.ID, tr.Survived, tr.Error)
 		}
 	}
+	for _, lr := range rep.Table.Latitudes {
+		if lr.Error != "" {
+			t.Errorf("latitude %s: %s", lr.ID, lr.Error)
+		}
+		for _, f := range lr.Failed {
+			t.Errorf("latitude %s (permitted by %s): row %s is %s: %s", lr.ID, lr.Permits, f.Row, f.Verdict, f.Detail)
+		}
+	}
 	for _, d := range catalog.Documents {
 		var open []string
 		for _, r := range cat.ByDocument(d.ID) {
@@ -61,5 +70,6 @@ func TestGate(t *testing.T) {
 			pass++
 		}
 	}
-	t.Logf("reference run: %d rows executed-pass; %d toggle runs", pass, rep.Runs-1)
+	survived, total := rep.Table.LatitudesSurvived()
+	t.Logf("reference run: %d rows executed-pass; %d toggle and latitude runs; latitudes survived %d/%d", pass, rep.Runs-1, survived, total)
 }

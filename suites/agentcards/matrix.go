@@ -2,7 +2,10 @@ package agentcards
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/url"
 
 	"github.com/extconf/extconf/harness/a2a"
 )
@@ -34,10 +37,15 @@ func (s *session) setup(ctx context.Context, ifs ifaces) *setup {
 		var res *a2a.SendResult
 		var resp *a2a.RPCResponse
 		var err error
-		if ifs.rpc != "" {
+		// A2A 1.0 §5.2 lets an agent serve any one binding ("Agents MUST declare all supported protocols in their
+		// AgentCard"): the setup task is created on JSON-RPC when served, else on HTTP+JSON.
+		switch {
+		case ifs.rpc != "":
 			res, resp, st.ex, err = c.SendMessage(ctx, ifs.rpc, req, a2a.Call{Note: "setup: A creates a task through its own R"})
-		} else {
-			st.failed = "no JSON-RPC interface to create the setup task on"
+		case ifs.rest != "":
+			res, st.ex, err = restSend(ctx, c, ifs.rest, st.primary.R, msg)
+		default:
+			st.failed = "no JSON-RPC or HTTP+JSON interface to create the setup task on"
 			return st
 		}
 		switch {
@@ -141,4 +149,21 @@ func (s *session) setFor(ctx context.Context, set string, st *setup) (*a2a.Clien
 		return withRole(roleA, l[0])
 	}
 	return nil, "", false
+}
+
+// restSend is the setup's SendMessage on the HTTP+JSON binding: POST {base}/{R}/message:send.
+func restSend(ctx context.Context, c *a2a.Client, base, r string, msg a2a.Message) (*a2a.SendResult, *a2a.Exchange, error) {
+	ex, err := c.REST(ctx, http.MethodPost, base, "/"+url.PathEscape(r)+"/message:send", map[string]any{"message": msg},
+		a2a.Call{Note: "setup: A creates a task through its own R (HTTP+JSON)"})
+	if err != nil {
+		return nil, ex, err
+	}
+	if ex.Status < 200 || ex.Status > 299 {
+		return nil, ex, fmt.Errorf("HTTP+JSON message:send answered %d", ex.Status)
+	}
+	var res a2a.SendResult
+	if err := json.Unmarshal(ex.ResponseBody, &res); err != nil {
+		return nil, ex, fmt.Errorf("HTTP+JSON message:send: %w", err)
+	}
+	return &res, ex, nil
 }

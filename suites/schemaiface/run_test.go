@@ -175,13 +175,13 @@ func latitude(t *testing.T, o mock.Options, mustPass ...string) map[string]harne
 	return rows
 }
 
-// Latitude si.sync-only: "The client MUST invoke the A2A Send Message or Send Streaming Message operation" — an
+// Latitude a2a.lat.sync-only (for this agent: Options.SyncOnly): "The client MUST invoke the A2A Send Message or Send Streaming Message operation" — an
 // agent whose card does not offer streaming is asked over SendMessage only (issue #18: it failed 22 rows).
 func TestLatitudeSyncOnly(t *testing.T) {
 	latitude(t, mock.Options{SyncOnly: true}, "SI-9.17a", "SI-9.17b", "SI-9.38a", "SI-9.38b", "SI-9.43b", "SI-8.13")
 }
 
-// Latitude si.document-extra-members: the prose names the members a Skill Interface Document and a Schema
+// Latitude si.lat.document-extra-members: the prose names the members a Skill Interface Document and a Schema
 // Reference contain but never closes them ("A Schema Reference contains: …"); documents with a top-level
 // description, Schema Reference titles and without interaction.cancellable pass every row (issue #18: SI-6.14,
 // 8.1, 9.25a, 12.10a, 9.29a and ~16 client rows failed).
@@ -189,14 +189,14 @@ func TestLatitudeExtraDocumentMembers(t *testing.T) {
 	latitude(t, mock.Options{ExtraMembers: true}, "SI-6.14", "SI-8.1", "SI-9.25a", "SI-12.10a", "SI-9.29a", "SI-2.2a")
 }
 
-// Latitude si.plain-401: a pre-task error "MUST be carried using the error mechanism of the selected A2A protocol
+// Latitude a2a.lat.plain-401 (for this agent: Options.Plain401): a pre-task error "MUST be carried using the error mechanism of the selected A2A protocol
 // binding and SHOULD expose the same machine-readable code when that binding permits it" — a plain RFC 7235 401
 // with WWW-Authenticate and no JSON body is such a refusal (issue #18: SI-8.7a, 12.5a, 9.48 failed).
 func TestLatitudePlain401(t *testing.T) {
 	latitude(t, mock.Options{Plain401: true}, "SI-8.7a", "SI-12.5a", "SI-12.8a", "SI-9.48")
 }
 
-// Latitude si.upper-case-reasons: binding errors name the condition as an ErrorInfo reason in upper snake case
+// Latitude si.lat.upper-case-reasons: binding errors name the condition as an ErrorInfo reason in upper snake case
 // (AUTHORIZATION_FAILED); the draft fixes the code's spelling only in a Task's error Data Part ("the Task's final
 // status Message MUST contain exactly one Data Part whose data value has this form") (issue #18: SI-12.8a failed).
 func TestLatitudeUpperCaseReasons(t *testing.T) {

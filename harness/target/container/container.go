@@ -82,7 +82,8 @@ type Options struct {
 	Config     target.Config // operator settings; Port, CardPath, Scheme, Cmd for images that do not speak the mock protocol
 	// Cmd replaces the image's command (the arguments to its entrypoint); nil: Config.Cmd, else the image's own.
 	Cmd []string
-	// Sabotage switches toggles on in a reference-agent image (passed as its command: --sabotage a,b).
+	// Sabotage switches toggles (and latitudes) on in a reference-agent image (passed as its command: --sabotage a,b;
+	// its runsuite mock accepts latitude ids there too).
 	Sabotage []string
 	// KeepImage keeps an image built from Dockerfile; by default it is removed when the target closes.
 	KeepImage bool
