@@ -94,6 +94,10 @@ type Options struct {
 	// UpperReasons: condition names in binding errors are written as ErrorInfo reasons in upper snake case
 	// (AUTHORIZATION_FAILED), the ErrorInfo convention. The draft fixes the code's spelling only inside a Task.
 	UpperReasons bool
+	// ECMAPatterns: manage_resource's input and output schemas carry ECMA-262 patterns Go's RE2 rejects
+	// (lookahead, a \u escape). JSON Schema 2020-12 patterns "SHOULD be valid according to the regular
+	// expression dialect described in ECMA-262"; the draft's dialect is that JSON Schema.
+	ECMAPatterns bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -171,6 +175,14 @@ func newAgent(set sabotage.Set, opts ...Options) (*agent, error) {
 func (a *agent) build(s sifx.SkillSource) *skill {
 	sk := &skill{id: s.SkillID, card: s.Card, version: s.SkillVersion}
 	a.sabotageSource(&s)
+	if a.opt.ECMAPatterns && s.SkillID == skillManage {
+		editSchema(&s.Input, func(m map[string]any) {
+			obj(m, "$defs", "common", "$defs", "resource_id")["pattern"] = `^(?=[a-z])[a-z0-9-]{1,64}$`
+		})
+		editSchema(&s.Output, func(m map[string]any) {
+			obj(m, "properties", "resource_id")["pattern"] = `^(?![0-9-])[\u0061-z0-9-]+$`
+		})
+	}
 	sk.doc = assemble(s, jcsDigest)
 	if a.opt.ExtraMembers {
 		sk.doc = editJSON(sk.doc, func(m map[string]any) {

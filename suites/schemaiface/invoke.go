@@ -168,6 +168,7 @@ func registerInvoke(e *harness.Env) {
 				out := s.compiled(row, s.doc(row, r.skill), "output")
 				res, ok := resultOf(r.ans.task, r.skill)
 				vs := out.Validate(res)
+				undecided(w, vs)
 				w.Check(ok && len(vs) == 0, r.skill+" ("+r.how+"): data.result validates against output_schema (format asserted)",
 					fmt.Sprintf("present %v, violations %v", ok, vs), r.ans.ex)
 			}
@@ -197,6 +198,7 @@ func registerInvoke(e *harness.Env) {
 		c := s.compiled("SI-8.13", d, rec.Name)
 		for _, part := range rec.Parts {
 			vs := c.ValidateJSON(part.Data)
+			undecided(w, vs)
 			w.Check(len(part.Data) > 0 && len(vs) == 0, r.skill+" ("+r.how+"): record "+rec.ArtifactID+" validates against kind "+rec.Name, fmt.Sprint(vs), r.ans.ex)
 		}
 	})
@@ -215,6 +217,7 @@ func registerInvoke(e *harness.Env) {
 		if len(rec.Parts) > 0 {
 			vs = c.ValidateJSON(rec.Parts[0].Data)
 		}
+		undecided(w, vs)
 		w.Check(len(rec.Parts) > 0 && len(vs) == 0, r.skill+" ("+r.how+"): record "+rec.ArtifactID+" validates against kind "+rec.Name, fmt.Sprint(vs), r.ans.ex)
 	})
 	separate := func(row, text string) {
@@ -330,4 +333,18 @@ func wrongDigest(d string) string {
 		r = '1'
 	}
 	return d[:len(d)-1] + string(r)
+}
+
+// undecided blocks the spec when the only violations are the harness's own limits (a pattern match that did not
+// finish in time, an instance nested beyond the harness's limit): that is no evidence the instance is invalid.
+func undecided(w *harness.W, vs []skiface.Violation) {
+	if len(vs) == 0 {
+		return
+	}
+	for _, v := range vs {
+		if v.Keyword != "resource_limit" {
+			return
+		}
+	}
+	w.Blocked("the harness could not decide validity within its own limits: " + vs[0].Message)
 }

@@ -202,3 +202,10 @@ func TestLatitudePlain401(t *testing.T) {
 func TestLatitudeUpperCaseReasons(t *testing.T) {
 	latitude(t, mock.Options{UpperReasons: true}, "SI-12.8a", "SI-12.3a", "SI-9.47")
 }
+
+// Latitude si.ecma-patterns: JSON Schema 2020-12 patterns are ECMA-262 ("The draft's dialect is JSON Schema"; its
+// patterns "SHOULD be valid according to the regular expression dialect described in ECMA-262"); lookahead and
+// \u escapes RE2 rejects must neither make the document interface_invalid nor a valid instance invalid (issue #18).
+func TestLatitudeECMAPatterns(t *testing.T) {
+	latitude(t, mock.Options{ECMAPatterns: true}, "SI-6.14", "SI-8.1", "SI-6.7", "SI-9.39", "SI-9.58a", "SI-9.37a")
+}
