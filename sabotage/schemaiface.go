@@ -351,7 +351,7 @@ func init() {
 		Toggle{ID: SIStreamAssembledResultInvalid, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.43a"},
 			Description: "streaming: the last chunk appends the remaining fields as a second Data Part, so the assembled result is not one valid object"},
 		Toggle{ID: SIUnadvertisedSkillGenericError, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.52a"},
-			Description: "describe_skill for an unadvertised skill_id is answered with JSON-RPC -32602 and no condition code"},
+			Description: "describe_skill for an unadvertised skill_id is answered with JSON-RPC -32602 exposing the condition interface_unavailable (a binding error exposing no condition is permitted: the code there is a SHOULD)"},
 		Toggle{ID: SIUnavailableWrongCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.27"},
 			Description: "describe_skill(inventory_snapshot) reports interface_invalid instead of interface_unavailable"},
 		Toggle{ID: SIValidateBeforeCompare, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.34"},

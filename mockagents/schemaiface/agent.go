@@ -98,6 +98,11 @@ type Options struct {
 	// (lookahead, a \u escape). JSON Schema 2020-12 patterns "SHOULD be valid according to the regular
 	// expression dialect described in ECMA-262"; the draft's dialect is that JSON Schema.
 	ECMAPatterns bool
+	// CodelessPreTask: describe_skill or an invocation naming an unadvertised skill, and a caller without a grant
+	// for the skill, are refused before any task exists with the binding's error and no condition code. "A
+	// server-side error detected before task creation MUST be carried using the error mechanism of the selected
+	// A2A protocol binding and SHOULD expose the same machine-readable code when that binding permits it."
+	CodelessPreTask bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for

@@ -143,7 +143,11 @@ func (a *agent) describe(k *call, id string) a2atest.Reply {
 	sk := a.skills[id]
 	if sk == nil || !sk.advertised {
 		if on(sabotage.SIUnadvertisedSkillGenericError) {
-			return a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "unknown skill " + id, Data: json.RawMessage("[]")}}
+			infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: a.reason(skiface.InterfaceUnavailable), Domain: URI}}
+			return a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "unknown skill " + id, Data: mustJSON(infos)}}
+		}
+		if a.opt.CodelessPreTask {
+			return codeless("unknown skill " + id)
 		}
 		return a.fail(k, a2a.StateRejected, skiface.SkillNotAdvertised, "the skill_id is not advertised by this agent", nil)
 	}

@@ -21,10 +21,16 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 	on := a.set.On
 	sk := a.skills[name]
 	if sk == nil || !sk.advertised {
+		if a.opt.CodelessPreTask {
+			return codeless("unknown skill " + name)
+		}
 		return a.fail(k, a2a.StateRejected, skiface.SkillNotAdvertised, "the skill is not advertised by this agent", nil)
 	}
 	if !on(sabotage.SIAuthzBypassedByValidRequest) {
 		if d := a.authorize(k.p, sk, nil, false); !d.ok {
+			if a.opt.CodelessPreTask {
+				return codeless("permission denied")
+			}
 			return a.deny(k, d)
 		}
 	}
@@ -365,3 +371,9 @@ func newID() string {
 }
 
 var _ = json.Valid
+
+// codeless is a refusal before any task exists carried by the binding's error mechanism without a condition (the
+// CodelessPreTask latitude): JSON-RPC -32602 / HTTP 400 with a message only.
+func codeless(msg string) a2atest.Reply {
+	return a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: msg}}
+}

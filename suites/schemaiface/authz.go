@@ -36,6 +36,18 @@ func refusal(an *answer) bool {
 	return (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || (an.task == nil && an.bindErr != nil)
 }
 
+// silentBinding reports whether an answer is a refusal made before any task existed through the binding's error
+// mechanism that exposes no condition: permitted, since such an error "SHOULD expose the same machine-readable
+// code when that binding permits it" (SHOULD, not MUST).
+func silentBinding(an *answer) bool {
+	return an.task == nil && an.msg == nil && (an.bindErr != nil || an.httpRefusal()) && an.code() == ""
+}
+
+// refusedWith reports whether an answer refuses with code, or is a pre-task binding refusal exposing no condition.
+func refusedWith(an *answer, code string) bool {
+	return an.state() != a2a.StateCompleted && an.msg == nil && (an.code() == code || silentBinding(an))
+}
+
 func (s *sess) authz(row string) *AuthzProfile {
 	if s.prof.Authorization == nil {
 		s.w.Blocked("the profile has no authorization section (requests of principal A that principal B may not make)")
@@ -95,8 +107,8 @@ func registerAuthz(e *harness.Env) {
 			ok := refusal(an) && an.msg == nil
 			want := "principal B is refused"
 			if code != "" {
-				ok = ok && an.code() == code
-				want += " with " + code
+				ok = ok && refusedWith(an, code)
+				want += " with " + code + " (or, before any task, a binding error exposing no condition: SHOULD)"
 			}
 			if state != "" {
 				ok = ok && an.state() == state
@@ -111,6 +123,10 @@ func registerAuthz(e *harness.Env) {
 	pair("SI-12.7b", "schema-valid arguments do not substitute for authorization", skillCase, refusedAs("SI-12.7b", "", ""))
 	pair("SI-12.8b", "a denied authorization is reported with authorization_failed", skillCase, refusedAs("SI-12.8b", skiface.AuthorizationFailed, ""))
 	pair("SI-9.50d", "an authorization_failed refusal ends the Task in TASK_STATE_REJECTED", skillCase, func(w *harness.W, an *answer) {
+		if an.task == nil && (an.bindErr != nil || an.httpRefusal()) {
+			// The sentence binds a Task; a refusal before task creation is carried by the binding (SI-9.48).
+			w.Inapplicable("principal B was refused before any task existed, through the binding's error; the row binds refusals made through a Task")
+		}
 		w.Negative(an.task != nil && an.state() == a2a.StateRejected && an.code() == skiface.AuthorizationFailed,
 			"authorization_failed in TASK_STATE_REJECTED", an.describe(), an.ex)
 	})
@@ -144,7 +160,7 @@ func registerAuthz(e *harness.Env) {
 			w.Check(au["default_mode"] == mode, c.Skill+" advertises default_mode "+mode, fmt.Sprintf("%#v", au["default_mode"]), d.ans.ex)
 			s.control("SI-8.3", s.client("A"), c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal A")
 			an := s.invoke(s.client("B"), false, modeSync, c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal B")
-			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
+			w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
 		}
 	})
 	pairCase := func(row, text, which string, get func(a *AuthzProfile) *PairCase, extra func(w *harness.W, s *sess, pc *PairCase, an *answer)) {
@@ -161,7 +177,7 @@ func registerAuthz(e *harness.Env) {
 			ctl := s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Allowed, "principal B's permitted request")
 			w.Control(ctl.state() == a2a.StateCompleted, "principal B's permitted request completes", ctl.describe(), ctl.ex)
 			an := s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Denied, "principal B's request beyond its "+which+" grant")
-			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused with authorization_failed", an.describe(), an.ex)
+			w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "principal B is refused with authorization_failed", an.describe(), an.ex)
 			if before != nil {
 				after := s.invoke(s.client("A"), false, modeSync, pc.Skill, pc.Check, "state after principal B's refused request")
 				b1, _ := resultOf(before.task, pc.Skill)
@@ -219,13 +235,13 @@ func registerAuthz(e *harness.Env) {
 		})
 	}
 	approval("SI-8.8", "an operation under approval is refused without one, with no side effect", 0, func(w *harness.W, an *answer) {
-		w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
+		w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "refused with authorization_failed", an.describe(), an.ex)
 	})
 	approval("SI-8.6b", "the approval policy is enforced on every request, even right after an approved one", 1, func(w *harness.W, an *answer) {
 		w.Negative(refusal(an), "the unapproved request is refused", an.describe(), an.ex)
 	})
 	approval("SI-12.8c", "a denied required approval is reported with authorization_failed", 2, func(w *harness.W, an *answer) {
-		w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
+		w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "refused with authorization_failed", an.describe(), an.ex)
 	})
 	revocation := func(row, text string, idx int) {
 		spec(e, row, text, func(w *harness.W) {
@@ -240,7 +256,7 @@ func registerAuthz(e *harness.Env) {
 			w.Control(first.state() == a2a.StateCompleted, "the permitted request completes", first.describe(), first.ex)
 			s.hook(row, c.Revoke, "revoke the grant")
 			an := s.invoke(cl, false, modeSync, rv.Skill, c.Second, "a request the revoked grant covered")
-			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed under the current policy", an.describe(), an.ex)
+			w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "refused with authorization_failed under the current policy", an.describe(), an.ex)
 		})
 	}
 	revocation("SI-12.6", "after a grant is revoked the next side-effecting request is refused", 0)

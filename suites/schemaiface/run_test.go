@@ -209,3 +209,11 @@ func TestLatitudeUpperCaseReasons(t *testing.T) {
 func TestLatitudeECMAPatterns(t *testing.T) {
 	latitude(t, mock.Options{ECMAPatterns: true}, "SI-6.14", "SI-8.1", "SI-6.7", "SI-9.39", "SI-9.58a", "SI-9.37a")
 }
+
+// Latitude si.codeless-pre-task: a refusal before task creation "MUST be carried using the error mechanism of the
+// selected A2A protocol binding and SHOULD expose the same machine-readable code when that binding permits it";
+// an unadvertised skill and a caller without a skill grant refused by a codeless binding error pass (issue #18:
+// SI-9.47, 9.52a/b, 12.8b, 9.50d failed).
+func TestLatitudeCodelessPreTask(t *testing.T) {
+	latitude(t, mock.Options{CodelessPreTask: true}, "SI-9.47", "SI-9.52a", "SI-9.52b", "SI-12.8b", "SI-9.48", "SI-8.7b")
+}
