@@ -103,6 +103,20 @@ type Options struct {
 	// server-side error detected before task creation MUST be carried using the error mechanism of the selected
 	// A2A protocol binding and SHOULD expose the same machine-readable code when that binding permits it."
 	CodelessPreTask bool
+	// AuthorizeFirst: the resource, operation and constraint grants are decided before the arguments are
+	// validated, and a request naming no resource_id is refused with authorization_failed. The draft fixes one
+	// ordering only: "Before validating arguments or invoking domain logic, the receiving agent MUST compare both
+	// values"; authorization must come "Before processing an invocation".
+	AuthorizeFirst bool
+	// Status413: a request over the payload limit is refused with a plain HTTP 413 Content Too Large (RFC 9110
+	// §15.5.14), as a front end would, no JSON body. "When an operation is rejected because one of these limits
+	// would be exceeded, the implementation MUST report the resource_limit_exceeded machine-readable condition …
+	// through the applicable binding"; 413 is the HTTP binding's own report of a payload limit, and a pre-task
+	// error "SHOULD expose the same machine-readable code when that binding permits it".
+	Status413 bool
+	// DescribeRefusedToB: describe_skill is refused to principal B with authorization_failed. The draft does not
+	// oblige an agent to serve its interfaces to every authenticated caller.
+	DescribeRefusedToB bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for

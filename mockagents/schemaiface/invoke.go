@@ -70,6 +70,15 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 	if on(sabotage.SIInputValidatedAfterDomain) {
 		a.domain(k.p, sk, args, meta) // side effects first: the sabotage
 	}
+	if a.opt.AuthorizeFirst {
+		// The resource is authorized before the arguments are validated: a request naming no resource is denied.
+		if _, ok := args["resource_id"].(string); !ok && (sk.id == skillEvaluate || sk.id == skillManage) {
+			return a.deny(k, decision{rule: ruleResource})
+		}
+		if d := a.authorize(k.p, sk, args, true); !d.ok {
+			return a.deny(k, d)
+		}
+	}
 	if !on(sabotage.SIInputNotValidated) {
 		if vs := validate(); len(vs) > 0 {
 			return a.inputInvalid(k, data["arguments"], vs)

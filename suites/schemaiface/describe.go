@@ -186,6 +186,11 @@ func registerDescribe(e *harness.Env) {
 			variants = append(variants, s.describeSkill(s.client("B"), false, modeSync, skill, "describe_skill("+skill+") as principal B"))
 		}
 		for _, d := range variants {
+			if d.ans.state() != a2a.StateCompleted && d.ans.code() != "" && d.ans.code() != skiface.InterfaceUnavailable && d.ans.code() != skiface.InterfaceInvalid || silentBinding(d.ans) {
+				// A caller the agent does not serve describe_skill to is refused; the row is about the document
+				// returned, not about who may read it (the draft does not oblige an agent to serve every caller).
+				continue
+			}
 			if d.data == nil && d.problem == "" {
 				readDescribe(d)
 			}

@@ -3,6 +3,7 @@ package schemaiface
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -334,13 +335,20 @@ func registerGated(e *harness.Env) {
 		})
 	}
 	limits("SI-12.2h", "the agent enforces a payload size limit", func(w *harness.W, an *answer, what string) {
-		w.Negative(refusal(an) || (an.task == nil && an.bindErr != nil), "a request "+what+" is refused", an.describe(), an.ex)
+		// Any refusal enforces the limit: a rejected/failed Task, the binding's error, or an HTTP 4xx such as 413
+		// Content Too Large (RFC 9110 §15.5.14) before any task exists.
+		w.Negative(refusal(an) || (an.task == nil && an.msg == nil && an.ex != nil && an.ex.Status >= 400 && an.ex.Status < 500),
+			"a request "+what+" is refused", an.describe(), an.ex)
 	})
 	limits("SI-12.2i", "the agent enforces a nesting limit", func(w *harness.W, an *answer, what string) {
 		w.Negative(refusal(an), "a request "+what+" is refused", an.describe(), an.ex)
 	})
 	limits("SI-12.3a", "a limit refusal reports resource_limit_exceeded", func(w *harness.W, an *answer, what string) {
-		w.Negative(an.state() != a2a.StateCompleted && an.code() == skiface.ResourceLimitExceeded, "the refusal of a request "+what+" carries resource_limit_exceeded", an.describe(), an.ex)
+		// A plain HTTP 413 Content Too Large before any task is the HTTP binding's own report of a payload limit
+		// (reading 20); any condition exposed must be resource_limit_exceeded.
+		too413 := an.task == nil && an.msg == nil && an.ex != nil && an.ex.Status == http.StatusRequestEntityTooLarge && an.code() == ""
+		w.Negative(an.state() != a2a.StateCompleted && (an.code() == skiface.ResourceLimitExceeded || too413),
+			"the refusal of a request "+what+" carries resource_limit_exceeded (or is an HTTP 413 exposing no other condition)", an.describe(), an.ex)
 	})
 }
 

@@ -217,3 +217,24 @@ func TestLatitudeECMAPatterns(t *testing.T) {
 func TestLatitudeCodelessPreTask(t *testing.T) {
 	latitude(t, mock.Options{CodelessPreTask: true}, "SI-9.47", "SI-9.52a", "SI-9.52b", "SI-12.8b", "SI-9.48", "SI-8.7b")
 }
+
+// Latitude si.authorize-before-validate: only the binding comparison is ordered before argument validation
+// ("Before validating arguments or invoking domain logic, the receiving agent MUST compare both values"); an agent
+// that authorizes the named resource first refuses a request without resource_id with authorization_failed, so the
+// invalid instances keep what authorization reads (issue #18: SI-9.34, 9.37a, 9.49a, 9.50b, 9.65b failed).
+func TestLatitudeAuthorizeBeforeValidate(t *testing.T) {
+	latitude(t, mock.Options{AuthorizeFirst: true}, "SI-9.34", "SI-9.37a", "SI-9.49a", "SI-9.50b", "SI-9.65b")
+}
+
+// Latitude si.payload-413: a request over the payload limit refused with HTTP 413 and the binding's error naming
+// resource_limit_exceeded ("MUST report … through the applicable binding") enforces the limit (issue #18: SI-12.2h
+// read 413 as not enforced).
+func TestLatitudeStatus413(t *testing.T) {
+	latitude(t, mock.Options{Status413: true}, "SI-12.2h", "SI-12.3a")
+}
+
+// Latitude si.describe-refused-to-b: the draft does not oblige an agent to serve describe_skill to every caller;
+// the per-caller variant of SI-9.25b is skipped when principal B is refused (issue #18: SI-9.25b failed).
+func TestLatitudeDescribeRefusedToB(t *testing.T) {
+	latitude(t, mock.Options{DescribeRefusedToB: true}, "SI-9.25b")
+}
