@@ -117,6 +117,10 @@ type Options struct {
 	// DescribeRefusedToB: describe_skill is refused to principal B with authorization_failed. The draft does not
 	// oblige an agent to serve its interfaces to every authenticated caller.
 	DescribeRefusedToB bool
+	// SummaryArtifact: a completed Task carries, besides the primary result and its records, a human-readable
+	// summary Artifact (a Text Part named summary). Base A2A permits any Artifacts; the draft requires "exactly one
+	// primary result Artifact" and names only records, whose name is a declared kind.
+	SummaryArtifact bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for

@@ -309,6 +309,9 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 	if on(sabotage.SIInvokeDuplicateResultArtifact) {
 		arts = append(arts, a2a.Artifact{ArtifactID: "result-2", Name: sk.id, Parts: primary.Parts})
 	}
+	if a.opt.SummaryArtifact {
+		arts = append(arts, a2a.Artifact{ArtifactID: "summary-1", Name: "summary", Parts: []a2a.Part{a2a.TextPart(sk.id + " completed")}})
+	}
 	if on(sabotage.SIInvokeTaskNotCompleted) {
 		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: primary.Parts}}
 	}

@@ -78,14 +78,36 @@ func (s *sess) completedRuns(row string) []run {
 }
 
 // records returns a task's Artifacts other than those named after the skill.
-func records(t *a2a.Task, skill string) []a2a.Artifact {
+func records(t *a2a.Task, skill string, kinds []string) []a2a.Artifact {
+	res, _ := resultOf(t, skill)
+	refs := map[string]bool{}
+	stringsIn(res, refs)
 	var out []a2a.Artifact
 	for _, a := range t.Artifacts {
-		if a.Name != skill {
+		// A supporting record is an Artifact named after a declared kind ("The Artifact name MUST equal the record
+		// kind declared in supporting_record_schemas") or one the result references by artifactId; any other
+		// Artifact is no record (base A2A permits other Artifacts).
+		if a.Name != skill && (contains(kinds, a.Name) || refs[a.ArtifactID]) {
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// stringsIn collects every string value of a decoded JSON tree.
+func stringsIn(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		into[x] = true
+	case map[string]any:
+		for _, e := range x {
+			stringsIn(e, into)
+		}
+	case []any:
+		for _, e := range x {
+			stringsIn(e, into)
+		}
+	}
 }
 
 func registerInvoke(e *harness.Env) {
@@ -183,7 +205,7 @@ func registerInvoke(e *harness.Env) {
 			n := 0
 			for _, r := range s.completedRuns(row) {
 				d := s.doc(row, r.skill)
-				for _, rec := range records(r.ans.task, r.skill) {
+				for _, rec := range records(r.ans.task, r.skill, kinds(d.tree)) {
 					n++
 					check(w, s, r, d, rec)
 				}
@@ -230,13 +252,13 @@ func registerInvoke(e *harness.Env) {
 				w.Check(len(prim) == 1 && len(prim[0].Parts) == 1, r.skill+" ("+r.how+"): the primary result Artifact holds only the result (one part)",
 					partsSummary(taskArtifacts(r.ans.task)), r.ans.ex)
 				seen := map[string]bool{}
-				for _, rec := range records(r.ans.task, r.skill) {
+				for _, rec := range records(r.ans.task, r.skill, kinds(d.tree)) {
 					n++
 					w.Check(!seen[rec.ArtifactID] && len(rec.Parts) >= 1, r.skill+": record Artifact "+rec.ArtifactID+" is its own Artifact", partsSummary([]a2a.Artifact{rec}), r.ans.ex)
 					seen[rec.ArtifactID] = true
 				}
 				if len(kinds(d.tree)) > 0 && r.how == "SendMessage" {
-					w.Check(len(records(r.ans.task, r.skill)) > 0 || !refsRecords(r.ans.task, r.skill),
+					w.Check(len(records(r.ans.task, r.skill, kinds(d.tree))) > 0 || !refsRecords(r.ans.task, r.skill),
 						r.skill+": records the result refers to are published in their own Artifacts", partsSummary(taskArtifacts(r.ans.task)), r.ans.ex)
 				}
 			}

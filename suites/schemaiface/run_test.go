@@ -238,3 +238,10 @@ func TestLatitudeStatus413(t *testing.T) {
 func TestLatitudeDescribeRefusedToB(t *testing.T) {
 	latitude(t, mock.Options{DescribeRefusedToB: true}, "SI-9.25b")
 }
+
+// Latitude si.summary-artifact: a completed Task with an extra, unreferenced summary Artifact besides the primary
+// result and its records; only Artifacts named after a declared kind or referenced by the result are records
+// (issue #18: the extra Artifact was graded as a supporting record).
+func TestLatitudeSummaryArtifact(t *testing.T) {
+	latitude(t, mock.Options{SummaryArtifact: true}, "SI-8.13", "SI-9.41a", "SI-9.41b", "SI-9.41c", "SI-9.40", "SI-9.38b")
+}
