@@ -14,6 +14,7 @@ const (
 	SIApprovalUnenforced                ID = "si.approval-unenforced"
 	SIAuthnFailureNoCode                ID = "si.authn-failure-no-code"
 	SIAuthnSkipped                      ID = "si.authn-skipped"
+	SIAuthnSkippedOneSkill              ID = "si.authn-skipped-one-skill"
 	SIAuthzBypassedByValidRequest       ID = "si.authz-bypassed-by-valid-request"
 	SIAuthzConstraintUnchecked          ID = "si.authz-constraint-unchecked"
 	SIAuthzDecisionCached               ID = "si.authz-decision-cached"
@@ -144,6 +145,8 @@ func init() {
 			Description: "authentication failures are answered 401 UNAUTHENTICATED naming the condition input_invalid instead of authorization_failed"},
 		Toggle{ID: SIAuthnSkipped, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7a", "SI-12.5a"},
 			Description: "requests without or with an unknown credential are processed as principal A"},
+		Toggle{ID: SIAuthnSkippedOneSkill, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7a", "SI-12.5a"},
+			Description: "measure_link_bandwidth (not the primary skill) processes requests without a credential as principal A; every other skill still authenticates"},
 		Toggle{ID: SIAuthzBypassedByValidRequest, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-12.7a", "SI-12.7b"},
 			Description: "a request whose binding matches the active document and whose arguments validate skips authorization"},
 		Toggle{ID: SIAuthzConstraintUnchecked, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7e", "SI-12.5e"},

@@ -20,6 +20,12 @@ import (
 func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply {
 	on := a.set.On
 	sk := a.skills[name]
+	if k.p.name == anonymous { // sabotage si.authn-skipped-one-skill
+		if name != skillMeasure {
+			return a.deny(k, decision{rule: ruleSkill})
+		}
+		k.p = principal{"A", tenantA}
+	}
 	if sk == nil || !sk.advertised {
 		if a.opt.CodelessPreTask {
 			return codeless("unknown skill " + name)

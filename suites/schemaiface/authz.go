@@ -65,6 +65,21 @@ func registerAuthz(e *harness.Env) {
 			req := message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args))
 			check(w, s.send(s.e.Client, false, modeSync, req, "no credential"), "without a credential")
 			check(w, s.send(s.e.Client.WithHeader(h, v+"-corrupted"), false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)), "corrupted credential"), "with a corrupted credential")
+			// Every other advertised skill with a security requirement gets the same probe: authentication is owed
+			// on every invocation, not on one skill. Its positive control is the survey's valid invocation as A.
+			for _, en := range s.secured() {
+				if en.SkillID == p.SkillID {
+					continue
+				}
+				a, ok := s.arguments(en.SkillID)
+				ctl := s.surveyRun(en.SkillID)
+				if !ok || ctl == nil || ctl.ans.state() != a2a.StateCompleted {
+					continue // no valid request of principal A to compare with
+				}
+				w.Control(true, en.SkillID+" with valid arguments as principal A completes", ctl.ans.describe(), ctl.ans.ex)
+				an := s.send(s.e.Client, false, modeSync, message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, a)), en.SkillID+" with no credential")
+				check(w, an, "to "+en.SkillID+" without a credential")
+			}
 		})
 	}
 	refusedUnauth := func(row string) func(w *harness.W, an *answer, what string) {
@@ -288,4 +303,31 @@ func containsBytes(ex *a2a.Exchange, s string) bool {
 
 func bytesContains(b []byte, s string) bool {
 	return len(s) > 0 && len(b) >= len(s) && stringsContains(string(b), s)
+}
+
+// secured lists the advertised bindings whose AgentSkill carries a security requirement, its own or, when it
+// declares none, the card's.
+func (s *sess) secured() []entry {
+	var out []entry
+	for _, en := range s.entries {
+		if s.faulty(en.SkillID) {
+			continue
+		}
+		for _, sk := range s.card.Skills {
+			if sk.ID == en.SkillID && (len(sk.SecurityRequirements) > 0 || len(s.card.SecurityRequirements) > 0) {
+				out = append(out, en)
+			}
+		}
+	}
+	return out
+}
+
+// surveyRun is the survey's synchronous valid invocation of skill (principal A), nil when there is none.
+func (s *sess) surveyRun(skill string) *run {
+	for _, r := range s.runs() {
+		if r.skill == skill && r.how == "SendMessage" {
+			return &r
+		}
+	}
+	return nil
 }
