@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -203,7 +204,13 @@ func registerDescribe(e *harness.Env) {
 		s := open(w, "SI-9.29a")
 		cl := s.client("A")
 		ds := append([]*docSeen(nil), s.survey().docs...)
-		for _, id := range []string{s.prof.UnavailableSkill, corruptID(s.prof)} {
+		faults := []string{s.prof.UnavailableSkill, corruptID(s.prof)}
+		for _, en := range s.entries {
+			if c := s.survey().degraded[en.SkillID]; c != "" && !slices.Contains(faults, en.SkillID) {
+				faults = append(faults, en.SkillID)
+			}
+		}
+		for _, id := range faults {
 			if id != "" {
 				ds = append(ds, s.describeSkill(cl, false, modeSync, id, "describe_skill("+id+") of a faulty skill"))
 			}

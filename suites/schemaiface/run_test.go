@@ -245,3 +245,34 @@ func TestLatitudeDescribeRefusedToB(t *testing.T) {
 func TestLatitudeSummaryArtifact(t *testing.T) {
 	latitude(t, mock.Options{SummaryArtifact: true}, "SI-8.13", "SI-9.41a", "SI-9.41b", "SI-9.41c", "SI-9.40", "SI-9.38b")
 }
+
+// Degraded interfaces the draft provides for ("If an advertised interface cannot currently be returned, the agent
+// MUST report interface_unavailable"; a corrupt stored document gives interface_invalid) are read from the survey:
+// an operator who does not name them in the profile gets no static or wire failure (issue #18: 32 static rows
+// failed), and no row fails.
+func TestDegradedSkillsReadFromSurvey(t *testing.T) {
+	rows, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		var prof map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(tgt.Config.Requests[schemaiface.ProfileKey][0]), &prof); err != nil {
+			t.Fatal(err)
+		}
+		delete(prof, "unavailableSkill")
+		delete(prof, "corruptSkill")
+		delete(prof, "failedInitSkill")
+		b, _ := json.Marshal(prof)
+		tgt.Config.Requests[schemaiface.ProfileKey] = []string{string(b)}
+	})
+	for id, c := range agentRows() {
+		r := rows[id]
+		switch {
+		case r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested:
+			t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+		case (c.Witness == "static" || c.Witness == "wire") && r.Verdict != harness.ExecutedPass && r.Verdict != harness.Inapplicable:
+			t.Errorf("%s (%s): %s %s", id, c.Witness, r.Verdict, r.Detail)
+		}
+	}
+	// The failed-at-start-up skill is derived from the card: an AgentSkill params.skills does not list.
+	if r := rows["SI-10.1"]; r.Verdict != harness.ExecutedPass {
+		t.Errorf("SI-10.1: %s %s", r.Verdict, r.Detail)
+	}
+}
