@@ -121,6 +121,16 @@ type Options struct {
 	// summary Artifact (a Text Part named summary). Base A2A permits any Artifacts; the draft requires "exactly one
 	// primary result Artifact" and names only records, whose name is a declared kind.
 	SummaryArtifact bool
+	// OneOfOperations: manage_resource's input_schema is a discriminated union — a oneOf of one branch per
+	// operation, each fixing operation by const and requiring its own members — instead of a root enum with
+	// if/then. "its input_schema MUST require an unambiguous operation selector, enumerate the permitted
+	// operations, and define any operation-specific input requirements" names no schema construct.
+	OneOfOperations bool
+	// NestedConstraints: measure_link_bandwidth carries its scope and window constraints nested
+	// (/constraints/scope, /constraints/window/seconds) and its output shows them under other names
+	// (/measured_scope, /aggregation_window_seconds). "The names, structures, and semantics of transmitted
+	// constraints are defined by the domain-specific input schema rather than by this framework."
+	NestedConstraints bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -198,6 +208,13 @@ func newAgent(set sabotage.Set, opts ...Options) (*agent, error) {
 func (a *agent) build(s sifx.SkillSource) *skill {
 	sk := &skill{id: s.SkillID, card: s.Card, version: s.SkillVersion}
 	a.sabotageSource(&s)
+	if a.opt.OneOfOperations && s.SkillID == skillManage {
+		editSchema(&s.Input, oneOfOperations)
+	}
+	if a.opt.NestedConstraints && s.SkillID == skillMeasure {
+		editSchema(&s.Input, nestConstraintsSchema)
+		editSchema(&s.Output, renameOutputSchema)
+	}
 	if a.opt.ECMAPatterns && s.SkillID == skillManage {
 		editSchema(&s.Input, func(m map[string]any) {
 			obj(m, "$defs", "common", "$defs", "resource_id")["pattern"] = `^(?=[a-z])[a-z0-9-]{1,64}$`

@@ -90,10 +90,16 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 			return a.inputInvalid(k, data["arguments"], vs)
 		}
 	}
+	if a.opt.NestedConstraints && sk.id == skillMeasure {
+		args = flattenConstraints(args)
+	}
 	if d := a.authorize(k.p, sk, args, true); !d.ok {
 		return a.deny(k, d)
 	}
 	out := a.domain(k.p, sk, args, meta)
+	if a.opt.NestedConstraints && sk.id == skillMeasure && out.code == "" {
+		out.result, out.partial = renameOutput(out.result), renameOutput(out.partial)
+	}
 	if out.code != "" {
 		state := out.state
 		if out.code == skiface.ConstraintRejected && on(sabotage.SIConstraintStateFailed) {

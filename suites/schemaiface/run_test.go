@@ -276,3 +276,17 @@ func TestDegradedSkillsReadFromSurvey(t *testing.T) {
 		t.Errorf("SI-10.1: %s %s", r.Verdict, r.Detail)
 	}
 }
+
+// Latitude si.oneof-operations: "its input_schema MUST require an unambiguous operation selector, enumerate the
+// permitted operations, and define any operation-specific input requirements" names no construct; a oneOf
+// discriminated by operation const passes (issue #18: SI-8.4a/b read the root only).
+func TestLatitudeOneOfOperations(t *testing.T) {
+	latitude(t, mock.Options{OneOfOperations: true}, "SI-8.4a", "SI-8.4b", "SI-8.4c")
+}
+
+// Latitude si.nested-constraints: "The names, structures, and semantics of transmitted constraints are defined by
+// the domain-specific input schema rather than by this framework": constraint members nested in the input and
+// shown under other names in the output pass (issue #18: SI-8.10a, 9.67a–d assumed root members echoed in place).
+func TestLatitudeNestedConstraints(t *testing.T) {
+	latitude(t, mock.Options{NestedConstraints: true}, "SI-8.10a", "SI-8.11b", "SI-9.67a", "SI-9.67b", "SI-9.67c", "SI-9.67d", "SI-8.10b")
+}

@@ -35,7 +35,7 @@ type survey struct {
 	// degraded interface (interface_unavailable, interface_invalid): skill → condition. They are read from the
 	// survey, named by the profile or not, and left out of the static rows like the profile's faulty skills.
 	degraded map[string]string
-	block string     // why the survey could not be made (no credential for an agent that needs one)
+	block    string // why the survey could not be made (no credential for an agent that needs one)
 }
 
 func (s *sess) survey() *survey {
