@@ -131,6 +131,10 @@ type Options struct {
 	// (/measured_scope, /aggregation_window_seconds). "The names, structures, and semantics of transmitted
 	// constraints are defined by the domain-specific input schema rather than by this framework."
 	NestedConstraints bool
+	// Draft07Propose: propose_remediation's Schema References declare the draft-07 dialect (its schemas use no
+	// keyword whose meaning differs). "dialect: schema language and version"; the draft fixes no dialect, and
+	// "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects."
+	Draft07Propose bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -255,6 +259,15 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 		if a.set.On(sabotage.SIAgentFormatAsAnnotation) && s.SkillID == skillMeasure {
 			sk.input = compileWithoutFormat(s.Input)
 		}
+	}
+	if a.opt.Draft07Propose && s.SkillID == skillPropose {
+		// Validated under 2020-12 above (the same schemas); published declaring draft-07.
+		sk.doc = editJSON(sk.doc, func(m map[string]any) {
+			for _, k := range []string{"input_schema", "output_schema"} {
+				obj(m, k)["dialect"] = "http://json-schema.org/draft-07/schema#"
+			}
+		})
+		sk.digest = interfaceDigest(sk.doc)
 	}
 	sk.published = a.sabotagePublished(s, sk.doc)
 	sk.cardDigest = interfaceDigest(sk.published)

@@ -195,6 +195,9 @@ func (s *sess) compiled(row string, d *docSeen, role string) *skiface.Compiled {
 	}
 	var c *skiface.Compiled
 	err := fmt.Errorf("%s declares no %s Schema Reference", d.skill, role)
+	if dl, _ := ref["dialect"].(string); ref != nil && !skiface.TrustedDialect(dl) {
+		s.w.Blocked(d.skill + " " + role + ": dialect " + dl + " is not one the harness holds a trusted meta-schema for (a client's policy, not an agent violation)")
+	}
 	if ref != nil {
 		c, err = skiface.CompileSchema(mustJSON(ref), limits(s.e))
 	}

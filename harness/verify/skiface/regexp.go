@@ -84,3 +84,8 @@ func patternTimedOut(pattern, value string) bool {
 	_, t := r.match(value)
 	return t
 }
+
+// TrustedDialect reports whether this package holds a locally trusted meta-schema for dialect (2020-12 only).
+// Which dialects a client trusts is its policy ("A client agent applies policy for trusted publishers, schema
+// identities, digests, versions, and dialects"), not a property of the agent.
+func TrustedDialect(dialect string) bool { return trustedDialect(dialect) }
