@@ -33,7 +33,8 @@ func (s *sess) hook(row string, h Hook, note string) {
 
 // refusal reports whether an answer refuses: a rejected/failed Task or a binding error, nothing completed.
 func refusal(an *answer) bool {
-	return (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || (an.task == nil && an.bindErr != nil)
+	return (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) ||
+		(an.task == nil && an.msg == nil && (an.bindErr != nil || an.httpRefusal()))
 }
 
 // silentBinding reports whether an answer is a refusal made before any task existed through the binding's error
