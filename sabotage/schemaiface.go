@@ -14,6 +14,7 @@ const (
 	SIApprovalUnenforced                ID = "si.approval-unenforced"
 	SIAuthnFailureNoCode                ID = "si.authn-failure-no-code"
 	SIAuthnSkipped                      ID = "si.authn-skipped"
+	SIAuthnSkippedOneSkill              ID = "si.authn-skipped-one-skill"
 	SIAuthzBypassedByValidRequest       ID = "si.authz-bypassed-by-valid-request"
 	SIAuthzConstraintUnchecked          ID = "si.authz-constraint-unchecked"
 	SIAuthzDecisionCached               ID = "si.authz-decision-cached"
@@ -144,6 +145,8 @@ func init() {
 			Description: "authentication failures are answered 401 UNAUTHENTICATED naming the condition input_invalid instead of authorization_failed"},
 		Toggle{ID: SIAuthnSkipped, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7a", "SI-12.5a"},
 			Description: "requests without or with an unknown credential are processed as principal A"},
+		Toggle{ID: SIAuthnSkippedOneSkill, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7a", "SI-12.5a"},
+			Description: "measure_link_bandwidth (not the primary skill) processes requests without a credential as principal A; every other skill still authenticates"},
 		Toggle{ID: SIAuthzBypassedByValidRequest, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-12.7a", "SI-12.7b"},
 			Description: "a request whose binding matches the active document and whose arguments validate skips authorization"},
 		Toggle{ID: SIAuthzConstraintUnchecked, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7e", "SI-12.5e"},
@@ -351,7 +354,7 @@ func init() {
 		Toggle{ID: SIStreamAssembledResultInvalid, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.43a"},
 			Description: "streaming: the last chunk appends the remaining fields as a second Data Part, so the assembled result is not one valid object"},
 		Toggle{ID: SIUnadvertisedSkillGenericError, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.52a"},
-			Description: "describe_skill for an unadvertised skill_id is answered with JSON-RPC -32602 and no condition code"},
+			Description: "describe_skill for an unadvertised skill_id is answered with JSON-RPC -32602 exposing the condition interface_unavailable (a binding error exposing no condition is permitted: the code there is a SHOULD)"},
 		Toggle{ID: SIUnavailableWrongCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.27"},
 			Description: "describe_skill(inventory_snapshot) reports interface_invalid instead of interface_unavailable"},
 		Toggle{ID: SIValidateBeforeCompare, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.34"},

@@ -95,6 +95,47 @@ type Options struct {
 	// UpperReasons: condition names in binding errors are written as ErrorInfo reasons in upper snake case
 	// (AUTHORIZATION_FAILED), the ErrorInfo convention. The draft fixes the code's spelling only inside a Task.
 	UpperReasons bool
+	// ECMAPatterns: manage_resource's input and output schemas carry ECMA-262 patterns Go's RE2 rejects
+	// (lookahead, a \u escape). JSON Schema 2020-12 patterns "SHOULD be valid according to the regular
+	// expression dialect described in ECMA-262"; the draft's dialect is that JSON Schema.
+	ECMAPatterns bool
+	// CodelessPreTask: describe_skill or an invocation naming an unadvertised skill, and a caller without a grant
+	// for the skill, are refused before any task exists with the binding's error and no condition code. "A
+	// server-side error detected before task creation MUST be carried using the error mechanism of the selected
+	// A2A protocol binding and SHOULD expose the same machine-readable code when that binding permits it."
+	CodelessPreTask bool
+	// AuthorizeFirst: the resource, operation and constraint grants are decided before the arguments are
+	// validated, and a request naming no resource_id is refused with authorization_failed. The draft fixes one
+	// ordering only: "Before validating arguments or invoking domain logic, the receiving agent MUST compare both
+	// values"; authorization must come "Before processing an invocation".
+	AuthorizeFirst bool
+	// Status413: a request over the payload limit is refused with a plain HTTP 413 Content Too Large (RFC 9110
+	// §15.5.14), as a front end would, no JSON body. "When an operation is rejected because one of these limits
+	// would be exceeded, the implementation MUST report the resource_limit_exceeded machine-readable condition …
+	// through the applicable binding"; 413 is the HTTP binding's own report of a payload limit, and a pre-task
+	// error "SHOULD expose the same machine-readable code when that binding permits it".
+	Status413 bool
+	// DescribeRefusedToB: describe_skill is refused to principal B with authorization_failed. The draft does not
+	// oblige an agent to serve its interfaces to every authenticated caller.
+	DescribeRefusedToB bool
+	// SummaryArtifact: a completed Task carries, besides the primary result and its records, a human-readable
+	// summary Artifact (a Text Part named summary). Base A2A permits any Artifacts; the draft requires "exactly one
+	// primary result Artifact" and names only records, whose name is a declared kind.
+	SummaryArtifact bool
+	// OneOfOperations: manage_resource's input_schema is a discriminated union — a oneOf of one branch per
+	// operation, each fixing operation by const and requiring its own members — instead of a root enum with
+	// if/then. "its input_schema MUST require an unambiguous operation selector, enumerate the permitted
+	// operations, and define any operation-specific input requirements" names no schema construct.
+	OneOfOperations bool
+	// NestedConstraints: measure_link_bandwidth carries its scope and window constraints nested
+	// (/constraints/scope, /constraints/window/seconds) and its output shows them under other names
+	// (/measured_scope, /aggregation_window_seconds). "The names, structures, and semantics of transmitted
+	// constraints are defined by the domain-specific input schema rather than by this framework."
+	NestedConstraints bool
+	// Draft07Propose: propose_remediation's Schema References declare the draft-07 dialect (its schemas use no
+	// keyword whose meaning differs). "dialect: schema language and version"; the draft fixes no dialect, and
+	// "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects."
+	Draft07Propose bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -183,6 +224,21 @@ func newAgent(set sabotage.Set, opts ...Options) (*agent, error) {
 func (a *agent) build(s sifx.SkillSource) *skill {
 	sk := &skill{id: s.SkillID, card: s.Card, version: s.SkillVersion}
 	a.sabotageSource(&s)
+	if a.opt.OneOfOperations && s.SkillID == skillManage {
+		editSchema(&s.Input, oneOfOperations)
+	}
+	if a.opt.NestedConstraints && s.SkillID == skillMeasure {
+		editSchema(&s.Input, nestConstraintsSchema)
+		editSchema(&s.Output, renameOutputSchema)
+	}
+	if a.opt.ECMAPatterns && s.SkillID == skillManage {
+		editSchema(&s.Input, func(m map[string]any) {
+			obj(m, "$defs", "common", "$defs", "resource_id")["pattern"] = `^(?=[a-z])[a-z0-9-]{1,64}$`
+		})
+		editSchema(&s.Output, func(m map[string]any) {
+			obj(m, "properties", "resource_id")["pattern"] = `^(?![0-9-])[\u0061-z0-9-]+$`
+		})
+	}
 	sk.doc = assemble(s, jcsDigest)
 	if a.opt.ExtraMembers {
 		sk.doc = editJSON(sk.doc, func(m map[string]any) {
@@ -215,6 +271,15 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 		if a.set.On(sabotage.SIAgentFormatAsAnnotation) && s.SkillID == skillMeasure {
 			sk.input = compileWithoutFormat(s.Input)
 		}
+	}
+	if a.opt.Draft07Propose && s.SkillID == skillPropose {
+		// Validated under 2020-12 above (the same schemas); published declaring draft-07.
+		sk.doc = editJSON(sk.doc, func(m map[string]any) {
+			for _, k := range []string{"input_schema", "output_schema"} {
+				obj(m, k)["dialect"] = "http://json-schema.org/draft-07/schema#"
+			}
+		})
+		sk.digest = interfaceDigest(sk.doc)
 	}
 	sk.published = a.sabotagePublished(s, sk.doc)
 	sk.cardDigest = interfaceDigest(sk.published)

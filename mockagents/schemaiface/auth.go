@@ -41,10 +41,14 @@ var principals = map[string]principal{tokenA: {"A", tenantA}, tokenB: {"B", tena
 func (a *agent) before(c *a2atest.Ctx) *a2atest.Reply {
 	p, ok := authenticate(c.R)
 	if !ok {
-		if !a.set.On(sabotage.SIAuthnSkipped) {
+		switch {
+		case a.set.On(sabotage.SIAuthnSkipped):
+			p = principal{"A", tenantA}
+		case a.set.On(sabotage.SIAuthnSkippedOneSkill):
+			p = principal{anonymous, ""} // invoke lets it through for measure_link_bandwidth only
+		default:
 			return a.unauthenticated(c)
 		}
-		p = principal{"A", tenantA}
 	}
 	c.Principal = &a2atest.Principal{Name: p.name, Tenant: p.tenant}
 	return nil
@@ -232,3 +236,6 @@ func number(v any) (float64, bool) {
 	}
 	return 0, false
 }
+
+// anonymous is the caller without a credential under the si.authn-skipped-one-skill sabotage.
+const anonymous = "anonymous"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 
 	"github.com/extconf/extconf/harness/a2a"
@@ -105,6 +106,9 @@ func (a *agent) limits(k *call) *a2atest.Reply {
 		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, code, msg, nil)}}}
 	}
 	infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: a.reason(code), Domain: URI}}
+	if a.opt.Status413 && len(b) > LimitPayloadBytes {
+		return &a2atest.Reply{RawBody: []byte("Request Entity Too Large\n"), HTTPStatus: http.StatusRequestEntityTooLarge}
+	}
 	return &a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: msg, Data: mustJSON(infos)}}
 }
 
@@ -141,9 +145,16 @@ func nesting(b []byte) int {
 func (a *agent) describe(k *call, id string) a2atest.Reply {
 	on := a.set.On
 	sk := a.skills[id]
+	if a.opt.DescribeRefusedToB && k.p.name == "B" {
+		return a.deny(k, decision{rule: ruleSkill})
+	}
 	if sk == nil || !sk.advertised {
 		if on(sabotage.SIUnadvertisedSkillGenericError) {
-			return a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "unknown skill " + id, Data: json.RawMessage("[]")}}
+			infos := []a2atest.ErrorInfo{{Type: a2atest.ErrorInfoType, Reason: a.reason(skiface.InterfaceUnavailable), Domain: URI}}
+			return a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: "unknown skill " + id, Data: mustJSON(infos)}}
+		}
+		if a.opt.CodelessPreTask {
+			return codeless("unknown skill " + id)
 		}
 		return a.fail(k, a2a.StateRejected, skiface.SkillNotAdvertised, "the skill_id is not advertised by this agent", nil)
 	}

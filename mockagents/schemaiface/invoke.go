@@ -20,11 +20,23 @@ import (
 func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply {
 	on := a.set.On
 	sk := a.skills[name]
+	if k.p.name == anonymous { // sabotage si.authn-skipped-one-skill
+		if name != skillMeasure {
+			return a.deny(k, decision{rule: ruleSkill})
+		}
+		k.p = principal{"A", tenantA}
+	}
 	if sk == nil || !sk.advertised {
+		if a.opt.CodelessPreTask {
+			return codeless("unknown skill " + name)
+		}
 		return a.fail(k, a2a.StateRejected, skiface.SkillNotAdvertised, "the skill is not advertised by this agent", nil)
 	}
 	if !on(sabotage.SIAuthzBypassedByValidRequest) {
 		if d := a.authorize(k.p, sk, nil, false); !d.ok {
+			if a.opt.CodelessPreTask {
+				return codeless("permission denied")
+			}
 			return a.deny(k, d)
 		}
 	}
@@ -64,15 +76,30 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 	if on(sabotage.SIInputValidatedAfterDomain) {
 		a.domain(k.p, sk, args, meta) // side effects first: the sabotage
 	}
+	if a.opt.AuthorizeFirst {
+		// The resource is authorized before the arguments are validated: a request naming no resource is denied.
+		if _, ok := args["resource_id"].(string); !ok && (sk.id == skillEvaluate || sk.id == skillManage) {
+			return a.deny(k, decision{rule: ruleResource})
+		}
+		if d := a.authorize(k.p, sk, args, true); !d.ok {
+			return a.deny(k, d)
+		}
+	}
 	if !on(sabotage.SIInputNotValidated) {
 		if vs := validate(); len(vs) > 0 {
 			return a.inputInvalid(k, data["arguments"], vs)
 		}
 	}
+	if a.opt.NestedConstraints && sk.id == skillMeasure {
+		args = flattenConstraints(args)
+	}
 	if d := a.authorize(k.p, sk, args, true); !d.ok {
 		return a.deny(k, d)
 	}
 	out := a.domain(k.p, sk, args, meta)
+	if a.opt.NestedConstraints && sk.id == skillMeasure && out.code == "" {
+		out.result, out.partial = renameOutput(out.result), renameOutput(out.partial)
+	}
 	if out.code != "" {
 		state := out.state
 		if out.code == skiface.ConstraintRejected && on(sabotage.SIConstraintStateFailed) {
@@ -294,6 +321,9 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 	if on(sabotage.SIInvokeDuplicateResultArtifact) {
 		arts = append(arts, a2a.Artifact{ArtifactID: "result-2", Name: sk.id, Parts: primary.Parts})
 	}
+	if a.opt.SummaryArtifact {
+		arts = append(arts, a2a.Artifact{ArtifactID: "summary-1", Name: "summary", Parts: []a2a.Part{a2a.TextPart(sk.id + " completed")}})
+	}
 	if on(sabotage.SIInvokeTaskNotCompleted) {
 		return a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, ContextID: k.contextID, Parts: primary.Parts}}
 	}
@@ -365,3 +395,9 @@ func newID() string {
 }
 
 var _ = json.Valid
+
+// codeless is a refusal before any task exists carried by the binding's error mechanism without a condition (the
+// CodelessPreTask latitude): JSON-RPC -32602 / HTTP 400 with a message only.
+func codeless(msg string) a2atest.Reply {
+	return a2atest.Reply{Err: &a2a.RPCError{Code: a2a.CodeInvalidParams, Message: msg}}
+}

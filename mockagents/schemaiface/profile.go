@@ -27,6 +27,9 @@ func (a *agent) profile(base string) ([]byte, error) {
 		for k, v := range extra {
 			out[k] = v
 		}
+		if a.opt.NestedConstraints {
+			return nestConstraints(out)
+		}
 		return out
 	}
 	hook := func(path string, body m) m { return m{"url": base + path, "body": body} }
@@ -66,9 +69,9 @@ func (a *agent) profile(base string) ([]byte, error) {
 			"requires": m{"delete": "reason"}, "arguments": m{"read": read("r-shared"), "delete": del("r-mo-1")}},
 		"approvalSkills": []string{skillManage},
 		"constraints": m{"skill": skillMeasure,
-			"members":     []string{"/unit", "/scope", "/window_seconds", "/max_age_seconds", "/observed_after"},
+			"members":     constraintMembers(a.opt.NestedConstraints),
 			"satisfiable": measure(m{"unit": "Mbps", "scope": "link", "window_seconds": 120, "max_age_seconds": 3600}),
-			"reflects":    []string{"/unit", "/scope", "/window_seconds"},
+			"reflects":    constraintReflects(a.opt.NestedConstraints),
 			"invalid":     measure(m{"window_seconds": "ten"}),
 			"unsatisfiable": m{
 				"window":    measure(m{"window_seconds": 5}),
@@ -91,4 +94,19 @@ func (a *agent) profile(base string) ([]byte, error) {
 			"interfaceDigest": a.skills[skillPropose].prev[0].digest, "arguments": prop},
 	}
 	return json.Marshal(p)
+}
+
+func constraintMembers(nested bool) []string {
+	if nested {
+		return []string{"/unit", "/constraints/scope", "/constraints/window/seconds", "/max_age_seconds", "/observed_after"}
+	}
+	return []string{"/unit", "/scope", "/window_seconds", "/max_age_seconds", "/observed_after"}
+}
+
+// constraintReflects maps each constraint member to the output member that shows it honoured.
+func constraintReflects(nested bool) any {
+	if nested {
+		return m{"/unit": "/unit", "/constraints/scope": "/measured_scope", "/constraints/window/seconds": "/aggregation_window_seconds"}
+	}
+	return []string{"/unit", "/scope", "/window_seconds"}
 }

@@ -33,7 +33,20 @@ func (s *sess) hook(row string, h Hook, note string) {
 
 // refusal reports whether an answer refuses: a rejected/failed Task or a binding error, nothing completed.
 func refusal(an *answer) bool {
-	return (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || (an.task == nil && an.bindErr != nil)
+	return (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) ||
+		(an.task == nil && an.msg == nil && (an.bindErr != nil || an.httpRefusal()))
+}
+
+// silentBinding reports whether an answer is a refusal made before any task existed through the binding's error
+// mechanism that exposes no condition: permitted, since such an error "SHOULD expose the same machine-readable
+// code when that binding permits it" (SHOULD, not MUST).
+func silentBinding(an *answer) bool {
+	return an.task == nil && an.msg == nil && (an.bindErr != nil || an.httpRefusal()) && an.code() == ""
+}
+
+// refusedWith reports whether an answer refuses with code, or is a pre-task binding refusal exposing no condition.
+func refusedWith(an *answer, code string) bool {
+	return an.state() != a2a.StateCompleted && an.msg == nil && (an.code() == code || silentBinding(an))
 }
 
 func (s *sess) authz(row string) *AuthzProfile {
@@ -53,6 +66,21 @@ func registerAuthz(e *harness.Env) {
 			req := message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args))
 			check(w, s.send(s.e.Client, false, modeSync, req, "no credential"), "without a credential")
 			check(w, s.send(s.e.Client.WithHeader(h, v+"-corrupted"), false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)), "corrupted credential"), "with a corrupted credential")
+			// Every other advertised skill with a security requirement gets the same probe: authentication is owed
+			// on every invocation, not on one skill. Its positive control is the survey's valid invocation as A.
+			for _, en := range s.secured() {
+				if en.SkillID == p.SkillID {
+					continue
+				}
+				a, ok := s.arguments(en.SkillID)
+				ctl := s.surveyRun(en.SkillID)
+				if !ok || ctl == nil || ctl.ans.state() != a2a.StateCompleted {
+					continue // no valid request of principal A to compare with
+				}
+				w.Control(true, en.SkillID+" with valid arguments as principal A completes", ctl.ans.describe(), ctl.ans.ex)
+				an := s.send(s.e.Client, false, modeSync, message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, a)), en.SkillID+" with no credential")
+				check(w, an, "to "+en.SkillID+" without a credential")
+			}
 		})
 	}
 	refusedUnauth := func(row string) func(w *harness.W, an *answer, what string) {
@@ -95,8 +123,8 @@ func registerAuthz(e *harness.Env) {
 			ok := refusal(an) && an.msg == nil
 			want := "principal B is refused"
 			if code != "" {
-				ok = ok && an.code() == code
-				want += " with " + code
+				ok = ok && refusedWith(an, code)
+				want += " with " + code + " (or, before any task, a binding error exposing no condition: SHOULD)"
 			}
 			if state != "" {
 				ok = ok && an.state() == state
@@ -111,6 +139,10 @@ func registerAuthz(e *harness.Env) {
 	pair("SI-12.7b", "schema-valid arguments do not substitute for authorization", skillCase, refusedAs("SI-12.7b", "", ""))
 	pair("SI-12.8b", "a denied authorization is reported with authorization_failed", skillCase, refusedAs("SI-12.8b", skiface.AuthorizationFailed, ""))
 	pair("SI-9.50d", "an authorization_failed refusal ends the Task in TASK_STATE_REJECTED", skillCase, func(w *harness.W, an *answer) {
+		if an.task == nil && (an.bindErr != nil || an.httpRefusal()) {
+			// The sentence binds a Task; a refusal before task creation is carried by the binding (SI-9.48).
+			w.Inapplicable("principal B was refused before any task existed, through the binding's error; the row binds refusals made through a Task")
+		}
 		w.Negative(an.task != nil && an.state() == a2a.StateRejected && an.code() == skiface.AuthorizationFailed,
 			"authorization_failed in TASK_STATE_REJECTED", an.describe(), an.ex)
 	})
@@ -144,7 +176,7 @@ func registerAuthz(e *harness.Env) {
 			w.Check(au["default_mode"] == mode, c.Skill+" advertises default_mode "+mode, fmt.Sprintf("%#v", au["default_mode"]), d.ans.ex)
 			s.control("SI-8.3", s.client("A"), c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal A")
 			an := s.invoke(s.client("B"), false, modeSync, c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal B")
-			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
+			w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
 		}
 	})
 	pairCase := func(row, text, which string, get func(a *AuthzProfile) *PairCase, extra func(w *harness.W, s *sess, pc *PairCase, an *answer)) {
@@ -161,7 +193,7 @@ func registerAuthz(e *harness.Env) {
 			ctl := s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Allowed, "principal B's permitted request")
 			w.Control(ctl.state() == a2a.StateCompleted, "principal B's permitted request completes", ctl.describe(), ctl.ex)
 			an := s.invoke(s.client("B"), false, modeSync, pc.Skill, pc.Denied, "principal B's request beyond its "+which+" grant")
-			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "principal B is refused with authorization_failed", an.describe(), an.ex)
+			w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "principal B is refused with authorization_failed", an.describe(), an.ex)
 			if before != nil {
 				after := s.invoke(s.client("A"), false, modeSync, pc.Skill, pc.Check, "state after principal B's refused request")
 				b1, _ := resultOf(before.task, pc.Skill)
@@ -219,13 +251,13 @@ func registerAuthz(e *harness.Env) {
 		})
 	}
 	approval("SI-8.8", "an operation under approval is refused without one, with no side effect", 0, func(w *harness.W, an *answer) {
-		w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
+		w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "refused with authorization_failed", an.describe(), an.ex)
 	})
 	approval("SI-8.6b", "the approval policy is enforced on every request, even right after an approved one", 1, func(w *harness.W, an *answer) {
 		w.Negative(refusal(an), "the unapproved request is refused", an.describe(), an.ex)
 	})
 	approval("SI-12.8c", "a denied required approval is reported with authorization_failed", 2, func(w *harness.W, an *answer) {
-		w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed", an.describe(), an.ex)
+		w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "refused with authorization_failed", an.describe(), an.ex)
 	})
 	revocation := func(row, text string, idx int) {
 		spec(e, row, text, func(w *harness.W) {
@@ -240,7 +272,7 @@ func registerAuthz(e *harness.Env) {
 			w.Control(first.state() == a2a.StateCompleted, "the permitted request completes", first.describe(), first.ex)
 			s.hook(row, c.Revoke, "revoke the grant")
 			an := s.invoke(cl, false, modeSync, rv.Skill, c.Second, "a request the revoked grant covered")
-			w.Negative(refusal(an) && an.code() == skiface.AuthorizationFailed, "refused with authorization_failed under the current policy", an.describe(), an.ex)
+			w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "refused with authorization_failed under the current policy", an.describe(), an.ex)
 		})
 	}
 	revocation("SI-12.6", "after a grant is revoked the next side-effecting request is refused", 0)
@@ -272,4 +304,31 @@ func containsBytes(ex *a2a.Exchange, s string) bool {
 
 func bytesContains(b []byte, s string) bool {
 	return len(s) > 0 && len(b) >= len(s) && stringsContains(string(b), s)
+}
+
+// secured lists the advertised bindings whose AgentSkill carries a security requirement, its own or, when it
+// declares none, the card's.
+func (s *sess) secured() []entry {
+	var out []entry
+	for _, en := range s.entries {
+		if s.faulty(en.SkillID) {
+			continue
+		}
+		for _, sk := range s.card.Skills {
+			if sk.ID == en.SkillID && (len(sk.SecurityRequirements) > 0 || len(s.card.SecurityRequirements) > 0) {
+				out = append(out, en)
+			}
+		}
+	}
+	return out
+}
+
+// surveyRun is the survey's synchronous valid invocation of skill (principal A), nil when there is none.
+func (s *sess) surveyRun(skill string) *run {
+	for _, r := range s.runs() {
+		if r.skill == skill && r.how == "SendMessage" {
+			return &r
+		}
+	}
+	return nil
 }

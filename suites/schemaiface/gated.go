@@ -3,6 +3,7 @@ package schemaiface
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -11,8 +12,27 @@ import (
 	"github.com/extconf/extconf/harness/verify/skiface"
 )
 
-// constraintPointer is the input member each unsatisfiable constraint case varies.
+// constraintPointer is the input member an unsatisfiable case of each kind varies when the profile's members do
+// not show it (the case and the satisfiable arguments differ in no listed member).
 var constraintPointer = map[string]string{"window": "/window_seconds", "scope": "/scope", "unit": "/unit", "freshness": "/max_age_seconds"}
+
+// varied returns the constraint members (instance pointers) whose value differs between the satisfiable arguments
+// and an unsatisfiable case.
+func varied(members []string, satisfiable, unsat json.RawMessage, kind string) []string {
+	a, b := decodeTree(satisfiable), decodeTree(unsat)
+	var out []string
+	for _, p := range members {
+		x, okx := resolve(a, p)
+		y, oky := resolve(b, p)
+		if okx != oky || string(mustJSON(x)) != string(mustJSON(y)) {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{constraintPointer[kind]}
+	}
+	return out
+}
 
 func resolve(v any, p string) (any, bool) { return skiface.Resolve(v, p) }
 
@@ -48,8 +68,9 @@ func registerGated(e *harness.Env) {
 	}
 	multi("SI-8.4a", "a multi-operation skill requires its operation selector", func(w *harness.W, s *sess, sch map[string]any) {
 		mo := s.prof.MultiOperation
-		req, _ := sch["required"].([]any)
-		w.Check(containsAny(req, mo.Selector), "input_schema of "+mo.Skill+" lists "+mo.Selector+" in required", fmt.Sprint(req), s.doc("SI-8.4a", mo.Skill).ans.ex)
+		// Required at the root, in an allOf branch, in every oneOf/anyOf branch, or in both then and else.
+		w.Check(requires(sch, sch, mo.Selector, 0), "input_schema of "+mo.Skill+" requires "+mo.Selector+" (required at the root, or in every branch of its union)",
+			clip(string(mustJSON(sch)), 300), s.doc("SI-8.4a", mo.Skill).ans.ex)
 		op := mo.Operations[0]
 		s.control("SI-8.4a", s.client("A"), mo.Skill, mo.Arguments[op], mo.Skill+" "+op)
 		an := s.invoke(s.client("A"), false, modeSync, mo.Skill, withoutMember(mo.Arguments[op], mo.Selector), mo.Skill+" without "+mo.Selector)
@@ -57,12 +78,11 @@ func registerGated(e *harness.Env) {
 	})
 	multi("SI-8.4b", "a multi-operation skill enumerates its permitted operations", func(w *harness.W, s *sess, sch map[string]any) {
 		mo := s.prof.MultiOperation
-		props, _ := sch["properties"].(map[string]any)
-		sel, _ := props[mo.Selector].(map[string]any)
-		got := enumerated(sel)
+		// The selector's enum/const at the root, or the values a oneOf/anyOf discriminated union fixes per branch.
+		got := enumeratedIn(sch, mo.Selector)
 		want := append([]string(nil), mo.Operations...)
 		sort.Strings(want)
-		w.Check(strings.Join(got, ",") == strings.Join(want, ","), "the selector schema enumerates exactly "+fmt.Sprint(want), fmt.Sprintf("%v from %s", got, clip(string(mustJSON(sel)), 200)), s.doc("SI-8.4b", mo.Skill).ans.ex)
+		w.Check(strings.Join(got, ",") == strings.Join(want, ","), "the selector schema enumerates exactly "+fmt.Sprint(want), fmt.Sprintf("%v from %s", got, clip(string(mustJSON(sch)), 300)), s.doc("SI-8.4b", mo.Skill).ans.ex)
 		op := mo.Operations[0]
 		s.control("SI-8.4b", s.client("A"), mo.Skill, mo.Arguments[op], mo.Skill+" "+op)
 		an := s.invoke(s.client("A"), false, modeSync, mo.Skill, withMember(mo.Arguments[op], mo.Selector, "extconf-undeclared-operation"), mo.Skill+" with an undeclared operation")
@@ -122,8 +142,9 @@ func registerGated(e *harness.Env) {
 		d := s.doc("SI-8.10a", c.Skill)
 		sch := inputSchema(d.tree)
 		for _, m := range c.Members {
-			_, ok := resolve(sch, "/properties"+m)
-			w.Check(ok, "constraint "+m+" is defined in input_schema of "+c.Skill, "no such property", d.ans.ex)
+			// m points into the instance; each of its tokens must be declared through properties (nested, across
+			// in-place branches and local references).
+			w.Check(declares(sch, m), "constraint "+m+" is defined in input_schema of "+c.Skill, "no such member declared", d.ans.ex)
 		}
 	})
 	spec(e, "SI-8.10b", "a structurally invalid constraint value fails input validation", func(w *harness.W) {
@@ -149,10 +170,11 @@ func registerGated(e *harness.Env) {
 		ok := satisfied(s, "SI-8.11b")
 		res, _ := resultOf(ok.task, c.Skill)
 		in := decodeTree(c.Satisfiable)
-		for _, p := range c.Reflects {
+		for _, p := range sortedKeys(anyStrMap(c.Reflects)) {
+			q := c.Reflects[p]
 			want, _ := resolve(in, p)
-			got, _ := resolve(res, p)
-			w.Check(fmt.Sprint(want) == fmt.Sprint(got), "the output reflects the honoured constraint "+p, fmt.Sprintf("requested %v, output %v", want, got), ok.ex)
+			got, _ := resolve(res, q)
+			w.Check(fmt.Sprint(want) == fmt.Sprint(got), "the output member "+q+" reflects the honoured constraint "+p, fmt.Sprintf("requested %v, output %v", want, got), ok.ex)
 		}
 		unsatisfied(s, func(k string, an *answer) {
 			w.Negative(an.state() != a2a.StateCompleted, "a request whose "+k+" constraint cannot be honoured does not complete", an.describe(), an.ex)
@@ -170,12 +192,16 @@ func registerGated(e *harness.Env) {
 			satisfied(s, cs.row)
 			an := s.invoke(s.client("A"), false, modeSync, c.Skill, args, c.Skill+" with an unsatisfiable "+cs.kind+" constraint")
 			if an.state() == a2a.StateCompleted {
+				// Honoured when every constraint member this request varies shows the requested value in the
+				// output member the profile maps it to.
 				res, _ := resultOf(an.task, c.Skill)
-				p := constraintPointer[cs.kind]
-				want, _ := resolve(decodeTree(args), p)
-				got, has := resolve(res, p)
-				w.Negative(has && contains(c.Reflects, p) && fmt.Sprint(want) == fmt.Sprint(got), "a completed task honours the "+cs.kind+" constraint "+p,
-					fmt.Sprintf("requested %v, output %v", want, got), an.ex)
+				for _, p := range varied(c.Members, c.Satisfiable, args, cs.kind) {
+					q, mapped := c.Reflects[p]
+					want, _ := resolve(decodeTree(args), p)
+					got, has := resolve(res, q)
+					w.Negative(mapped && has && fmt.Sprint(want) == fmt.Sprint(got), "a completed task honours the "+cs.kind+" constraint "+p+" (output "+firstNonEmpty(q, "not mapped")+")",
+						fmt.Sprintf("requested %v, output %v", want, got), an.ex)
+				}
 				return
 			}
 			w.Negative(an.code() == skiface.ConstraintRejected, "the unhonoured "+cs.kind+" constraint is rejected with constraint_rejected", an.describe(), an.ex)
@@ -300,8 +326,20 @@ func registerGated(e *harness.Env) {
 	spec(e, "SI-10.1", "a skill whose interface failed at start-up is neither advertised nor served unconstrained", func(w *harness.W) {
 		s := open(w, "SI-10.1")
 		f := s.prof.FailedInitSkill
+		derived := false
 		if f == nil {
-			w.Blocked("the profile's failedInitSkill is missing (a skill whose interface failed to load, assemble or validate)")
+			// Without the profile's word, a candidate is an AgentSkill of the card the extension does not list
+			// (skills[] minus params.skills): "Failure to load, assemble or validate an interface prevents that
+			// skill version from being advertised through this framework."
+			for _, sk := range s.card.Skills {
+				if _, listed := s.entry(sk.ID); !listed && sk.ID != skiface.DescribeSkill {
+					f, derived = &Case{Skill: sk.ID, Arguments: json.RawMessage(`{}`)}, true
+					break
+				}
+			}
+		}
+		if f == nil {
+			w.Blocked("the profile's failedInitSkill is missing (a skill whose interface failed to load, assemble or validate) and every AgentSkill of the card is listed in params.skills")
 		}
 		cl := s.client("A")
 		s.describeControl("SI-10.1", cl)
@@ -309,6 +347,11 @@ func registerGated(e *harness.Env) {
 		w.Negative(!listed, f.Skill+" is not advertised in params.skills", fmt.Sprint(listed), s.cardEx)
 		d := s.describeSkill(cl, false, modeSync, f.Skill, "describe_skill("+f.Skill+")")
 		w.Negative(d.ans.state() != a2a.StateCompleted, "describe_skill("+f.Skill+") returns no document", d.ans.describe(), d.ans.ex)
+		if derived {
+			// A skill of the card outside params.skills may be an ordinary A2A skill, which the agent "MAY still"
+			// serve through the base protocol; only the profile's word says it is a failed schema-interface skill.
+			return
+		}
 		an := s.send(cl, false, modeSync, message(invokeReq(f.Skill, "1.0", wrongDigest(""), f.Arguments)), f.Skill+" as a schema-interface request")
 		w.Negative(an.state() != a2a.StateCompleted, f.Skill+" is not executed as an unconstrained schema-interface skill", an.describe(), an.ex)
 	})
@@ -334,13 +377,20 @@ func registerGated(e *harness.Env) {
 		})
 	}
 	limits("SI-12.2h", "the agent enforces a payload size limit", func(w *harness.W, an *answer, what string) {
-		w.Negative(refusal(an) || (an.task == nil && an.bindErr != nil), "a request "+what+" is refused", an.describe(), an.ex)
+		// Any refusal enforces the limit: a rejected/failed Task, the binding's error, or an HTTP 4xx such as 413
+		// Content Too Large (RFC 9110 §15.5.14) before any task exists.
+		w.Negative(refusal(an) || (an.task == nil && an.msg == nil && an.ex != nil && an.ex.Status >= 400 && an.ex.Status < 500),
+			"a request "+what+" is refused", an.describe(), an.ex)
 	})
 	limits("SI-12.2i", "the agent enforces a nesting limit", func(w *harness.W, an *answer, what string) {
 		w.Negative(refusal(an), "a request "+what+" is refused", an.describe(), an.ex)
 	})
 	limits("SI-12.3a", "a limit refusal reports resource_limit_exceeded", func(w *harness.W, an *answer, what string) {
-		w.Negative(an.state() != a2a.StateCompleted && an.code() == skiface.ResourceLimitExceeded, "the refusal of a request "+what+" carries resource_limit_exceeded", an.describe(), an.ex)
+		// A plain HTTP 413 Content Too Large before any task is the HTTP binding's own report of a payload limit
+		// (reading 20); any condition exposed must be resource_limit_exceeded.
+		too413 := an.task == nil && an.msg == nil && an.ex != nil && an.ex.Status == http.StatusRequestEntityTooLarge && an.code() == ""
+		w.Negative(an.state() != a2a.StateCompleted && (an.code() == skiface.ResourceLimitExceeded || too413),
+			"the refusal of a request "+what+" carries resource_limit_exceeded (or is an HTTP 413 exposing no other condition)", an.describe(), an.ex)
 	})
 }
 

@@ -78,14 +78,36 @@ func (s *sess) completedRuns(row string) []run {
 }
 
 // records returns a task's Artifacts other than those named after the skill.
-func records(t *a2a.Task, skill string) []a2a.Artifact {
+func records(t *a2a.Task, skill string, kinds []string) []a2a.Artifact {
+	res, _ := resultOf(t, skill)
+	refs := map[string]bool{}
+	stringsIn(res, refs)
 	var out []a2a.Artifact
 	for _, a := range t.Artifacts {
-		if a.Name != skill {
+		// A supporting record is an Artifact named after a declared kind ("The Artifact name MUST equal the record
+		// kind declared in supporting_record_schemas") or one the result references by artifactId; any other
+		// Artifact is no record (base A2A permits other Artifacts).
+		if a.Name != skill && (contains(kinds, a.Name) || refs[a.ArtifactID]) {
 			out = append(out, a)
 		}
 	}
 	return out
+}
+
+// stringsIn collects every string value of a decoded JSON tree.
+func stringsIn(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		into[x] = true
+	case map[string]any:
+		for _, e := range x {
+			stringsIn(e, into)
+		}
+	case []any:
+		for _, e := range x {
+			stringsIn(e, into)
+		}
+	}
 }
 
 func registerInvoke(e *harness.Env) {
@@ -168,6 +190,7 @@ func registerInvoke(e *harness.Env) {
 				out := s.compiled(row, s.doc(row, r.skill), "output")
 				res, ok := resultOf(r.ans.task, r.skill)
 				vs := out.Validate(res)
+				undecided(w, vs)
 				w.Check(ok && len(vs) == 0, r.skill+" ("+r.how+"): data.result validates against output_schema (format asserted)",
 					fmt.Sprintf("present %v, violations %v", ok, vs), r.ans.ex)
 			}
@@ -182,7 +205,7 @@ func registerInvoke(e *harness.Env) {
 			n := 0
 			for _, r := range s.completedRuns(row) {
 				d := s.doc(row, r.skill)
-				for _, rec := range records(r.ans.task, r.skill) {
+				for _, rec := range records(r.ans.task, r.skill, kinds(d.tree)) {
 					n++
 					check(w, s, r, d, rec)
 				}
@@ -197,6 +220,7 @@ func registerInvoke(e *harness.Env) {
 		c := s.compiled("SI-8.13", d, rec.Name)
 		for _, part := range rec.Parts {
 			vs := c.ValidateJSON(part.Data)
+			undecided(w, vs)
 			w.Check(len(part.Data) > 0 && len(vs) == 0, r.skill+" ("+r.how+"): record "+rec.ArtifactID+" validates against kind "+rec.Name, fmt.Sprint(vs), r.ans.ex)
 		}
 	})
@@ -215,6 +239,7 @@ func registerInvoke(e *harness.Env) {
 		if len(rec.Parts) > 0 {
 			vs = c.ValidateJSON(rec.Parts[0].Data)
 		}
+		undecided(w, vs)
 		w.Check(len(rec.Parts) > 0 && len(vs) == 0, r.skill+" ("+r.how+"): record "+rec.ArtifactID+" validates against kind "+rec.Name, fmt.Sprint(vs), r.ans.ex)
 	})
 	separate := func(row, text string) {
@@ -227,13 +252,13 @@ func registerInvoke(e *harness.Env) {
 				w.Check(len(prim) == 1 && len(prim[0].Parts) == 1, r.skill+" ("+r.how+"): the primary result Artifact holds only the result (one part)",
 					partsSummary(taskArtifacts(r.ans.task)), r.ans.ex)
 				seen := map[string]bool{}
-				for _, rec := range records(r.ans.task, r.skill) {
+				for _, rec := range records(r.ans.task, r.skill, kinds(d.tree)) {
 					n++
 					w.Check(!seen[rec.ArtifactID] && len(rec.Parts) >= 1, r.skill+": record Artifact "+rec.ArtifactID+" is its own Artifact", partsSummary([]a2a.Artifact{rec}), r.ans.ex)
 					seen[rec.ArtifactID] = true
 				}
 				if len(kinds(d.tree)) > 0 && r.how == "SendMessage" {
-					w.Check(len(records(r.ans.task, r.skill)) > 0 || !refsRecords(r.ans.task, r.skill),
+					w.Check(len(records(r.ans.task, r.skill, kinds(d.tree))) > 0 || !refsRecords(r.ans.task, r.skill),
 						r.skill+": records the result refers to are published in their own Artifacts", partsSummary(taskArtifacts(r.ans.task)), r.ans.ex)
 				}
 			}
@@ -330,4 +355,18 @@ func wrongDigest(d string) string {
 		r = '1'
 	}
 	return d[:len(d)-1] + string(r)
+}
+
+// undecided blocks the spec when the only violations are the harness's own limits (a pattern match that did not
+// finish in time, an instance nested beyond the harness's limit): that is no evidence the instance is invalid.
+func undecided(w *harness.W, vs []skiface.Violation) {
+	if len(vs) == 0 {
+		return
+	}
+	for _, v := range vs {
+		if v.Keyword != "resource_limit" {
+			return
+		}
+	}
+	w.Blocked("the harness could not decide validity within its own limits: " + vs[0].Message)
 }

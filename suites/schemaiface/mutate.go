@@ -25,18 +25,76 @@ func cloneArgs(args json.RawMessage) map[string]any {
 	return m
 }
 
-// withoutRequired drops the first root member input_schema requires that the arguments carry.
+// withoutRequired drops one member input_schema requires that the arguments carry. The draft fixes only one
+// ordering (binding before arguments), so an agent may authorize the requested resource, operation or selector
+// before it validates: the member dropped is chosen so that what such a decision reads stays in place — a
+// member required inside a nested object first, then a root member that does not look like an identifier or a
+// selector (…id, …_ref, operation, action, kind, type, the names the schema gives an enum or const), then any.
 func withoutRequired(sch map[string]any, args json.RawMessage) (json.RawMessage, string, bool) {
 	m := cloneArgs(args)
+	type cand struct {
+		parent map[string]any
+		key    string
+		ptr    string
+		rank   int
+	}
+	var cs []cand
+	props, _ := sch["properties"].(map[string]any)
 	req, _ := sch["required"].([]any)
 	for _, r := range req {
 		k, _ := r.(string)
-		if _, ok := m[k]; ok {
-			delete(m, k)
-			return mustJSON(m), "/" + jsonptr.Escape(k), true
+		if _, ok := m[k]; !ok {
+			continue
+		}
+		rank := 1
+		if keyLike(k, props[k]) {
+			rank = 2
+		}
+		cs = append(cs, cand{m, k, "/" + jsonptr.Escape(k), rank})
+	}
+	for _, k := range sortedKeys(props) {
+		sub, _ := m[k].(map[string]any)
+		ps, _ := props[k].(map[string]any)
+		if sub == nil || ps == nil {
+			continue
+		}
+		nreq, _ := ps["required"].([]any)
+		nprops, _ := ps["properties"].(map[string]any)
+		for _, r := range nreq {
+			n, _ := r.(string)
+			if _, ok := sub[n]; ok && !keyLike(n, nprops[n]) {
+				cs = append(cs, cand{sub, n, "/" + jsonptr.Escape(k) + "/" + jsonptr.Escape(n), 0})
+			}
 		}
 	}
-	return nil, "", false
+	if len(cs) == 0 {
+		return nil, "", false
+	}
+	best := cs[0]
+	for _, c := range cs[1:] {
+		if c.rank < best.rank {
+			best = c
+		}
+	}
+	delete(best.parent, best.key)
+	return mustJSON(m), best.ptr, true
+}
+
+// keyLike reports whether a member looks like what an authorization decision or an operation selector reads.
+func keyLike(name string, schema any) bool {
+	n := strings.ToLower(name)
+	if n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "id") && len(n) > 2 && n[len(n)-3] == '-' ||
+		strings.HasSuffix(n, "_ref") || strings.HasSuffix(n, "_uri") {
+		return true
+	}
+	switch n {
+	case "operation", "op", "action", "kind", "type", "mode", "method", "resource", "target", "scope":
+		return true
+	}
+	ps, _ := schema.(map[string]any)
+	_, hasEnum := ps["enum"]
+	_, hasConst := ps["const"]
+	return hasEnum || hasConst
 }
 
 // withExtraMember adds a member input_schema does not allow (root additionalProperties false).

@@ -83,7 +83,7 @@ type Profile struct {
 		Skill         string                     `json:"skill"`
 		Members       []string                   `json:"members"`
 		Satisfiable   json.RawMessage            `json:"satisfiable"`
-		Reflects      []string                   `json:"reflects,omitempty"`
+		Reflects      Reflects                   `json:"reflects,omitempty"`
 		Invalid       json.RawMessage            `json:"invalid,omitempty"`
 		Unsatisfiable map[string]json.RawMessage `json:"unsatisfiable,omitempty"` // window | scope | unit | freshness
 	} `json:"constraints,omitempty"`
@@ -135,4 +135,26 @@ func parseProfile(requests map[string][]string) (*Profile, error) {
 		return nil, fmt.Errorf("requests[%q] is not a schema-interface profile: %w", ProfileKey, err)
 	}
 	return p, nil
+}
+
+// Reflects maps a constraint member of the input (a JSON Pointer into the arguments) to the output member that
+// shows it honoured (a JSON Pointer into the result). Written as an object {"<input pointer>": "<output
+// pointer>"}, or as an array of pointers the output echoes at the same place.
+type Reflects map[string]string
+
+func (r *Reflects) UnmarshalJSON(b []byte) error {
+	var list []string
+	if err := json.Unmarshal(b, &list); err == nil {
+		*r = Reflects{}
+		for _, p := range list {
+			(*r)[p] = p
+		}
+		return nil
+	}
+	var m map[string]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*r = m
+	return nil
 }

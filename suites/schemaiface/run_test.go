@@ -202,3 +202,107 @@ func TestLatitudePlain401(t *testing.T) {
 func TestLatitudeUpperCaseReasons(t *testing.T) {
 	latitude(t, mock.Options{UpperReasons: true}, "SI-12.8a", "SI-12.3a", "SI-9.47")
 }
+
+// Latitude si.ecma-patterns: JSON Schema 2020-12 patterns are ECMA-262 ("The draft's dialect is JSON Schema"; its
+// patterns "SHOULD be valid according to the regular expression dialect described in ECMA-262"); lookahead and
+// \u escapes RE2 rejects must neither make the document interface_invalid nor a valid instance invalid (issue #18).
+func TestLatitudeECMAPatterns(t *testing.T) {
+	latitude(t, mock.Options{ECMAPatterns: true}, "SI-6.14", "SI-8.1", "SI-6.7", "SI-9.39", "SI-9.58a", "SI-9.37a")
+}
+
+// Latitude si.codeless-pre-task: a refusal before task creation "MUST be carried using the error mechanism of the
+// selected A2A protocol binding and SHOULD expose the same machine-readable code when that binding permits it";
+// an unadvertised skill and a caller without a skill grant refused by a codeless binding error pass (issue #18:
+// SI-9.47, 9.52a/b, 12.8b, 9.50d failed).
+func TestLatitudeCodelessPreTask(t *testing.T) {
+	latitude(t, mock.Options{CodelessPreTask: true}, "SI-9.47", "SI-9.52a", "SI-9.52b", "SI-12.8b", "SI-9.48", "SI-8.7b")
+}
+
+// Latitude si.authorize-before-validate: only the binding comparison is ordered before argument validation
+// ("Before validating arguments or invoking domain logic, the receiving agent MUST compare both values"); an agent
+// that authorizes the named resource first refuses a request without resource_id with authorization_failed, so the
+// invalid instances keep what authorization reads (issue #18: SI-9.34, 9.37a, 9.49a, 9.50b, 9.65b failed).
+func TestLatitudeAuthorizeBeforeValidate(t *testing.T) {
+	latitude(t, mock.Options{AuthorizeFirst: true}, "SI-9.34", "SI-9.37a", "SI-9.49a", "SI-9.50b", "SI-9.65b")
+}
+
+// Latitude si.payload-413: a request over the payload limit refused with HTTP 413 and the binding's error naming
+// resource_limit_exceeded ("MUST report … through the applicable binding") enforces the limit (issue #18: SI-12.2h
+// read 413 as not enforced).
+func TestLatitudeStatus413(t *testing.T) {
+	latitude(t, mock.Options{Status413: true}, "SI-12.2h", "SI-12.3a")
+}
+
+// Latitude si.describe-refused-to-b: the draft does not oblige an agent to serve describe_skill to every caller;
+// the per-caller variant of SI-9.25b is skipped when principal B is refused (issue #18: SI-9.25b failed).
+func TestLatitudeDescribeRefusedToB(t *testing.T) {
+	latitude(t, mock.Options{DescribeRefusedToB: true}, "SI-9.25b")
+}
+
+// Latitude si.summary-artifact: a completed Task with an extra, unreferenced summary Artifact besides the primary
+// result and its records; only Artifacts named after a declared kind or referenced by the result are records
+// (issue #18: the extra Artifact was graded as a supporting record).
+func TestLatitudeSummaryArtifact(t *testing.T) {
+	latitude(t, mock.Options{SummaryArtifact: true}, "SI-8.13", "SI-9.41a", "SI-9.41b", "SI-9.41c", "SI-9.40", "SI-9.38b")
+}
+
+// Degraded interfaces the draft provides for ("If an advertised interface cannot currently be returned, the agent
+// MUST report interface_unavailable"; a corrupt stored document gives interface_invalid) are read from the survey:
+// an operator who does not name them in the profile gets no static or wire failure (issue #18: 32 static rows
+// failed), and no row fails.
+func TestDegradedSkillsReadFromSurvey(t *testing.T) {
+	rows, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		var prof map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(tgt.Config.Requests[schemaiface.ProfileKey][0]), &prof); err != nil {
+			t.Fatal(err)
+		}
+		delete(prof, "unavailableSkill")
+		delete(prof, "corruptSkill")
+		delete(prof, "failedInitSkill")
+		b, _ := json.Marshal(prof)
+		tgt.Config.Requests[schemaiface.ProfileKey] = []string{string(b)}
+	})
+	for id, c := range agentRows() {
+		r := rows[id]
+		switch {
+		case r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested:
+			t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+		case (c.Witness == "static" || c.Witness == "wire") && r.Verdict != harness.ExecutedPass && r.Verdict != harness.Inapplicable:
+			t.Errorf("%s (%s): %s %s", id, c.Witness, r.Verdict, r.Detail)
+		}
+	}
+	// The failed-at-start-up skill is derived from the card: an AgentSkill params.skills does not list.
+	if r := rows["SI-10.1"]; r.Verdict != harness.ExecutedPass {
+		t.Errorf("SI-10.1: %s %s", r.Verdict, r.Detail)
+	}
+}
+
+// Latitude si.oneof-operations: "its input_schema MUST require an unambiguous operation selector, enumerate the
+// permitted operations, and define any operation-specific input requirements" names no construct; a oneOf
+// discriminated by operation const passes (issue #18: SI-8.4a/b read the root only).
+func TestLatitudeOneOfOperations(t *testing.T) {
+	latitude(t, mock.Options{OneOfOperations: true}, "SI-8.4a", "SI-8.4b", "SI-8.4c")
+}
+
+// Latitude si.nested-constraints: "The names, structures, and semantics of transmitted constraints are defined by
+// the domain-specific input schema rather than by this framework": constraint members nested in the input and
+// shown under other names in the output pass (issue #18: SI-8.10a, 9.67a–d assumed root members echoed in place).
+func TestLatitudeNestedConstraints(t *testing.T) {
+	latitude(t, mock.Options{NestedConstraints: true}, "SI-8.10a", "SI-8.11b", "SI-9.67a", "SI-9.67b", "SI-9.67c", "SI-9.67d", "SI-8.10b")
+}
+
+// A Schema Reference in a dialect the harness holds no trusted meta-schema for is the harness's policy ("A client
+// agent applies policy for … dialects"), not an agent violation: rows that must compile it are blocked, none fails.
+func TestUntrustedDialectBlocksNotFails(t *testing.T) {
+	set := sabotage.Set{}
+	rows, _ := harnesstest.Run(t, mock.StartWith(mock.Options{Draft07Propose: true}), set, nil, "schema-interface",
+		harness.Options{Suites: []harness.Suite{schemaiface.Suite()}, Sabotage: set, Seed: 1})
+	for id := range agentRows() {
+		if r := rows[id]; r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
+			t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+		}
+	}
+	if r := rows["SI-6.7"]; r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "draft-07") {
+		t.Errorf("SI-6.7: %s %s, want blocked naming the dialect", r.Verdict, r.Detail)
+	}
+}

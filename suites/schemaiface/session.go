@@ -636,8 +636,17 @@ func (s *sess) primaryOK() (entry, json.RawMessage, bool) {
 	return entry{}, nil, false
 }
 
-// faulty reports whether the profile names the skill deliberately unavailable or corrupt.
+// faulty reports whether the skill's interface is degraded: named unavailable or corrupt by the profile, or
+// answered interface_unavailable / interface_invalid in the survey.
 func (s *sess) faulty(skill string) bool {
+	if s.profileFaulty(skill) {
+		return true
+	}
+	return s.survey().degraded[skill] != ""
+}
+
+// profileFaulty reports whether the profile names the skill deliberately unavailable or corrupt.
+func (s *sess) profileFaulty(skill string) bool {
 	return skill == s.prof.UnavailableSkill || (s.prof.CorruptSkill != nil && skill == s.prof.CorruptSkill.Skill)
 }
 

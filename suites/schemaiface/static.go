@@ -156,6 +156,9 @@ func registerDocuments(e *harness.Env) {
 			if !ok {
 				return // graded by SI-6.6
 			}
+			if dl := r.str("dialect"); !skiface.TrustedDialect(dl) {
+				w.Blocked(d.skill + r.path + ": dialect " + dl + " is not one the harness holds a trusted meta-schema for (a client's policy, not an agent violation)")
+			}
 			// Digest recomputed so only reference resolution is judged here (digests have their own rows).
 			dg, _ := skiface.SchemaDigest(sch)
 			ref := map[string]any{"schema_uri": r.str("schema_uri"), "version": "1.0", "dialect": r.str("dialect"),

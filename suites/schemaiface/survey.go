@@ -31,7 +31,11 @@ type survey struct {
 	docs  []*docSeen
 	bySk  map[string]*docSeen
 	comps gosync.Map // skill/role → *skiface.Compiled or error
-	block string     // why the survey could not be made (no credential for an agent that needs one)
+	// degraded are the advertised skills whose describe_skill answer is a refusal the draft provides for a
+	// degraded interface (interface_unavailable, interface_invalid): skill → condition. They are read from the
+	// survey, named by the profile or not, and left out of the static rows like the profile's faulty skills.
+	degraded map[string]string
+	block    string // why the survey could not be made (no credential for an agent that needs one)
 }
 
 func (s *sess) survey() *survey {
@@ -39,9 +43,10 @@ func (s *sess) survey() *survey {
 	sv := v.(*survey)
 	sv.once.Do(func() {
 		sv.bySk = map[string]*docSeen{}
+		sv.degraded = map[string]string{}
 		cl := s.client("A")
 		for _, e := range s.entries {
-			if e.SkillID == "" || sv.bySk[e.SkillID] != nil || s.faulty(e.SkillID) {
+			if e.SkillID == "" || sv.bySk[e.SkillID] != nil || sv.degraded[e.SkillID] != "" || s.profileFaulty(e.SkillID) {
 				continue
 			}
 			d := &docSeen{skill: e.SkillID, ans: s.send1(cl, false, modeSync, message(describeReq(e.SkillID)), "describe_skill("+e.SkillID+") survey")}
@@ -49,6 +54,12 @@ func (s *sess) survey() *survey {
 				return
 			}
 			readDescribe(d)
+			if c := d.ans.code(); d.ans.state() != a2a.StateCompleted && (c == skiface.InterfaceUnavailable || c == skiface.InterfaceInvalid) {
+				// "If an advertised interface cannot currently be returned, the agent MUST report
+				// interface_unavailable"; a stored document that fails validation gives interface_invalid.
+				sv.degraded[e.SkillID] = c
+				continue
+			}
 			sv.docs = append(sv.docs, d)
 			sv.bySk[e.SkillID] = d
 		}
@@ -184,6 +195,9 @@ func (s *sess) compiled(row string, d *docSeen, role string) *skiface.Compiled {
 	}
 	var c *skiface.Compiled
 	err := fmt.Errorf("%s declares no %s Schema Reference", d.skill, role)
+	if dl, _ := ref["dialect"].(string); ref != nil && !skiface.TrustedDialect(dl) {
+		s.w.Blocked(d.skill + " " + role + ": dialect " + dl + " is not one the harness holds a trusted meta-schema for (a client's policy, not an agent violation)")
+	}
 	if ref != nil {
 		c, err = skiface.CompileSchema(mustJSON(ref), limits(s.e))
 	}

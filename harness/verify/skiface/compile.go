@@ -276,6 +276,8 @@ func (l fetchLoader) Load(u string) (any, error) { return l.fetch(u) }
 func compileLib(doc any, o compileOpts, timeout time.Duration) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseRegexpEngine(compileECMA)
+	registerFormats(c)
 	if o.fetch != nil {
 		c.UseLoader(fetchLoader{o.fetch})
 	} else {
@@ -404,6 +406,11 @@ func leaves(e *jsonschema.ValidationError, out []Violation) []Violation {
 			msg = e.ErrorKind.LocalizedString(printer)
 		}
 		sp := schemaPath(e.SchemaURL) + pointer(kp)
+		if p, ok := e.ErrorKind.(*kind.Pattern); ok && patternTimedOut(p.Want, p.Got) {
+			// Undecided, not invalid: the match exceeded the time bound (resource limit).
+			return append(out, Violation{InstancePath: pointer(e.InstanceLocation), SchemaPath: sp, Keyword: "resource_limit",
+				Message: fmt.Sprintf("matching pattern %q did not finish within %s, the match time limit", p.Want, PatternMatchTimeout)})
+		}
 		if _, ok := e.ErrorKind.(*kind.Reference); ok {
 			sp = schemaPath(e.SchemaURL)
 		}
