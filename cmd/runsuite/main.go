@@ -74,6 +74,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdMock(ctx, args, stdout)
 	case "sabotage":
 		code, err = cmdSabotage(args, stdout)
+	case "prove":
+		code, err = cmdProve(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -106,6 +108,7 @@ const usage = `runsuite — the extconf conformance harness
   runsuite keygen [--alg EdDSA|ES256] --out FILE
   runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS]
   runsuite sabotage list
+  runsuite prove [--json FILE] RULE|DIR...   prove proposed data rules testable (README "Propose a rule")
 
 Exit status: 0 every selected applicable row passed and none is blocked; 1 a row failed or is blocked; 2 usage.
 
@@ -170,12 +173,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggles to switch on")
 	imageFlag := fs.String("image", "", "container target: a local image (never pulled)")
 	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
+	rulesFlag := fs.String("rules", "", "also evaluate the proposed data rules of this directory (reported apart, never counted)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
 	if err != nil {
 		return exitUsage, err
+	}
+	proposed, err := loadProposed(*rulesFlag) // data rules: proposed rows, evaluated after the run, never counted
+	if err != nil {
+		return exitUsage, usageError{fmt.Errorf("--rules: %w", err)}
 	}
 	docs := splitList(*suiteFlag)
 	for _, d := range docs {
@@ -248,6 +256,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitFail, err
 	}
+	proposedPass(ctx, proposed, res, stdout)
 	var fals *evidence.Falsifiability
 	if *falsFlag {
 		if fals, _, err = falsifyTable(ctx, docs, nil, res.Seed, false, stderr); err != nil {
