@@ -12,10 +12,10 @@ import (
 
 // Bed is the reference agent a rule is proved against, as cmd started it.
 type Bed struct {
-	CardURL string            // the reference agent's card URL for the rule's role
+	CardURL string             // the reference agent's card URL for the rule's role
 	Client  func() *a2a.Client // a fresh recording client per evaluation
-	Cert    tls.Certificate   // the proxy's server certificate (valid for 127.0.0.1, trusted by Client)
-	CAs     *x509.CertPool    // what the proxy trusts upstream
+	Cert    tls.Certificate    // the proxy's server certificate (valid for 127.0.0.1, trusted by Client)
+	CAs     *x509.CertPool     // what the proxy trusts upstream
 }
 
 // Proof is a rule's falsifiability record: clean, sabotaged and under each latitude.
