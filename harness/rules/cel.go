@@ -15,8 +15,8 @@ import (
 // The CEL bounds. The environment has the standard library and the strings extension only: no function reaches
 // the network, the filesystem, the clock or the process.
 const (
-	CostLimit   = 1_000_000              // CEL's estimated runtime cost units per evaluation
-	EvalTimeout = 500 * time.Millisecond // wall time per evaluation (interrupt checks every 100 comprehension steps)
+	CostLimit   = 200_000     // CEL runtime cost units per evaluation (the examples need a few hundred)
+	EvalTimeout = time.Second // wall time per evaluation (interrupt checks every 100 comprehension steps)
 )
 
 var (

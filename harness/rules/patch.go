@@ -12,7 +12,11 @@ import (
 // validate checks an operation's form before it is ever applied.
 func (o Op) validate() error {
 	switch o.Op {
-	case "add", "replace", "test", "remove":
+	case "add", "replace", "test":
+		if len(o.Value) == 0 {
+			return fmt.Errorf("op %s needs a value", o.Op)
+		}
+	case "remove":
 	case "move", "copy":
 		if _, err := jsonptr.Split(o.From); err != nil {
 			return fmt.Errorf("from: %w", err)
@@ -51,12 +55,12 @@ func applyOp(doc any, op Op) (any, error) {
 	}
 	switch op.Op {
 	case "add":
-		return set(doc, op.Path, clone(op.Value), true)
+		return set(doc, op.Path, op.value(), true)
 	case "replace":
 		if _, err := jsonptr.Resolve(doc, op.Path); err != nil {
 			return nil, err
 		}
-		return set(doc, op.Path, clone(op.Value), false)
+		return set(doc, op.Path, op.value(), false)
 	case "remove":
 		return remove(doc, op.Path)
 	case "test":
@@ -64,7 +68,7 @@ func applyOp(doc any, op Op) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !reflect.DeepEqual(normal(got), normal(op.Value)) {
+		if !reflect.DeepEqual(got, op.value()) {
 			return nil, fmt.Errorf("test failed: the value there is %s", jsonText(got))
 		}
 		return doc, nil
@@ -171,8 +175,12 @@ func clone(v any) any {
 	return out
 }
 
-// normal maps a value to what encoding/json decodes it to (YAML ints become float64), for test comparisons.
-func normal(v any) any { return clone(v) }
+// value decodes the operation's value afresh, so a patch value is never shared between documents.
+func (o Op) value() any {
+	var v any
+	_ = json.Unmarshal(o.Value, &v)
+	return v
+}
 
 func jsonText(v any) string {
 	b, err := json.Marshal(v)
@@ -184,3 +192,5 @@ func jsonText(v any) string {
 	}
 	return string(b)
 }
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -97,10 +97,10 @@ type Latitude struct {
 
 // Op is one RFC 6902 operation (add, remove, replace, move, copy, test).
 type Op struct {
-	Op    string `json:"op"`
-	Path  string `json:"path"`
-	From  string `json:"from,omitempty"`
-	Value any    `json:"value,omitempty"`
+	Op    string          `json:"op"`
+	Path  string          `json:"path"`
+	From  string          `json:"from,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"` // present (null included) for add, replace and test
 }
 
 // File is where the rule was read from ("" when parsed from bytes).
@@ -202,6 +202,10 @@ func Parse(b []byte) (*Rule, error) {
 		return nil, err
 	}
 	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	// The published schema is the backstop: the harness never accepts a file the schema refuses.
+	if err := validateSchema(v); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -421,7 +425,7 @@ func checkMembers(v any, t reflect.Type, path string) error {
 	}
 	switch t.Kind() {
 	case reflect.Interface:
-		return nil // free JSON (patch values, request params)
+		return nil // free JSON (request params)
 	case reflect.Struct:
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -450,6 +454,9 @@ func checkMembers(v any, t reflect.Type, path string) error {
 			}
 		}
 	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return nil // json.RawMessage: free JSON (patch values)
+		}
 		a, ok := v.([]any)
 		if !ok {
 			return fmt.Errorf("%s: want an array", orRoot(path))
