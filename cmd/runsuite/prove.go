@@ -44,8 +44,9 @@ func cmdProve(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	jsonFlag := fs.String("json", "", "write the proofs as JSON here")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		if u := (usageError{}); errors.As(err, &u) && errors.Is(u.error, flag.ErrHelp) {
 			fmt.Fprint(stdout, proveUsage)
+			return exitPass, nil
 		}
 		return exitUsage, err
 	}
