@@ -28,7 +28,7 @@ func TestProveExamples(t *testing.T) {
 	if code != exitPass {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, id := range []string{"P-TE-3.1", "P-TE-3.3b", "P-IV-3.1"} {
+	for _, id := range []string{"P-TE-3.1", "P-TE-3.3b", "P-IV-3.1", "P-IV-6.1"} {
 		line := lineWith(stdout, id+" ")
 		if !strings.Contains(line, "executed-pass") || !strings.Contains(line, "killed") || !strings.Contains(line, "PROVEN") {
 			t.Errorf("%s: %q", id, line)
@@ -96,6 +96,7 @@ func TestExampleRulesAgreeWithGoSpecs(t *testing.T) {
 		"P-TE-3.1":  sabotage.TermsDeclarationRequiredTrue,
 		"P-TE-3.3b": sabotage.TermsDigestUppercaseHex,
 		"P-IV-3.1":  sabotage.IVInterviewEntryRequired,
+		"P-IV-6.1":  sabotage.IVRefusalWrongReason,
 	}
 	rs, err := rules.LoadDir(examples)
 	if err != nil {
@@ -126,6 +127,11 @@ func TestExampleRulesAgreeWithGoSpecs(t *testing.T) {
 			{"toggle " + string(tog), on, nil, rules.Fail},
 			{"rule sabotage", sabotage.Set{}, r.Sabotage.Ops, rules.Fail},
 		} {
+			if leg.ops != nil && r.Sabotage.Target == rules.TargetResponse {
+				// The proxy rewrites the answer to the rule's own method; the Go spec asks a fresh random method
+				// name, so under the patch only the rule is compared (the toggle leg compares both).
+				continue
+			}
 			tgt, err := mockagents.Start(leg.set, r.Document)
 			if err != nil {
 				t.Fatal(err)
