@@ -205,6 +205,9 @@ func proposedPass(ctx context.Context, rs []*rules.Rule, res *harness.Result, st
 	if len(rs) == 0 {
 		return
 	}
+	// The run's bounds, trust and reach, but its own recorder: the run's transcript holds only the run's exchanges.
+	client := a2a.NewClient(a2a.Options{Limits: res.Env.Client.Limits(), RootCAs: res.Env.Target.RootCAs,
+		CheckURL: res.Env.CheckURL})
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(stdout, "PROPOSED rows (%s): %d data rules\n", rules.ReportNote, len(rs))
 	fmt.Fprintln(tw, "rule\tdocument\tverdict\tdetail")
@@ -216,7 +219,7 @@ func proposedPass(ctx context.Context, rs []*rules.Rule, res *harness.Result, st
 		} else if !ok {
 			o = &rules.Outcome{Rule: r.ID, Verdict: rules.Blocked, Reason: fmt.Sprintf("the target provides no agent for role %q", r.RoleOrDocument())}
 		} else {
-			o = rules.Evaluate(ctx, res.Env.Client, cardURL, r)
+			o = rules.Evaluate(ctx, client, cardURL, r)
 		}
 		detail := o.Reason
 		if o.Verdict == rules.Fail {

@@ -178,9 +178,14 @@ func TestRunWithRules(t *testing.T) {
 		!strings.Contains(lineWith(stdout, "P-TE-3.3b "), "EXECUTED-PASS") || !strings.Contains(lineWith(stdout, "P-IV-3.1 "), "SKIPPED") {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "bundle.json"))
-	if err != nil || strings.Contains(string(b), "P-TE-3") {
-		t.Errorf("the bundle must not carry proposed rows (err %v)", err)
+	for _, f := range []string{"bundle.json", "transcript.jsonl"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || strings.Contains(string(b), "P-TE-3") {
+			t.Errorf("%s must not carry proposed rows or their exchanges (err %v)", f, err)
+		}
+	}
+	if strings.Contains(stderr, "HARNESS DEFECT") {
+		t.Errorf("the bundle does not verify: %s", stderr)
 	}
 	if code, _, stderr := runCLI("run", "--rules", filepath.Join(dir, "nope"), "--out", dir); code != exitUsage {
 		t.Errorf("--rules on a missing directory: exit %d (%s), want 2", code, stderr)
