@@ -119,10 +119,11 @@ func TestCELIsBounded(t *testing.T) {
 	start := time.Now()
 	_, err := evalBool(context.Background(), "card.all(x, card.all(y, card.all(z, x + y + z >= 0.0)))",
 		map[string]any{"card": list, "document": nil, "request": nil, "response": nil})
-	if err == nil || !strings.Contains(err.Error(), "limit") {
-		t.Fatalf("err = %v, want a cost limit error", err)
+	// The cost limit normally stops it first; on a slow machine (or under -race) the timeout may.
+	if err == nil || !(strings.Contains(err.Error(), "cost limit") || strings.Contains(err.Error(), "deadline")) {
+		t.Fatalf("err = %v, want a cost limit or timeout error", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > EvalTimeout+time.Second {
 		t.Errorf("took %v", d)
 	}
 }
