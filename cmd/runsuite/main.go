@@ -78,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdSabotage(args, stdout)
 	case "latitude":
 		code, err = cmdLatitude(args, stdout)
+	case "prove":
+		code, err = cmdProve(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -112,6 +114,7 @@ const usage = `runsuite — the extconf conformance harness
   runsuite keygen [--alg EdDSA|ES256] --out FILE
   runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS] [--latitude IDS]
   runsuite sabotage list | latitude list
+  runsuite prove [--json FILE] RULE|DIR...   prove proposed data rules testable (README "Propose a rule")
 
 Exit status: 0 every selected applicable row about the target passed, none is blocked, and at least one was
 graded; 1 a target row failed, is blocked or was not tested, or nothing about the target was graded (NOTHING
@@ -190,6 +193,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
 	forceFlag := fs.Bool("force", false, "overwrite a bundle already in --out")
 	allowNothingFlag := fs.Bool("allow-nothing-graded", false, "exit 0 when no row about the target was graded (CI jobs that expect it)")
+	rulesFlag := fs.String("rules", "", "also evaluate the proposed data rules of this directory (reported apart, never counted)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
@@ -199,6 +203,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
 	if err != nil {
 		return exitUsage, err
+	}
+	proposed, err := loadProposed(*rulesFlag) // data rules: proposed rows, evaluated after the run, never counted
+	if err != nil {
+		return exitUsage, usageError{fmt.Errorf("--rules: %w", err)}
 	}
 	docs := splitList(*suiteFlag)
 	for _, d := range docs {
@@ -292,6 +300,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitFail, err
 	}
+	proposedPass(ctx, proposed, res, stdout)
 	var fals *evidence.Falsifiability
 	if *falsFlag && !res.Interrupted {
 		var frep *falsify.Report

@@ -1,0 +1,186 @@
+package rules
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/extconf/extconf/harness/jsonptr"
+)
+
+// maxProxiedBody bounds a body the proxy reads to patch (a reference agent's answers are small).
+const maxProxiedBody = 8 << 20
+
+// Proxy is a loopback reverse proxy in front of one reference agent that rewrites one kind of answer with a JSON
+// Patch: the card, the document the rule fetches, or the response to the rule's request. It is how a rule's
+// sabotage and latitudes reach the agent without any mock knowing about rules. The card it serves names the
+// proxy's origin instead of the agent's, so documents and calls the card leads to pass through it too.
+type Proxy struct {
+	// CardURL is the card's URL through the proxy.
+	CardURL string
+
+	srv      *http.Server
+	upstream *url.URL
+	origin   string // the proxy's own origin
+	rule     *Rule
+	target   string
+	ops      []Op
+
+	mu      sync.Mutex
+	docPath string
+	applied int
+	errs    []string
+}
+
+// StartProxy serves https on 127.0.0.1 (cert must be valid for it) in front of the agent whose card is at
+// upstreamCardURL (trusted with cas), rewriting answers of kind target with ops.
+func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool, r *Rule, target string, ops []Op) (*Proxy, error) {
+	up, err := url.Parse(upstreamCardURL)
+	if err != nil || up.Host == "" {
+		return nil, fmt.Errorf("upstream card URL %q: %v", upstreamCardURL, err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &Proxy{upstream: up, rule: r, target: target, ops: ops}
+	p.origin = "https://" + ln.Addr().String()
+	card := *up
+	card.Scheme, card.Host = "https", ln.Addr().String()
+	p.CardURL = card.String()
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(&url.URL{Scheme: up.Scheme, Host: up.Host})
+			pr.Out.Host = up.Host
+			pr.Out.Header.Del("Accept-Encoding") // bodies are patched as plain bytes
+		},
+		Transport: &http.Transport{
+			TLSClientConfig:       &tls.Config{RootCAs: cas, MinVersion: tls.VersionTLS12},
+			ResponseHeaderTimeout: 10 * time.Second,
+			DialContext:           loopbackOnly,
+		},
+		ModifyResponse: p.modify,
+		ErrorLog:       nil,
+	}
+	p.srv = &http.Server{
+		Handler:           http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { p.serve(rp, w, req) }),
+		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		ReadHeaderTimeout: 5 * time.Second,
+		ErrorLog:          nil,
+	}
+	go func() { _ = p.srv.ServeTLS(ln, "", "") }()
+	return p, nil
+}
+
+// loopbackOnly refuses to dial anything but a loopback address: the proxy only ever fronts a local agent.
+func loopbackOnly(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return nil, fmt.Errorf("rules proxy: %s is not a loopback address", addr)
+	}
+	var d net.Dialer
+	return d.DialContext(ctx, network, addr)
+}
+
+type methodKey struct{}
+
+// serve notes the JSON-RPC method of a POST (bounded read) before proxying it.
+func (p *Proxy) serve(rp *httputil.ReverseProxy, w http.ResponseWriter, req *http.Request) {
+	if req.Method == http.MethodPost && req.Body != nil {
+		b, err := io.ReadAll(io.LimitReader(req.Body, maxProxiedBody+1))
+		if err != nil || len(b) > maxProxiedBody {
+			http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		var env struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(b, &env)
+		req.Body = io.NopCloser(bytes.NewReader(b))
+		req = req.WithContext(context.WithValue(req.Context(), methodKey{}, env.Method))
+	}
+	rp.ServeHTTP(w, req)
+}
+
+func (p *Proxy) modify(resp *http.Response) error {
+	req := resp.Request
+	isCard := req.Method == http.MethodGet && req.URL.Path == p.upstream.Path
+	p.mu.Lock()
+	isDoc := req.Method == http.MethodGet && p.docPath != "" && req.URL.Path == p.docPath
+	p.mu.Unlock()
+	method, _ := req.Context().Value(methodKey{}).(string)
+	isResp := p.rule != nil && p.rule.Request != nil && req.Method == http.MethodPost && method == p.rule.Request.Method
+	if !isCard && !isDoc && !isResp {
+		return nil
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxProxiedBody+1))
+	resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	if len(body) > maxProxiedBody {
+		return fmt.Errorf("rules proxy: body larger than %d bytes", maxProxiedBody)
+	}
+	if isCard {
+		body = bytes.ReplaceAll(body, []byte(p.upstream.Scheme+"://"+p.upstream.Host), []byte(p.origin))
+	}
+	if (isCard && p.target == TargetCard) || (isDoc && p.target == TargetDocument) || (isResp && p.target == TargetResponse) {
+		patched, err := ApplyPatch(body, p.ops)
+		p.mu.Lock()
+		if err != nil {
+			p.errs = append(p.errs, fmt.Sprintf("%s %s: %v", req.Method, req.URL.Path, err))
+		} else {
+			p.applied++
+			body = patched
+		}
+		p.mu.Unlock()
+	}
+	if isCard && p.rule != nil && p.rule.Fetch != "" {
+		var card any
+		if json.Unmarshal(body, &card) == nil {
+			if v, err := jsonptr.Resolve(card, p.rule.Fetch); err == nil {
+				if s, ok := v.(string); ok {
+					if u, err := url.Parse(s); err == nil {
+						p.mu.Lock()
+						p.docPath = u.Path
+						p.mu.Unlock()
+					}
+				}
+			}
+		}
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	resp.Header.Del("Content-Encoding")
+	resp.Header.Del("ETag") // the bytes changed
+	return nil
+}
+
+// Applied reports how many answers the patch rewrote and every failure to apply it.
+func (p *Proxy) Applied() (int, []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.applied, append([]string(nil), p.errs...)
+}
+
+// Close stops the proxy.
+func (p *Proxy) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = p.srv.Shutdown(ctx)
+}
