@@ -111,13 +111,21 @@ func TestRunSignVerifyRender(t *testing.T) {
 		t.Fatalf("verify: exit %d\n%s", code, stdout)
 	}
 	html2, junit2 := filepath.Join(dir, "r2.html"), filepath.Join(dir, "r2.xml")
-	code, stdout, _ = cliRun(t, "render", bundle, "--html", html2, "--junit", junit2)
+	code, stdout, _ = cliRun(t, "render", bundle, "--html", html2, "--junit", junit2, "--key", testPubFile)
 	if code != exitPass {
 		t.Fatalf("render: exit %d\n%s", code, stdout)
 	}
 	page, _ := os.ReadFile(html2)
 	if !bytes.Contains(page, []byte(`class="banner evidence"`)) || !bytes.Contains(page, []byte(`id="verification"`)) {
 		t.Fatalf("rendered HTML lacks the evidence banner or the verification table")
+	}
+	// Without --key the embedded key proves integrity only: no renderer says EVIDENCE.
+	code, stdout, _ = cliRun(t, "render", bundle, "--html", html2, "--junit", junit2)
+	page, _ = os.ReadFile(html2)
+	ju, _ := os.ReadFile(junit2)
+	if code != exitPass || strings.Contains(stdout, "EVIDENCE:") || bytes.Contains(page, []byte(`class="banner evidence"`)) ||
+		bytes.Contains(ju, []byte("EVIDENCE:")) || !strings.Contains(stdout, "signed by an unpinned key: integrity only") {
+		t.Fatalf("render without --key: exit %d\n%s", code, stdout)
 	}
 
 	raw, _ := os.ReadFile(bundle)

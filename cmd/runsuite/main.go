@@ -384,7 +384,12 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 		return exitFail, err
 	}
 	// The harness checks its own bundle as a third party would; a problem here is a harness defect.
-	rep, err := verifyWritten(path)
+	var pin *jose.JSONWebKey // the run's own signing key: the runner knows whose key signed
+	if st.key != nil {
+		pub := st.key.Public()
+		pin = &pub
+	}
+	rep, err := verifyWritten(path, pin)
 	if err != nil {
 		return exitHarness, fmt.Errorf("HARNESS DEFECT: the bundle just written cannot be verified: %w", err)
 	}
@@ -398,7 +403,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	if err := writeReports(b, transcript, rep, o.junit, o.html); err != nil {
 		return exitFail, err
 	}
-	evidence.Summary(stdout, b)
+	evidence.SummaryWith(stdout, b, rep)
 	fmt.Fprintf(stdout, "bundle: %s\n", path)
 	code := exitFor(b, defect, o.allowNothingGraded)
 	switch {
@@ -413,8 +418,8 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 }
 
 // verifyWritten verifies a bundle the run just wrote (a variable so a test can make it fail).
-var verifyWritten = func(path string) (*evidence.Report, error) {
-	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known})
+var verifyWritten = func(path string, key *jose.JSONWebKey) (*evidence.Report, error) {
+	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, Key: key})
 }
 
 // exitFor is the exit status of a written bundle: interrupted, then a harness defect (the bundle does not verify
@@ -435,7 +440,7 @@ func exitFor(b *evidence.Bundle, defect, allowNothingGraded bool) int {
 
 func writeReports(b *evidence.Bundle, transcript []byte, rep *evidence.Report, junitPath, htmlPath string) error {
 	if junitPath != "" {
-		if err := writeFileWith(junitPath, func(w io.Writer) error { return evidence.JUnit(w, b) }); err != nil {
+		if err := writeFileWith(junitPath, func(w io.Writer) error { return evidence.JUnitWith(w, b, rep) }); err != nil {
 			return fmt.Errorf("--junit: %w", err)
 		}
 	}
@@ -791,7 +796,7 @@ func printVerification(w io.Writer, rep *evidence.Report) {
 		}
 	}
 	if rep.OK() {
-		fmt.Fprintf(w, "bundle verifies: %s\n", rep.Bundle.Standing())
+		fmt.Fprintf(w, "bundle verifies: %s\n", evidence.Headline(rep.Bundle, rep))
 	} else {
 		fmt.Fprintf(w, "bundle does NOT verify (%d problems)\n", len(rep.Problems()))
 	}
@@ -818,7 +823,7 @@ func cmdRender(args []string, stdout, stderr io.Writer) (int, error) {
 	if err := writeReports(b, transcript, rep, *junitFlag, *htmlFlag); err != nil {
 		return exitFail, err
 	}
-	evidence.Summary(stdout, b)
+	evidence.SummaryWith(stdout, b, rep)
 	if !rep.OK() {
 		fmt.Fprintln(stdout)
 		printVerification(stdout, rep)
