@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"strconv"
+
+	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/mockagents"
+	"github.com/extconf/extconf/sabotage"
+)
+
+func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+	fs := newFlags("mock")
+	sab := fs.String("sabotage", "", "toggles to switch on")
+	listen := fs.String("listen", "", "loopback HOST:PORT; the agents take PORT, PORT+1, … (default: ephemeral ports)")
+	if err := parse(fs, args); err != nil {
+		return exitUsage, err
+	}
+	set, err := sabotage.Parse(splitList(*sab)...)
+	if err != nil {
+		return exitUsage, usageError{err}
+	}
+	if *listen != "" {
+		host, port, err := net.SplitHostPort(*listen)
+		ip := net.ParseIP(host)
+		p, perr := strconv.Atoi(port)
+		if err != nil || perr != nil || ip == nil || !ip.IsLoopback() || p < 1 || p > 65535-63 {
+			return exitUsage, usageError{fmt.Errorf("--listen %q: want a loopback IP and a port, e.g. 127.0.0.1:9400", *listen)}
+		}
+		// Each reference agent is its own origin: the core hands out the next free port of the block.
+		os.Setenv(a2atest.EnvBind, host)
+		os.Setenv(a2atest.EnvPorts, fmt.Sprintf("%d-%d", p, p+63))
+	}
+	tgt, err := mockagents.Start(set)
+	if err != nil {
+		return exitFail, err
+	}
+	defer tgt.Close()
+	if err := announce(stdout, tgt); err != nil {
+		return exitFail, err
+	}
+	<-ctx.Done() // interrupt, or SIGTERM (`docker stop`: PID 1 gets no default handler)
+	return exitPass, nil
+}
