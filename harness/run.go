@@ -33,6 +33,16 @@ type Options struct {
 	JSONReport, JUnitReport string      // Ginkgo's reporters, when set
 	Limits                  *a2a.Limits // client limits; nil: defaults
 	SpecTimeout             time.Duration
+	// OnSpec, when set, is told when each spec that runs starts and ends (the CLI's progress display).
+	OnSpec func(SpecEvent)
+}
+
+// SpecEvent is one spec starting (Done false) or ending (Done true): its document, its text and its row labels.
+type SpecEvent struct {
+	Document string
+	Spec     string
+	Rows     []string
+	Done     bool
 }
 
 // Result is what a run produced.
@@ -145,6 +155,16 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 
 	var report gtypes.Report
 	ReportAfterSuite("extconf verdicts", func(r Report) { report = r })
+	if o.OnSpec != nil {
+		event := func(r SpecReport, done bool) {
+			if r.State.Is(gtypes.SpecStateSkipped|gtypes.SpecStatePending) || len(r.ContainerHierarchyTexts) == 0 {
+				return
+			}
+			o.OnSpec(SpecEvent{Document: r.ContainerHierarchyTexts[0], Spec: r.LeafNodeText, Rows: r.Labels(), Done: done})
+		}
+		ReportBeforeEach(func(r SpecReport) { event(r, false) })
+		ReportAfterEach(func(r SpecReport) { event(r, true) })
+	}
 
 	// Ginkgo refuses `go test -count=N` because it cannot rerun one tree; every Run builds a fresh tree, so the
 	// guard does not apply here. Show it count=1 for the duration of the run (the testing loop rereads its flag).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,11 +13,26 @@ import (
 	"github.com/extconf/extconf/harness/catalog"
 )
 
-func cmdCatalog(args []string, stdout io.Writer) (int, error) {
+var catalogCommand = command{
+	name:     "catalog",
+	short:    "list the catalog's rows, the row index, or check the catalog against the document texts",
+	synopsis: []string{"catalog [--format table|json|index|index-json] [--check-specs DIR]"},
+	long: `Every row the harness grades: its id, RFC 2119 level, subject, witness and the clause it quotes. The index
+(--format index) adds, per row, the specs that assert it, the sabotage toggles that kill it and the latitude
+variants that must not fail it.`,
+	examples: []string{
+		"# every row, as a table", "runsuite catalog",
+		"# one row as JSON", "runsuite catalog --format json | jq '.[] | select(.id == \"TE-3.3b\")'",
+		"# every normative keyword of the five texts is quoted by a row", "runsuite catalog --check-specs ../shared/specs",
+	},
+	run: cmdCatalog,
+}
+
+func cmdCatalog(_ context.Context, args []string, stdout, _ io.Writer) (int, error) {
 	fs := newFlags("catalog")
-	format := fs.String("format", "table", "table, json, index or index-json")
-	check := fs.String("check-specs", "", "directory holding the five document texts")
-	if err := parse(fs, args); err != nil {
+	format := fs.String("format", "table", "`FORMAT`: table, json, index or index-json")
+	check := fs.String("check-specs", "", "`DIR` holding the five document texts")
+	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
 	cat, err := catalog.Load()

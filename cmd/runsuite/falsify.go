@@ -19,23 +19,47 @@ import (
 	"github.com/extconf/extconf/suites"
 )
 
+var falsifyCommand = command{
+	name:     "falsify",
+	short:    "prove each row's test able to fail: the reference agents unsabotaged, then one run per toggle",
+	synopsis: []string{"falsify [--sabotage IDS] [--json FILE] [--seed N] [--whole-document]", "        [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE] [--junit FILE] [--html FILE]]"},
+	long: `Every applicable row must pass against the unsabotaged reference agents; then each toggle runs only the
+specs labelled with its target rows (--whole-document: the whole document, to measure collateral). Exit 1 when
+a reference row does not pass, a toggle's target row survives, or (all toggles) a witnessable row no toggle
+kills; 130 when interrupted (unfinished toggles are left out of the table, never read as survived).`,
+	examples: []string{
+		"# the whole matrix", "runsuite falsify",
+		"# two toggles, the table as JSON", "runsuite falsify --sabotage terms.digest-uppercase-hex,terms.declaration-required-true --json fals.json",
+		"# a bundle of the reference run carrying the table", "runsuite falsify --out evidence/falsified",
+	},
+	run: cmdFalsify,
+}
+
 func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("falsify")
-	sab := fs.String("sabotage", "", "toggles to run (default: all)")
-	jsonOut := fs.String("json", "", "write the falsifiability table here")
-	seed := fs.Int64("seed", 1, "Ginkgo random seed")
+	sab := fs.String("sabotage", "", "toggle `IDS` to run (default: all)")
+	jsonOut := fs.String("json", "", "write the falsifiability table to `FILE`")
+	seed := fs.Int64("seed", 1, "Ginkgo random `SEED`")
 	whole := fs.Bool("whole-document", false, "per toggle, run its whole document (collateral across every row; slower)")
-	outDir := fs.String("out", "", "also write a bundle of the reference run carrying the falsifiability table here")
-	asFlag := fs.String("as", "", "with --out: who runs the harness")
-	tierFlag := fs.String("tier", "self", "with --out: self or third-party")
-	keyFlag := fs.String("sign-key", "", "with --out: private JWK to sign the bundle with")
-	junitFlag := fs.String("junit", "", "with --out: write the per-row JUnit XML report here")
-	htmlFlag := fs.String("html", "", "with --out: write the HTML report here")
+	outDir := fs.String("out", "", "also write into `DIR` a bundle of the reference run carrying the falsifiability table here")
+	asFlag := fs.String("as", "", "with --out: `NAME` of who runs the harness")
+	tierFlag := fs.String("tier", "self", "with --out: `TIER`, self or third-party")
+	keyFlag := fs.String("sign-key", "", "with --out: private JWK `FILE` to sign the bundle with")
+	junitFlag := fs.String("junit", "", "with --out: write the per-row JUnit XML report to `FILE`")
+	htmlFlag := fs.String("html", "", "with --out: write the HTML report to `FILE`")
 	forceFlag := fs.Bool("force", false, "with --out: overwrite a bundle already there")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
 	if err := checkOut(*outDir, *forceFlag); err != nil {
+		return exitUsage, err
+	}
+	if *outDir != "" {
+		if err := checkOutputs(*outDir, map[string]string{"--junit": *junitFlag, "--html": *htmlFlag}); err != nil {
+			return exitUsage, err
+		}
+	}
+	if err := checkFiles(map[string]string{"--json": *jsonOut}); err != nil {
 		return exitUsage, err
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
@@ -46,7 +70,11 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	for _, id := range splitList(*sab) {
 		t, ok := sabotage.Lookup(id)
 		if !ok {
-			return exitUsage, usageError{fmt.Errorf("unknown toggle %q", id)}
+			var ids []string
+			for _, t := range sabotage.All() {
+				ids = append(ids, string(t.ID))
+			}
+			return exitUsage, usageError{fmt.Errorf("--sabotage: unknown toggle %q%s (see runsuite sabotage list)", id, suggest(id, ids))}
 		}
 		toggles = append(toggles, t)
 	}

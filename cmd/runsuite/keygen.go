@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,14 +11,28 @@ import (
 	"github.com/extconf/extconf/harness/evidence"
 )
 
-func cmdKeygen(args []string, stdout, stderr io.Writer) (int, error) {
+var keygenCommand = command{
+	name:     "keygen",
+	short:    "make a signing key (private JWK, mode 0600); its public JWK goes to stdout",
+	synopsis: []string{"keygen [--alg EdDSA|ES256] --out FILE"},
+	long: `Publish the public JWK (stdout) where the readers of your bundles can find it: they pin it with
+runsuite verify --key. keygen never overwrites a key.`,
+	examples: []string{
+		"# an Ed25519 key; keep lab.jwk.json private, publish lab.pub.jwk.json",
+		"runsuite keygen --out lab.jwk.json > lab.pub.jwk.json",
+		"# a signed third-party run", "runsuite run --target https://agent.example/ --tier third-party --as \"Example Lab\" --sign-key lab.jwk.json",
+	},
+	run: cmdKeygen,
+}
+
+func cmdKeygen(_ context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("keygen")
-	alg := fs.String("alg", evidence.AlgEdDSA, "EdDSA (Ed25519) or ES256 (P-256)")
-	out := fs.String("out", "", "file to write the private JWK to (mode 0600)")
-	if err := parse(fs, args); err != nil {
+	alg := fs.String("alg", evidence.AlgEdDSA, "`ALG`: EdDSA (Ed25519) or ES256 (P-256)")
+	out := fs.String("out", "", "`FILE` to write the private JWK to (mode 0600)")
+	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
-	if *out == "" || fs.NArg() > 0 {
+	if *out == "" {
 		return exitUsage, usageError{errors.New("usage: runsuite keygen [--alg EdDSA|ES256] --out FILE")}
 	}
 	k, err := evidence.GenerateKey(*alg)

@@ -22,7 +22,48 @@ const (
 	exitInterrupted = 130 // interrupted (SIGINT/SIGTERM): unfinished rows read not-tested "interrupted"
 )
 
+// usageError is a usage or configuration error (exit 2): every one is found before a run starts.
 type usageError struct{ error }
+
+// helpRequested is returned by parse when -h or --help is among a command's flags: the command's usage (with its
+// flags, as declared in its FlagSet) goes to stdout and the exit status is 0.
+type helpRequested struct{ fs *flag.FlagSet }
+
+func (helpRequested) Error() string { return "help requested" }
+
+// The command registry. Each command lives in its own file (run.go, falsify.go, verify.go, …) as a `command`
+// value next to its function, and is listed here once.
+//
+//   - To add a subcommand: write cmdX(ctx, args, stdout, stderr) (int, error) in x.go, declare its flags first
+//     thing with fs := newFlags("x") and parse them with parse/parseNoArgs/parseInterspersed (that is what makes
+//     -h, "did you mean" and exit 2 work), declare `var xCommand = command{…}` with its synopsis and examples
+//     beside it, and add &xCommand to commands below. A command with sub-verbs ("latitude list", "config
+//     init|check") takes the verb as its first positional argument (see sabotage.go).
+//   - To add a flag: one fs.String/Bool/… line in the command's function; its usage string is its help text (a
+//     `backquoted` word in it names the flag's argument), and a line in the command's examples if it deserves one.
+var commands = []*command{
+	&runCommand, &falsifyCommand, &catalogCommand, &verifyCommand, &renderCommand, &keygenCommand,
+	&mockCommand, &sabotageCommand, &versionCommand, &helpCommand,
+}
+
+// command is one subcommand: its function and its help.
+type command struct {
+	name     string
+	short    string   // one line for `runsuite help`
+	synopsis []string // usage lines, each after "runsuite "
+	long     string   // paragraphs after the synopsis (optional)
+	examples []string // "# what it does" comment lines followed by the command line
+	run      func(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error)
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
 
 func main() {
 	// SIGTERM too: a container target is terminated on every exit path, and no reaper would clean up after us.
@@ -31,40 +72,36 @@ func main() {
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run is the CLI: bare `runsuite` (or flags first) is `runsuite run`; -h/--help first is the overview.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cmd := "run"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
+	name := "run"
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "-h" || a == "-help" || a == "--help":
+			overview(stdout)
+			return exitPass
+		case a == "-version" || a == "--version":
+			name, args = "version", args[1:]
+		case !strings.HasPrefix(a, "-"):
+			name, args = a, args[1:]
+		}
 	}
-	var err error
-	code := exitPass
-	switch cmd {
-	case "run":
-		code, err = cmdRun(ctx, args, stdout, stderr)
-	case "catalog":
-		code, err = cmdCatalog(args, stdout)
-	case "falsify":
-		code, err = cmdFalsify(ctx, args, stdout, stderr)
-	case "verify":
-		code, err = cmdVerify(args, stdout)
-	case "render":
-		code, err = cmdRender(args, stdout, stderr)
-	case "keygen":
-		code, err = cmdKeygen(args, stdout, stderr)
-	case "mock":
-		code, err = cmdMock(ctx, args, stdout)
-	case "sabotage":
-		code, err = cmdSabotage(args, stdout)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+	c := lookup(name)
+	if c == nil {
+		fmt.Fprintf(stderr, "runsuite: unknown command %q%s\nRun 'runsuite help' for the list of commands.\n", name, suggest(name, commandNames()))
+		return exitUsage
+	}
+	code, err := c.run(ctx, args, stdout, stderr)
+	var h helpRequested
+	if errors.As(err, &h) {
+		commandHelp(stdout, c, h.fs)
 		return exitPass
-	default:
-		err = usageError{fmt.Errorf("unknown command %q", cmd)}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "runsuite %s: %v\n", cmd, err)
+		fmt.Fprintf(stderr, "runsuite %s: %v\n", c.name, err)
 		var u usageError
-		if errors.As(err, &u) || errors.Is(err, flag.ErrHelp) {
+		if errors.As(err, &u) {
+			fmt.Fprintf(stderr, "Run 'runsuite %s -h' for usage.\n", c.name)
 			return exitUsage
 		}
 		if code == exitPass {
@@ -74,51 +111,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-const usage = `runsuite — the extconf conformance harness
-
-  runsuite                      run every suite against the built-in reference agents; write a bundle
-  runsuite run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST]
-               [--req IDS] [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME]
-               [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS]
-                 [--force] [--allow-nothing-graded]
-  runsuite catalog [--format table|json|index|index-json] [--check-specs DIR]
-  runsuite falsify [--sabotage IDS] [--json FILE] [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE]]
-  runsuite verify BUNDLE [--key FILE]
-  runsuite render BUNDLE [--html FILE] [--junit FILE] [--key FILE]
-  runsuite keygen [--alg EdDSA|ES256] --out FILE
-  runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS]
-  runsuite sabotage list
-
-Exit status: 0 every selected applicable row about the target passed, none is blocked, and at least one was
-graded; 1 a target row failed, is blocked or was not tested, or nothing about the target was graded (NOTHING
-GRADED; --allow-nothing-graded accepts that with 0); 2 usage or configuration error (before the run); 3 harness
-defect (a harness self-check failed, or the bundle just written does not verify); 130 interrupted.
-
-Self-checks: rows witnessed by the harness's own reference client (catalog witness reference-client) are about
-the harness, not the target. They run and are reported in their own "harness self-check" section; they never
-count for or against the target.
-
-Target URL: a URL with a path is the card URL as given; a bare origin (or path /) is resolved to
-/.well-known/agent-card.json, and the run says so. --out never overwrites an existing bundle without --force;
-the default directory evidence/runs/<time>[-N] is unique per run.
-
-Containers: --image runs a local image (never pulled), --dockerfile builds one (docker/build.sh makes the
-reference agents' image); ports are published on 127.0.0.1 only, the container's output is kept as
-container.log beside the bundle, and with no engine reachable every selected row is blocked (exit 1).
-
-Standing: a run is self (a claim) unless --tier third-party names a runner (--as) who is none of the tested
-cards' provider organizations and signs the bundle (--sign-key): only that is evidence. --junit writes one
-test case per catalog row; --json writes Ginkgo's own JSON report; --html a single-file report.
-`
-
+// newFlags is a command's flag set: the flag package prints nothing (the registry's help does, on -h).
 func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	return fs
 }
 
+// parse parses a command's flags: -h/--help is helpRequested; an unknown or malformed flag is a usage error that
+// suggests the nearest flag of the command.
 func parse(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return helpRequested{fs}
+		}
+		const undefined = "flag provided but not defined: -"
+		if name, ok := strings.CutPrefix(err.Error(), undefined); ok {
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			return usageError{fmt.Errorf("unknown flag --%s%s", name, suggest(name, names, "--"))}
+		}
 		return usageError{err}
 	}
 	return nil

@@ -13,11 +13,24 @@ import (
 	"github.com/extconf/extconf/sabotage"
 )
 
-func cmdMock(ctx context.Context, args []string, stdout io.Writer) (int, error) {
+var mockCommand = command{
+	name:     "mock",
+	short:    "serve the reference agents until interrupted (a test bed for others' clients)",
+	synopsis: []string{"mock [--listen 127.0.0.1:PORT] [--sabotage IDS]"},
+	long: `Prints each agent's card URL, then serves until SIGINT or SIGTERM. Loopback only; with --listen the agents
+take PORT, PORT+1, …`,
+	examples: []string{
+		"# ephemeral ports", "runsuite mock",
+		"# fixed ports, one deliberate fault on", "runsuite mock --listen 127.0.0.1:9400 --sabotage terms.digest-uppercase-hex",
+	},
+	run: cmdMock,
+}
+
+func cmdMock(ctx context.Context, args []string, stdout, _ io.Writer) (int, error) {
 	fs := newFlags("mock")
-	sab := fs.String("sabotage", "", "toggles to switch on")
-	listen := fs.String("listen", "", "loopback HOST:PORT; the agents take PORT, PORT+1, … (default: ephemeral ports)")
-	if err := parse(fs, args); err != nil {
+	sab := fs.String("sabotage", "", "toggle `IDS` to switch on")
+	listen := fs.String("listen", "", "loopback `HOST:PORT`; the agents take PORT, PORT+1, … (default: ephemeral ports)")
+	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
 	set, err := sabotage.Parse(splitList(*sab)...)

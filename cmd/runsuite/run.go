@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,30 +24,79 @@ import (
 	"github.com/extconf/extconf/suites"
 )
 
+var runCommand = command{
+	name:  "run",
+	short: "run the suites against a target and write an evidence bundle (the default command)",
+	synopsis: []string{
+		"run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST] [--req IDS]",
+		"    [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME] [--tier self|third-party]",
+		"    [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS] [--force] [--allow-nothing-graded] [--quiet]",
+	},
+	long: `Runs every selected suite, writes bundle.json and transcript.jsonl into --out (default
+evidence/runs/<UTC time>[-N]), checks the bundle as a third party would, then prints the summary table last.
+Progress goes to stderr (rows done per document; one line per document when stderr is not a terminal).
+Everything checkable is checked before the run: flags, documents, --req rows, the target configuration, the
+output paths and the signing key; any problem there is exit 2.
+
+Target: mock (the built-in reference agents), or a URL: a URL with a path is the card URL as given; a bare
+origin (or path /) is resolved to /.well-known/agent-card.json, and the run says so. --image runs a local image
+(never pulled), --dockerfile builds one; ports are published on 127.0.0.1 only, the container's output is kept
+as container.log beside the bundle, and with no engine reachable every selected row is blocked (exit 1).
+
+Configuration (--config FILE, JSON): what the documents leave to the operator — caFile (a PEM bundle for a
+private CA), trustedKeys (a JWK Set for card and document signatures), agents, principals, requests,
+limits.allowOrigins (origins besides the target's that URLs may lead to), … Unknown members are an error.
+
+Selection: --suite takes document ids (agent-cards, interview, on-request, schema-interface, terms); --req takes
+row ids (TE-3.3b) or catalog aliases (0202.advertisement), see runsuite catalog.
+
+Self-checks: rows witnessed by the harness's own reference client are about the harness, not the target; they
+are reported in their own "harness self-check" section and never count for or against the target.
+
+Standing: a run is self (a claim) unless --tier third-party names a runner (--as) who is none of the tested
+cards' provider organizations and signs the bundle (--sign-key, from runsuite keygen): only that is evidence.
+--junit writes one test case per catalog row; --json Ginkgo's own JSON report; --html a single-file report.`,
+	examples: []string{
+		"# every suite against the built-in reference agents (the same as bare runsuite)",
+		"runsuite run",
+		"# your agent, one document, CI reports",
+		"runsuite run --target https://agent.example/ --suite terms --junit junit.xml --html report.html",
+		"# two rows (an id and an alias), a private CA in the configuration",
+		"runsuite run --target https://agent.example/ --config target.json --req TE-3.3b,0202.advertisement",
+		"# a failing row on purpose: the reference agents with one fault on",
+		"runsuite run --suite terms --sabotage terms.digest-uppercase-hex",
+	},
+	run: cmdRun,
+}
+
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("run")
-	tgtFlag := fs.String("target", "mock", "mock, or the URL of an agent (its origin or card URL)")
-	cfgFlag := fs.String("config", "", "target configuration file (JSON)")
-	suiteFlag := fs.String("suite", "", "documents to run, comma separated (default: all)")
-	reqFlag := fs.String("req", "", "row ids to run, comma separated (default: all)")
-	outFlag := fs.String("out", "", "bundle directory (default evidence/runs/<time>)")
-	junitFlag := fs.String("junit", "", "write the per-row JUnit XML report here")
-	htmlFlag := fs.String("html", "", "write the single-file HTML report here")
-	jsonFlag := fs.String("json", "", "write Ginkgo's JSON report here")
-	asFlag := fs.String("as", "", "who runs the harness")
-	tierFlag := fs.String("tier", "self", "self (a claim) or third-party (evidence, must be signed)")
-	keyFlag := fs.String("sign-key", "", "private JWK (Ed25519 or P-256) to sign the bundle with")
+	tgtFlag := fs.String("target", "mock", "mock, or the `URL` of an agent (its origin or card URL)")
+	cfgFlag := fs.String("config", "", "target configuration `FILE` (JSON)")
+	suiteFlag := fs.String("suite", "", "`DOCS` to run, comma separated document ids (default: all)")
+	reqFlag := fs.String("req", "", "`IDS` of rows to run, comma separated: row ids or catalog aliases (default: all)")
+	outFlag := fs.String("out", "", "bundle `DIR`ectory (default evidence/runs/<time>)")
+	junitFlag := fs.String("junit", "", "write the per-row JUnit XML report to `FILE`")
+	htmlFlag := fs.String("html", "", "write the single-file HTML report to `FILE`")
+	jsonFlag := fs.String("json", "", "write Ginkgo's JSON report to `FILE`")
+	asFlag := fs.String("as", "", "`NAME` of who runs the harness")
+	tierFlag := fs.String("tier", "self", "`TIER`: self (a claim) or third-party (evidence, must be signed)")
+	keyFlag := fs.String("sign-key", "", "private JWK `FILE` (Ed25519 or P-256) to sign the bundle with")
 	falsFlag := fs.Bool("falsify", false, "also run the falsification matrix and put its table in the bundle")
-	seedFlag := fs.Int64("seed", 0, "Ginkgo random seed")
-	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggles to switch on")
-	imageFlag := fs.String("image", "", "container target: a local image (never pulled)")
-	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
+	seedFlag := fs.Int64("seed", 0, "Ginkgo random `SEED`")
+	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggle `IDS` to switch on")
+	imageFlag := fs.String("image", "", "container target: a local `IMAGE` (never pulled)")
+	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in `DIR`")
 	forceFlag := fs.Bool("force", false, "overwrite a bundle already in --out")
 	allowNothingFlag := fs.Bool("allow-nothing-graded", false, "exit 0 when no row about the target was graded (CI jobs that expect it)")
+	quietFlag := fs.Bool("quiet", false, "no progress on stderr (errors and warnings still go there)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
 	if err := checkOut(*outFlag, *forceFlag); err != nil {
+		return exitUsage, err
+	}
+	if err := checkOutputs(*outFlag, map[string]string{"--junit": *junitFlag, "--html": *htmlFlag, "--json": *jsonFlag}); err != nil {
 		return exitUsage, err
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
@@ -56,10 +106,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	docs := splitList(*suiteFlag)
 	for _, d := range docs {
 		if _, ok := catalog.DocumentByID(d); !ok {
-			return exitUsage, usageError{fmt.Errorf("--suite: unknown document %q", d)}
+			var ids []string
+			for _, doc := range catalog.Documents {
+				ids = append(ids, doc.ID)
+			}
+			return exitUsage, usageError{fmt.Errorf("--suite: unknown document %q%s; the documents are %s", d, suggest(d, ids), strings.Join(ids, ", "))}
 		}
 	}
-	if err := checkReq(splitList(*reqFlag), docs); err != nil {
+	rows, err := checkReq(splitList(*reqFlag), docs)
+	if err != nil {
 		return exitUsage, err
 	}
 	set, err := sabotage.Parse(splitList(*sabFlag)...)
@@ -72,7 +127,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	var cfg target.Config
 	if *cfgFlag != "" {
 		if cfg, err = target.LoadConfig(*cfgFlag); err != nil {
-			return exitUsage, usageError{err}
+			return exitUsage, usageError{fmt.Errorf("--config %s: %w (fix the target configuration file, or run without --config)", *cfgFlag, err)}
 		}
 	}
 	if err := harness.CheckConfig(cfg, suites.Documents()...); err != nil {
@@ -120,14 +175,22 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		}
 		defer writeContainerLog(*outFlag, tgt, stderr) // beside the bundle, on every path (runs before Close)
 	}
-	fmt.Fprintf(stderr, "runsuite: running %s against %s target\n", strings.Join(orAll(docs), ","), tgt.Kind)
-	ropts := harness.Options{Suites: suites.All(), Documents: docs, Rows: splitList(*reqFlag),
-		Sabotage: set, Runner: st.runner, Seed: *seedFlag, Progress: stderr, JSONReport: *jsonFlag, Limits: limits}
+	ropts := harness.Options{Suites: suites.All(), Documents: docs, Rows: rows,
+		Sabotage: set, Runner: st.runner, Seed: *seedFlag, JSONReport: *jsonFlag, Limits: limits}
+	var prog *progress
+	if !*quietFlag {
+		fmt.Fprintf(stderr, "runsuite: running %s against %s target\n", strings.Join(orAll(docs), ","), tgt.Kind)
+		prog = newProgress(stderr, docs, rows)
+		ropts.OnSpec = prog.event
+	}
 	var res *harness.Result
 	if tgt.Blocked != "" {
 		res, err = harness.BlockedRun(tgt, ropts, tgt.Blocked)
 	} else {
 		res, err = harness.Run(ctx, tgt, ropts)
+	}
+	if prog != nil {
+		prog.finish()
 	}
 	if err != nil {
 		return exitFail, err
@@ -157,22 +220,91 @@ func checkOut(dir string, force bool) error {
 	return nil
 }
 
-// checkReq checks --req before the run: every id is a catalog row of a selected document.
-func checkReq(ids, docs []string) error {
+// checkReq checks --req before the run and resolves it: every entry is a catalog row id or a catalog alias (an
+// OpenWOP ledger id such as 0202.advertisement, standing for every row that carries it) of a selected document.
+// It returns the row ids to run.
+func checkReq(ids, docs []string) ([]string, error) {
 	cat, err := catalog.Load()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var out []string
 	for _, id := range ids {
-		r, ok := cat.Row(id)
-		if !ok {
-			return usageError{fmt.Errorf("--req %s: no such row (see `runsuite catalog`)", id)}
+		rows := cat.ByAlias(id)
+		if r, ok := cat.Row(id); ok {
+			rows = []catalog.Row{r}
 		}
-		if len(docs) > 0 && !slices.Contains(docs, r.Document) {
-			return usageError{fmt.Errorf("--req %s is a row of %s, which --suite %s does not select", id, r.Document, strings.Join(docs, ","))}
+		if len(rows) == 0 {
+			var names []string
+			for _, r := range cat.Rows {
+				names = append(names, r.ID)
+				names = append(names, r.Aliases...)
+			}
+			return nil, usageError{fmt.Errorf("--req %s: no such row or alias%s (see `runsuite catalog`)", id, suggest(id, names))}
+		}
+		kept := 0
+		for _, r := range rows {
+			if len(docs) == 0 || slices.Contains(docs, r.Document) {
+				if !slices.Contains(out, r.ID) {
+					out = append(out, r.ID)
+				}
+				kept++
+			}
+		}
+		if kept == 0 {
+			return nil, usageError{fmt.Errorf("--req %s is a row of %s, which --suite %s does not select", id, rows[0].Document, strings.Join(docs, ","))}
+		}
+	}
+	return out, nil
+}
+
+// checkOutputs checks, before the run, that the bundle directory (the default one when dir is "") and every
+// report file named can be written, so a long run's results are never lost to a path found unwritable at the end.
+// files maps a flag name to its path ("" when not given).
+func checkOutputs(dir string, files map[string]string) error {
+	flagName := "--out"
+	if dir == "" {
+		dir, flagName = filepath.Join("evidence", "runs"), "the default bundle directory"
+	}
+	if err := writableDir(dir); err != nil {
+		return usageError{fmt.Errorf("%s %s is not writable: %v (choose a writable directory with --out DIR)", flagName, dir, err)}
+	}
+	return checkFiles(files)
+}
+
+// checkFiles checks that each report file named (flag name → path, "" when not given) can be written.
+func checkFiles(files map[string]string) error {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		path := files[name]
+		if path == "" {
+			continue
+		}
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			return usageError{fmt.Errorf("%s %s is a directory; name a file", name, path)}
+		}
+		if err := writableDir(filepath.Dir(path)); err != nil {
+			return usageError{fmt.Errorf("%s %s: its directory is not writable: %v", name, path, err)}
+		}
+		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
+			f.Close()
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return usageError{fmt.Errorf("%s %s is not writable: %v", name, path, err)}
 		}
 	}
 	return nil
+}
+
+// writableDir creates dir if need be and proves a file can be created in it.
+func writableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".runsuite-probe-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // standing is who runs the harness, with what tier, and the key that signs.

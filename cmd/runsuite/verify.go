@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,9 +12,25 @@ import (
 	"github.com/extconf/extconf/sabotage"
 )
 
-func cmdVerify(args []string, stdout io.Writer) (int, error) {
+var verifyCommand = command{
+	name:     "verify",
+	short:    "check a bundle offline: schema, signature, transcript and witness digests, totals, catalog",
+	synopsis: []string{"verify BUNDLE [--key FILE]"},
+	long: `Exit 0 when every check holds, 1 when one does not (each problem is named), 2 when BUNDLE or --key cannot
+be read. Without --key the signature is checked with the key the bundle embeds: that proves integrity, not who
+signed, and the headline says "signed by an unpinned key: integrity only". Pass the runner's published public
+JWK with --key to read a signed third-party bundle as evidence.`,
+	examples: []string{
+		"# integrity only (the key the bundle carries)", "runsuite verify evidence/runs/20260101T120000Z/bundle.json",
+		"# pinned to the runner's published key: only then is a third-party bundle evidence",
+		"runsuite verify evidence/reference/bundle.json --key fixtures/evidencekeys/test-signing.pub.jwk.json",
+	},
+	run: cmdVerify,
+}
+
+func cmdVerify(_ context.Context, args []string, stdout, _ io.Writer) (int, error) {
 	fs := newFlags("verify")
-	keyFlag := fs.String("key", "", "public (or private) JWK the signature must verify with; default: the key the bundle embeds")
+	keyFlag := fs.String("key", "", "public (or private) JWK `FILE` the signature must verify with; default: the key the bundle embeds")
 	_, rep, err := verifyArg(fs, args, keyFlag, "runsuite verify BUNDLE [--key FILE]")
 	if err != nil {
 		return exitUsage, err
