@@ -2,6 +2,8 @@ package harness
 
 import (
 	"context"
+	"crypto/x509"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -303,7 +305,7 @@ func (e *Env) fetchCard(ctx context.Context, url, role string) (*a2a.AgentCard, 
 	e.mu.Unlock()
 	if !ok {
 		card, ex, err := e.Client.FetchCard(ctx, url, a2a.Call{Note: "agent card for role " + role})
-		f = &cardFetch{card: card, ex: ex, err: err}
+		f = &cardFetch{card: card, ex: ex, err: withTLSRemedy(err)}
 		if ex != nil {
 			f.raw = ex.ResponseBody
 		}
@@ -335,4 +337,14 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// withTLSRemedy adds the remedy to a certificate the harness does not trust: a target behind a private CA names
+// that CA's PEM file in the target configuration's caFile member.
+func withTLSRemedy(err error) error {
+	var ua x509.UnknownAuthorityError
+	if err == nil || !(errors.As(err, &ua) || strings.Contains(err.Error(), "certificate signed by unknown authority")) {
+		return err
+	}
+	return fmt.Errorf("%w (the target's TLS certificate is not issued by a CA the harness trusts: if it comes from a private CA, put that CA's PEM file in the caFile member of the target configuration, --config FILE)", err)
 }
