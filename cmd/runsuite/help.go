@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -145,6 +146,9 @@ func suggest(name string, candidates []string, prefix ...string) string {
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
 		d := editDistance(lower, lc)
+		if slices.Contains(close, p+c) {
+			continue
+		}
 		if d <= 2 && d < len(lc) || len(lower) >= 2 && strings.HasPrefix(lc, lower) {
 			close = append(close, p+c)
 		}

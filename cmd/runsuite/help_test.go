@@ -47,6 +47,7 @@ func TestSuggestions(t *testing.T) {
 		{[]string{"falsify", "--sabotge", "x"}, "did you mean --sabotage?"},
 		{[]string{"run", "--suite", "term"}, "did you mean terms?"},
 		{[]string{"help", "rnder"}, "did you mean render?"},
+		{[]string{"run", "--req", "0202.advertisment"}, "did you mean 0202.advertisement?"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(c.args...)
