@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -54,6 +55,22 @@ func TestSuggestions(t *testing.T) {
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d stderr %q, want 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	code, out, _ := runCLI("completion", "bash")
+	if code != exitPass || !strings.Contains(out, "complete -o filenames -F _runsuite runsuite") ||
+		!strings.Contains(out, "run) words=") || !strings.Contains(out, "--target") || !strings.Contains(out, "verify) words=\"--key --help\"") {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+}
+
+// Progress: one plain line per document on a stderr that is not a terminal; none with --quiet.
+func TestProgressLines(t *testing.T) {
+	code, _, stderr := runCLI("run", "--suite", "terms", "--out", t.TempDir()+"/b")
+	if code != exitPass || !regexp.MustCompile(`(?m)^runsuite: terms +\d+/\d+ rows +\d`).MatchString(stderr) {
+		t.Fatalf("exit %d stderr %q", code, stderr)
 	}
 }
 
