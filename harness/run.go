@@ -2,6 +2,8 @@ package harness
 
 import (
 	"context"
+	"crypto/x509"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,6 +35,16 @@ type Options struct {
 	JSONReport, JUnitReport string      // Ginkgo's reporters, when set
 	Limits                  *a2a.Limits // client limits; nil: defaults
 	SpecTimeout             time.Duration
+	// OnSpec, when set, is told when each spec that runs starts and ends (the CLI's progress display).
+	OnSpec func(SpecEvent)
+}
+
+// SpecEvent is one spec starting (Done false) or ending (Done true): its document, its text and its row labels.
+type SpecEvent struct {
+	Document string
+	Spec     string
+	Rows     []string
+	Done     bool
 }
 
 // Result is what a run produced.
@@ -146,6 +158,16 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 
 	var report gtypes.Report
 	ReportAfterSuite("extconf verdicts", func(r Report) { report = r })
+	if o.OnSpec != nil {
+		event := func(r SpecReport, done bool) {
+			if r.State.Is(gtypes.SpecStateSkipped|gtypes.SpecStatePending) || len(r.ContainerHierarchyTexts) == 0 {
+				return
+			}
+			o.OnSpec(SpecEvent{Document: r.ContainerHierarchyTexts[0], Spec: r.LeafNodeText, Rows: r.Labels(), Done: done})
+		}
+		ReportBeforeEach(func(r SpecReport) { event(r, false) })
+		ReportAfterEach(func(r SpecReport) { event(r, true) })
+	}
 
 	// Ginkgo refuses `go test -count=N` because it cannot rerun one tree; every Run builds a fresh tree, so the
 	// guard does not apply here. Show it count=1 for the duration of the run (the testing loop rereads its flag).
@@ -284,7 +306,7 @@ func (e *Env) fetchCard(ctx context.Context, url, role string) (*a2a.AgentCard, 
 	e.mu.Unlock()
 	if !ok {
 		card, ex, err := e.Client.FetchCard(ctx, url, a2a.Call{Note: "agent card for role " + role})
-		f = &cardFetch{card: card, ex: ex, err: err}
+		f = &cardFetch{card: card, ex: ex, err: withTLSRemedy(err)}
 		if ex != nil {
 			f.raw = ex.ResponseBody
 		}
@@ -328,4 +350,14 @@ func configuredSecrets(cfg target.Config) []string {
 		out = append(out, cfg.ActingFor.Value)
 	}
 	return out
+}
+
+// withTLSRemedy adds the remedy to a certificate the harness does not trust: a target behind a private CA names
+// that CA's PEM file in the target configuration's caFile member.
+func withTLSRemedy(err error) error {
+	var ua x509.UnknownAuthorityError
+	if err == nil || !(errors.As(err, &ua) || strings.Contains(err.Error(), "certificate signed by unknown authority")) {
+		return err
+	}
+	return fmt.Errorf("%w (the target's TLS certificate is not issued by a CA the harness trusts: if it comes from a private CA, put that CA's PEM file in the caFile member of the target configuration, --config FILE)", err)
 }

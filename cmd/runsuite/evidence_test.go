@@ -111,13 +111,21 @@ func TestRunSignVerifyRender(t *testing.T) {
 		t.Fatalf("verify: exit %d\n%s", code, stdout)
 	}
 	html2, junit2 := filepath.Join(dir, "r2.html"), filepath.Join(dir, "r2.xml")
-	code, stdout, _ = cliRun(t, "render", bundle, "--html", html2, "--junit", junit2)
+	code, stdout, _ = cliRun(t, "render", bundle, "--html", html2, "--junit", junit2, "--key", testPubFile)
 	if code != exitPass {
 		t.Fatalf("render: exit %d\n%s", code, stdout)
 	}
 	page, _ := os.ReadFile(html2)
 	if !bytes.Contains(page, []byte(`class="banner evidence"`)) || !bytes.Contains(page, []byte(`id="verification"`)) {
 		t.Fatalf("rendered HTML lacks the evidence banner or the verification table")
+	}
+	// Without --key the embedded key proves integrity only: no renderer says EVIDENCE.
+	code, stdout, _ = cliRun(t, "render", bundle, "--html", html2, "--junit", junit2)
+	page, _ = os.ReadFile(html2)
+	ju, _ := os.ReadFile(junit2)
+	if code != exitPass || strings.Contains(stdout, "EVIDENCE:") || bytes.Contains(page, []byte(`class="banner evidence"`)) ||
+		bytes.Contains(ju, []byte("EVIDENCE:")) || !strings.Contains(stdout, "signed by an unpinned key: integrity only") {
+		t.Fatalf("render without --key: exit %d\n%s", code, stdout)
 	}
 
 	raw, _ := os.ReadFile(bundle)
@@ -144,5 +152,63 @@ func TestRunSignVerifyRender(t *testing.T) {
 	}
 	if code, stdout, _ := cliRun(t, "verify", filepath.Join(self, "bundle.json")); code != exitPass || !strings.Contains(stdout, "unsigned") {
 		t.Fatalf("verify of the self run: exit %d\n%s", code, stdout)
+	}
+}
+
+// A signed self-run, re-signed by an impostor as a third-party run with a fresh key, verifies on integrity but is
+// never rendered as evidence without --key; a tampered bundle's JUnit and HTML say UNVERIFIED at the top.
+func TestResignedSelfRunIsNotEvidenceWithoutKey(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "self")
+	if code, stdout, stderr := cliRun(t, "run", "--suite", "terms", "--out", out, "--sign-key", testKeyFile, "--seed", "3", "--quiet"); code != exitPass {
+		t.Fatalf("self run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	bundle := filepath.Join(out, "bundle.json")
+	b, _, err := evidence.Load(bundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Kind, b.Runner.Name, b.Runner.Tier = "evidence", "Impostor", "third-party"
+	b.TierBasis = "third-party: declared by \"Impostor\"; no card names a provider organization"
+	fresh, err := evidence.GenerateKey(evidence.AlgEdDSA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := evidence.Sign(b, fresh); err != nil {
+		t.Fatal(err)
+	}
+	transcript, _ := os.ReadFile(filepath.Join(out, evidence.TranscriptFile))
+	if _, err := evidence.WriteDir(out, b, transcript); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := cliRun(t, "verify", bundle)
+	if code != exitPass || strings.Contains(stdout, "EVIDENCE") || !strings.Contains(stdout, "signed by an unpinned key: integrity only") {
+		t.Fatalf("verify without --key: exit %d\n%s", code, stdout)
+	}
+	html, junit := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.xml")
+	code, stdout, _ = cliRun(t, "render", bundle, "--html", html, "--junit", junit)
+	page, _ := os.ReadFile(html)
+	ju, _ := os.ReadFile(junit)
+	if code != exitPass || strings.Contains(stdout, "EVIDENCE:") || bytes.Contains(page, []byte("EVIDENCE:")) ||
+		bytes.Contains(page, []byte(`class="banner evidence"`)) || bytes.Contains(ju, []byte("EVIDENCE:")) {
+		t.Fatalf("render without --key reads as evidence: exit %d\n%s", code, stdout)
+	}
+	// The impostor's bundle checked against the key the reader trusts: a different signer, exit 1.
+	if code, stdout, _ := cliRun(t, "verify", bundle, "--key", testPubFile); code != exitFail || strings.Contains(stdout, "EVIDENCE") {
+		t.Fatalf("verify pinned to the real key: exit %d\n%s", code, stdout)
+	}
+
+	// Tampered: a verdict edited after signing.
+	raw, _ := os.ReadFile(bundle)
+	os.WriteFile(bundle, bytes.Replace(raw, []byte(`"name":"Impostor"`), []byte(`"name":"Mallory"`), 1), 0o644)
+	code, _, _ = cliRun(t, "render", bundle, "--html", html, "--junit", junit)
+	page, _ = os.ReadFile(html)
+	ju, _ = os.ReadFile(junit)
+	if code != exitFail || !bytes.Contains(page, []byte("<title>extconf UNVERIFIED")) || !bytes.Contains(page, []byte(`class="banner unverified"`)) {
+		t.Fatalf("tampered HTML: exit %d\n%.800s", code, page)
+	}
+	head := ju[:bytes.Index(ju, []byte("<testsuite "))]
+	if !bytes.Contains(head, []byte("<!-- UNVERIFIED: ")) || !bytes.Contains(head, []byte(`name="UNVERIFIED extconf`)) || bytes.Contains(ju, []byte("EVIDENCE:")) {
+		t.Fatalf("tampered JUnit:\n%.800s", ju)
 	}
 }

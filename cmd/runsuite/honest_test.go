@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-jose/go-jose/v4"
+
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/evidence"
@@ -125,8 +127,8 @@ func TestRunDirsAreUnique(t *testing.T) {
 func TestSelfVerifyFailureIsHarnessDefect(t *testing.T) {
 	prev := verifyWritten
 	defer func() { verifyWritten = prev }()
-	verifyWritten = func(path string) (*evidence.Report, error) {
-		rep, err := prev(path)
+	verifyWritten = func(path string, key *jose.JSONWebKey) (*evidence.Report, error) {
+		rep, err := prev(path, key)
 		if err == nil {
 			rep.Checks = append(rep.Checks, evidence.Check{Name: "totals", Problems: []string{"made to fail by the test"}})
 		}

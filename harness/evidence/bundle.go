@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/gowebpki/jcs"
 
@@ -306,9 +307,55 @@ func ProviderRunner(name string, cards []CardRef) (CardRef, bool) {
 	return CardRef{}, false
 }
 
+// sameOrg reports whether two organization names name the same organization, as a person would read them: case,
+// punctuation, spacing and a trailing legal form ("Inc", "LLC", "Ltd", "GmbH", …, with or without a dot) do not
+// count. Erring towards "same" only ever makes a run a claim, so the folding is generous.
 func sameOrg(a, b string) bool {
-	fold := func(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
-	return fold(a) != "" && fold(a) == fold(b)
+	fa := foldOrg(a)
+	return fa != "" && fa == foldOrg(b)
+}
+
+// legalForms are the company-form suffixes foldOrg drops (compared after punctuation is removed: "L.L.C." is llc).
+var legalForms = map[string]bool{
+	"inc": true, "incorporated": true, "llc": true, "ltd": true, "limited": true, "gmbh": true, "corp": true,
+	"corporation": true, "co": true, "company": true, "plc": true, "ag": true, "sa": true, "sas": true, "sarl": true,
+	"srl": true, "spa": true, "bv": true, "nv": true, "pty": true, "pte": true, "lp": true, "llp": true, "oy": true,
+	"ab": true, "kk": true, "kg": true, "ug": true, "se": true, "mbh": true, "ltda": true, "oyj": true, "asa": true,
+}
+
+// foldOrg is an organization name reduced for comparison: lower case, words of letters and digits only (other
+// characters split words, except . and ' which vanish so "A.C.M.E." is acme), legal forms and a leading "the"
+// dropped from the ends, the words joined without spaces.
+func foldOrg(s string) string {
+	var words []string
+	var cur strings.Builder
+	flush := func() {
+		if cur.Len() > 0 {
+			words = append(words, cur.String())
+			cur.Reset()
+		}
+	}
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			cur.WriteRune(r)
+		case r == '.' || r == '\'' || r == '’':
+		default:
+			flush()
+		}
+	}
+	flush()
+	all := strings.Join(words, "")
+	for len(words) > 1 && legalForms[words[len(words)-1]] {
+		words = words[:len(words)-1]
+	}
+	if len(words) > 1 && words[0] == "the" {
+		words = words[1:]
+	}
+	if out := strings.Join(words, ""); out != "" {
+		return out
+	}
+	return all
 }
 
 // Digest is "sha256:" + lowercase hex of SHA-256 over b.

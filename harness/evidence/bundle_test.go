@@ -494,9 +494,14 @@ func TestJUnitOneCasePerRow(t *testing.T) {
 }
 
 func TestHTMLReportContent(t *testing.T) {
-	b, transcript := newBundle(t, thirdParty, testKey(t))
+	k := testKey(t)
+	path := writeBundle(t, thirdParty, k)
+	pub := k.Public()
+	rep := verify(t, path, &pub) // pinned: only then does the report read as evidence
+	b := rep.Bundle
+	transcript, _ := os.ReadFile(filepath.Join(filepath.Dir(path), evidence.TranscriptFile))
 	var buf bytes.Buffer
-	if err := evidence.HTML(&buf, b, evidence.HTMLOptions{Transcript: transcript}); err != nil {
+	if err := evidence.HTML(&buf, b, evidence.HTMLOptions{Transcript: transcript, Verification: rep}); err != nil {
 		t.Fatal(err)
 	}
 	html := buf.String()
@@ -607,10 +612,92 @@ func TestHTMLOfTamperedBundleSaysUnverified(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := buf.String()
-	if !strings.Contains(html, `class="banner unverified"`) || !strings.Contains(html, "DOES NOT VERIFY — EVIDENCE") || strings.Contains(html, `class="banner evidence"`) {
+	if !strings.Contains(html, `class="banner unverified"`) || !strings.Contains(html, "<title>extconf UNVERIFIED") ||
+		!strings.Contains(html, "<strong>UNVERIFIED: the bundle does not pass offline verification") ||
+		strings.Contains(html, `class="banner evidence"`) || strings.Contains(html, "EVIDENCE:") {
 		t.Fatalf("tampered bundle's report does not lead with its failed verification")
 	}
 	if !strings.Contains(html, "runner.name: was &#34;Independent Test Lab&#34;, now &#34;Mallory&#34;") {
 		t.Fatalf("the verification table does not name the change")
+	}
+}
+
+// A bundle re-signed by anyone verifies with the key it embeds; without a pinned key no renderer calls it
+// evidence, and with the signer's key pinned it is (the reader chose to trust that key).
+func TestResignedBundleIsNeverEvidenceWithoutPinnedKey(t *testing.T) {
+	impostor, err := evidence.GenerateKey(evidence.AlgEdDSA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := writeBundle(t, harness.Runner{Name: "Impostor", Tier: "third-party"}, impostor)
+	rep := verify(t, path, nil)
+	if !rep.OK() || rep.Bundle.Kind != "evidence" {
+		t.Fatalf("a re-signed bundle should verify on integrity: %v", rep.Problems())
+	}
+	b := rep.Bundle
+	var sum, ju, page bytes.Buffer
+	evidence.SummaryWith(&sum, b, rep)
+	if err := evidence.JUnitWith(&ju, b, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := evidence.HTML(&page, b, evidence.HTMLOptions{Verification: rep}); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"summary": sum.String(), "junit": ju.String(), "html": page.String()} {
+		if strings.Contains(out, "EVIDENCE:") || strings.Contains(out, `class="banner evidence"`) {
+			t.Errorf("%s of an unpinned re-signed bundle reads as evidence", name)
+		}
+		if !strings.Contains(out, "signed by an unpinned key: integrity only") {
+			t.Errorf("%s does not say the key is unpinned:\n%.600s", name, out)
+		}
+	}
+	if h := evidence.Headline(b, nil); strings.Contains(h, "EVIDENCE") {
+		t.Errorf("unverified headline %q", h)
+	}
+	pub := impostor.Public()
+	pinned := verify(t, path, &pub)
+	if h := evidence.Headline(b, pinned); !strings.HasPrefix(h, "EVIDENCE: ") {
+		t.Errorf("pinned headline %q", h)
+	}
+}
+
+// The JUnit report of a tampered bundle says UNVERIFIED before anything else and carries a failing verification
+// suite naming each problem.
+func TestJUnitOfTamperedBundleSaysUnverified(t *testing.T) {
+	path := writeBundle(t, thirdParty, testKey(t))
+	raw, _ := os.ReadFile(path)
+	os.WriteFile(path, bytes.Replace(raw, []byte(`"name":"Independent Test Lab"`), []byte(`"name":"Mallory"`), 1), 0o644)
+	rep := verify(t, path, nil)
+	var buf bytes.Buffer
+	if err := evidence.JUnitWith(&buf, rep.Bundle, rep); err != nil {
+		t.Fatal(err)
+	}
+	x := buf.String()
+	head := x[:strings.Index(x, "<testsuite ")]
+	if !strings.Contains(head, "<!-- UNVERIFIED: ") || !strings.Contains(head, `name="UNVERIFIED extconf`) || strings.Contains(x, "EVIDENCE:") {
+		t.Fatalf("JUnit of a tampered bundle:\n%.800s", x)
+	}
+	if !strings.Contains(x, `<testsuite name="bundle verification"`) || !strings.Contains(x, `type="unverified"`) ||
+		!strings.Contains(x, `name="extconf.verified" value="false: UNVERIFIED`) {
+		t.Fatalf("JUnit lacks the failing verification suite:\n%.1500s", x)
+	}
+}
+
+// The provider-name comparison reads names as a person would: case, punctuation and legal forms do not count.
+func TestProviderNameNormalised(t *testing.T) {
+	cards := []evidence.CardRef{{Role: "terms", URL: "https://a.invalid/card", Provider: "Acme Agents, Inc."}}
+	for _, name := range []string{"Acme Agents Inc.", "acme agents inc", "ACME AGENTS", "Acme Agents.", "Acme-Agents LLC",
+		"Acme Agents GmbH", "Acme Agents Ltd.", "The Acme Agents Company", "acme  agents, l.l.c."} {
+		if _, ok := evidence.ProviderRunner(name, cards); !ok {
+			t.Errorf("%q is not recognised as the provider %q", name, cards[0].Provider)
+		}
+		if got, _ := evidence.DecideTier(harness.Runner{Name: name, Tier: "third-party"}, cards); got.Tier != "self" {
+			t.Errorf("%q keeps third-party over its own card", name)
+		}
+	}
+	for _, name := range []string{"Independent Lab", "Acme", "Agents Inc"} {
+		if _, ok := evidence.ProviderRunner(name, cards); ok {
+			t.Errorf("%q taken for the provider %q", name, cards[0].Provider)
+		}
 	}
 }

@@ -63,11 +63,15 @@ func TestHTMLRendersInChromium(t *testing.T) {
 		{"third-party evidence", thirdParty, `EVIDENCE: FAILED third-party run by "Independent Test Lab", signed by key KeZkuhEOUUuMyvw_aK_O_Z1hHNnueQlTRIaBwMQqj9Y`, "banner evidence"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, transcript := newBundle(t, tc.runner, testKey(t))
+			k := testKey(t)
+			path := writeBundle(t, tc.runner, k)
+			pub := k.Public()
+			rep := verify(t, path, &pub) // pinned: the evidence banner needs the signer's key
+			transcript, _ := os.ReadFile(filepath.Join(filepath.Dir(path), evidence.TranscriptFile))
 			dir := t.TempDir()
 			page := filepath.Join(dir, "report.html")
 			var buf bytes.Buffer
-			if err := evidence.HTML(&buf, b, evidence.HTMLOptions{Transcript: transcript}); err != nil {
+			if err := evidence.HTML(&buf, rep.Bundle, evidence.HTMLOptions{Transcript: transcript, Verification: rep}); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {

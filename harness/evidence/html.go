@@ -36,6 +36,7 @@ type htmlView struct {
 	Standing     string
 	IsEvidence   bool
 	Unverified   bool // verification was run and failed: the banner says so before anything else
+	Unpinned     bool // the bundle states it is evidence, but no pinned key checked its signature
 	StandingNote string
 	Signer       string
 	TestKey      string
@@ -82,16 +83,19 @@ type exchangeView struct {
 
 func buildView(b *Bundle, o HTMLOptions) htmlView {
 	cat := catalog.MustLoad()
-	v := htmlView{B: b, Standing: b.Standing(), IsEvidence: isEvidence(b), Verification: o.Verification,
+	v := htmlView{B: b, Standing: Headline(b, o.Verification), IsEvidence: readsAsEvidence(b, o.Verification), Verification: o.Verification,
 		Verdicts: harness.VerdictOrder, Fals: b.Falsifiability}
-	if v.IsEvidence {
-		v.StandingNote = "A third-party run, signed by the runner's key. Check it offline with: runsuite verify bundle.json --key (the runner’s public JWK)."
-	} else {
+	switch {
+	case v.IsEvidence:
+		v.StandingNote = "A third-party run, its signature checked with a pinned key (the runner’s public JWK). Check it offline with: runsuite verify bundle.json --key FILE."
+	case isEvidence(b):
+		v.Unpinned = true
+		v.StandingNote = "The bundle states it is a signed third-party run, but its signature was checked only with the key it embeds: that proves integrity, not who signed. Render or verify it with --key (the runner’s published public JWK) to read it as evidence."
+	default:
 		v.StandingNote = "A self-run result is a claim: it is never presented as evidence (A2A Interview Extension §8 and §9). Only a signed third-party run is evidence."
 	}
 	if o.Verification != nil && !o.Verification.OK() {
-		v.Unverified, v.IsEvidence = true, false
-		v.Standing = "DOES NOT VERIFY — " + v.Standing
+		v.Unverified, v.IsEvidence, v.Unpinned = true, false, false
 		v.StandingNote = fmt.Sprintf("Offline verification found %d problems (listed below): this report is neither evidence nor a trustworthy claim.", len(o.Verification.Problems()))
 	}
 	v.Signer = "unsigned"
@@ -272,7 +276,7 @@ const reportHTML = `<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>extconf {{if .Unverified}}UNVERIFIED{{else if .IsEvidence}}EVIDENCE{{else}}CLAIM{{end}}: {{.B.Status}} ({{.B.Runner.Name}})</title>
+<title>extconf {{if .Unverified}}UNVERIFIED{{else if .IsEvidence}}EVIDENCE{{else if .Unpinned}}UNPINNED{{else}}CLAIM{{end}}: {{.B.Status}} ({{.B.Runner.Name}})</title>
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
 main{max-width:1180px;margin:0 auto;padding:16px 24px 48px}

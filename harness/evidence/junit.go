@@ -59,8 +59,13 @@ type junitResult struct {
 	Body    string `xml:",chardata"`
 }
 
-// JUnitProperties are the bundle-level properties every suite of the JUnit report carries.
-func JUnitProperties(b *Bundle) []junitProperty {
+// JUnitProperties are the bundle-level properties every suite of the JUnit report carries, for a bundle nobody
+// verified (JUnitPropertiesWith without a report).
+func JUnitProperties(b *Bundle) []junitProperty { return JUnitPropertiesWith(b, nil) }
+
+// JUnitPropertiesWith are the bundle-level properties, the standing being Headline(b, rep); a bundle that does not
+// verify carries extconf.verified=false.
+func JUnitPropertiesWith(b *Bundle, rep *Report) []junitProperty {
 	signer := "unsigned"
 	if b.Signature != nil {
 		signer = b.Signature.Alg + " " + b.Signature.Thumbprint
@@ -68,9 +73,19 @@ func JUnitProperties(b *Bundle) []junitProperty {
 			signer += " (TEST-ONLY key)"
 		}
 	}
+	verified := "not checked"
+	switch {
+	case rep != nil && !rep.OK():
+		verified = fmt.Sprintf("false: UNVERIFIED, %d problems", len(rep.Problems()))
+	case Pinned(rep):
+		verified = "true, signature checked with a pinned key"
+	case rep != nil:
+		verified = "true, integrity only (no pinned key)"
+	}
 	return []junitProperty{
 		{"extconf.kind", b.Kind},
-		{"extconf.standing", b.Standing()},
+		{"extconf.standing", Headline(b, rep)},
+		{"extconf.verified", verified},
 		{"extconf.tier", b.Runner.Tier},
 		{"extconf.tierBasis", b.TierBasis},
 		{"extconf.runner", b.Runner.Name},
@@ -88,11 +103,31 @@ func JUnitProperties(b *Bundle) []junitProperty {
 // SelfCheckSuite names the JUnit suite (and report section) of the harness's own self-check rows.
 const SelfCheckSuite = "harness self-check"
 
-// JUnit writes the per-row JUnit XML report of a bundle.
-func JUnit(w io.Writer, b *Bundle) error {
+// JUnit writes the per-row JUnit XML report of a bundle nobody verified (JUnitWith without a report).
+func JUnit(w io.Writer, b *Bundle) error { return JUnitWith(w, b, nil) }
+
+// JUnitWith writes the per-row JUnit XML report of a bundle; rep is its verification (nil: not verified). A bundle
+// that does not verify is marked UNVERIFIED at the top (the leading comment and the testsuites name) and in every
+// suite's properties, and its problems are listed in a failing "bundle verification" suite, so a dashboard never
+// shows it as a clean pass.
+func JUnitWith(w io.Writer, b *Bundle, rep *Report) error {
 	cat := catalog.MustLoad()
-	props := JUnitProperties(b)
+	props := JUnitPropertiesWith(b, rep)
+	unverified := rep != nil && !rep.OK()
 	out := junitSuites{Name: "extconf " + b.Kind + " (" + b.Status + ")"}
+	if unverified {
+		out.Name = "UNVERIFIED extconf " + b.Kind + " (" + b.Status + "; the bundle does not verify)"
+		vs := junitSuite{Name: "bundle verification", Timestamp: b.Started, Properties: props}
+		for _, p := range rep.Problems() {
+			vs.Cases = append(vs.Cases, junitCase{Name: p, Classname: "bundle verification",
+				Failure: &junitResult{Type: "unverified", Message: "UNVERIFIED: " + p}})
+			vs.Tests++
+			vs.Failures++
+			out.Tests++
+			out.Failures++
+		}
+		out.Suites = append(out.Suites, vs)
+	}
 	index := map[string]int{}
 	// Rows about the target make one suite per document; the harness's self-check rows one suite of their own, so
 	// a dashboard never reads a self-check as the target's result.
@@ -147,7 +182,7 @@ func JUnit(w io.Writer, b *Bundle) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "<!-- %s -->\n", strings.ReplaceAll(b.Standing(), "--", "- -"))
+	fmt.Fprintf(w, "<!-- %s -->\n", strings.ReplaceAll(Headline(b, rep), "--", "- -"))
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
 	if err := enc.Encode(out); err != nil {

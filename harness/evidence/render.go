@@ -38,11 +38,17 @@ func StandingWith(b *Bundle, o StandingOptions) string {
 	return fmt.Sprintf("CLAIM, NOT EVIDENCE: %s run by %s (tier %s)", strings.ToUpper(b.Status), who, b.Runner.Tier)
 }
 
-// Summary writes the terminal summary: the standing banner, verdict counts per document, then every row that did
-// not pass with its detail. The table comes last, as the CLI contract asks.
-func Summary(w io.Writer, b *Bundle) {
+// Summary writes the terminal summary of a bundle nobody verified: SummaryWith without a report (a bundle that
+// states it is evidence reads "signed by an unpinned key").
+func Summary(w io.Writer, b *Bundle) { SummaryWith(w, b, nil) }
+
+// SummaryWith writes the terminal summary: the headline (Headline: what rep's verification lets it say), verdict
+// counts per document, then every row that did not pass with its detail. The table comes last, as the CLI
+// contract asks.
+func SummaryWith(w io.Writer, b *Bundle, rep *Report) {
 	cat := catalog.MustLoad()
-	fmt.Fprintf(w, "\n%s\n", b.Standing())
+	headline := Headline(b, rep)
+	fmt.Fprintf(w, "\n%s\n", headline)
 	fmt.Fprintf(w, "target %s  catalog %s  seed %d  exchanges %d  assertions %d\n",
 		b.Target.Kind, short(b.Catalog.Digest), b.Seed, b.Transcript.Exchanges, b.AssertionCount)
 	summaryStanding(w, b)
@@ -70,7 +76,7 @@ func Summary(w io.Writer, b *Bundle) {
 	}
 	fmt.Fprintln(w, "\ntarget (rows about the target):")
 	countTable(w, target, b.Totals)
-	fmt.Fprintf(w, "%s (%s)\n", StatusLine(b), b.Standing())
+	fmt.Fprintf(w, "%s (%s)\n", StatusLine(b), headline)
 }
 
 // StatusLine is the target's status for people: "PASSED", "FAILED", "NOTHING GRADED: <why>", "INTERRUPTED: <why>".

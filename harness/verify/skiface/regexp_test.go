@@ -10,8 +10,8 @@ import (
 // RE2 rejected them and the schema became interface_invalid.
 func TestECMAPatterns(t *testing.T) {
 	cases := []struct {
-		pattern      string
-		good, bad    string
+		pattern   string
+		good, bad string
 	}{
 		{`^(?=.*[0-9])[a-z0-9]+$`, `abc1`, `abc`},
 		{`^(a+)-\1$`, `aa-aa`, `aa-a`},
