@@ -128,6 +128,14 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 			return nil, fmt.Errorf("unknown row %q (see `runsuite catalog`)", id)
 		}
 	}
+	if why := env.unreachable(ctx); why != "" {
+		// A target that answers nothing is one finding, not hundreds of row failures after as many timeouts.
+		res, err := BlockedRun(tgt, o, why)
+		if err == nil {
+			res.Env, res.Exchanges = env, rec.All()
+		}
+		return res, err
+	}
 
 	globals.Reset()
 	// Container bodies run while Ginkgo builds the tree inside RunSpecs, so the check stays installed until the
@@ -360,4 +368,31 @@ func withTLSRemedy(err error) error {
 		return err
 	}
 	return fmt.Errorf("%w (the target's TLS certificate is not issued by a CA the harness trusts: if it comes from a private CA, put that CA's PEM file in the caFile member of the target configuration, --config FILE)", err)
+}
+
+// unreachable probes a remote target's card URLs once before any spec runs: when none of them gives any response
+// (refused, unreachable, timed out), it returns the one reason every selected row is blocked for.
+func (e *Env) unreachable(ctx context.Context) string {
+	if e.Target.Kind != target.KindURL && e.Target.Kind != target.KindContainer {
+		return ""
+	}
+	var reasons []string
+	seen := map[string]bool{}
+	for _, role := range sortedKeys(e.Target.Agents) {
+		u := e.Target.Agents[role]
+		if seen[u] || !(strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
+			continue
+		}
+		seen[u] = true
+		_, _, ex, err := e.fetchCard(ctx, u, role)
+		if err == nil || (ex != nil && ex.Status != 0) || !a2a.NoResponse(err) {
+			return "" // something answered: the specs judge what
+		}
+		reasons = append(reasons, fmt.Sprintf("%s: %v", u, err))
+	}
+	if len(reasons) == 0 {
+		return ""
+	}
+	return "the target answered nothing: " + strings.Join(reasons, "; ") +
+		" (is it running, and is the URL right? a TLS target behind a private CA needs caFile in the target configuration)"
 }

@@ -28,8 +28,16 @@ func cardCase(t *testing.T, b hostile.Behaviour, bound time.Duration, subs ...st
 	return o
 }
 
+// A card that never answers is one finding: the up-front probe blocks every row with one message naming the
+// timeout, instead of each spec waiting out its own.
 func TestNeverAnswers(t *testing.T) {
-	o := cardCase(t, hostile.NeverAnswers, 10*time.Second, "limit exceeded: call-timeout (1s)")
+	o := run(t, hostile.NeverAnswers, runSpec{suites: []harness.Suite{terms.Suite()}, rows: cardRows, bound: 10 * time.Second})
+	for _, r := range cardRows {
+		o.want(t, r, blocked, "the target answered nothing", "limit exceeded: call-timeout (1s)")
+	}
+	if n := len(o.res.Exchanges); n != 1 {
+		t.Errorf("%d exchanges with a dead card: want the one probe", n)
+	}
 	if o.wall < time.Second {
 		t.Errorf("the run took %s: it cannot have waited for the call timeout", o.wall)
 	}
@@ -43,7 +51,13 @@ func TestOneBytePerSecond(t *testing.T) {
 }
 
 func TestHugeBody(t *testing.T) {
-	o := cardCase(t, hostile.HugeBody, 20*time.Second, "limit exceeded: max-body (8388608 bytes)")
+	// A generous call timeout, so the size cap (not the clock of a loaded machine) is what stops the read.
+	lim := testLimits()
+	lim.CallTimeout = 15 * time.Second
+	o := run(t, hostile.HugeBody, runSpec{suites: []harness.Suite{terms.Suite()}, rows: cardRows, bound: 20 * time.Second, limits: lim})
+	for _, r := range cardRows {
+		o.want(t, r, fail, "limit exceeded: max-body (8388608 bytes)")
+	}
 	// The agent announced 2 GiB; the harness stopped reading at the cap (TCP buffers let a few MiB more through).
 	if w := o.agent.Written(); w >= 256<<20 {
 		t.Errorf("the agent managed to write %d bytes: the harness kept reading past the cap", w)
@@ -97,13 +111,14 @@ func TestRedirectToMetadata(t *testing.T) {
 
 // ---- terms proposal URLs ----
 
-// proposalRows: TE-3.3d fetches every entry's url. (TE-3.3c judges the scheme statically.)
+// proposalRows: TE-3.3d fetches every entry's url (terms §8 allows third-party hosting, so an origin the run may
+// not reach blocks it, naming what to allow); TE-3.3c judges the scheme statically.
 var proposalRows = []string{"TE-3.3c", "TE-3.3d"}
 
 func proposalCase(t *testing.T, b hostile.Behaviour, subs ...string) *outcome {
 	t.Helper()
 	o := run(t, b, runSpec{suites: []harness.Suite{terms.Suite()}, rows: proposalRows, bound: 15 * time.Second})
-	o.want(t, "TE-3.3d", fail, subs...)
+	o.want(t, "TE-3.3d", blocked, subs...)
 	// The refusal happened before any dial: the proposal request was recorded with no response and no dial
 	// went anywhere but the agent (checked by run).
 	for _, ex := range o.res.Exchanges {
@@ -115,7 +130,7 @@ func proposalCase(t *testing.T, b hostile.Behaviour, subs ...string) *outcome {
 }
 
 func TestProposalURLFile(t *testing.T) {
-	o := proposalCase(t, hostile.ProposalFile, "refused: file: URL", "nothing is read from disk")
+	o := proposalCase(t, hostile.ProposalFile, "not an http(s) URL", "nothing is read from disk")
 	o.want(t, "TE-3.3c", fail, hostile.PasswdURL)
 }
 

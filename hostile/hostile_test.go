@@ -303,3 +303,6 @@ func clip(s string) string {
 }
 
 var fail = []string{harness.ExecutedFail}
+
+// blocked: the harness's own rule stopped the check (the reach rule, a dead target), never a verdict on the agent.
+var blocked = []string{harness.Blocked}

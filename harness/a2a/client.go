@@ -37,6 +37,7 @@ type Client struct {
 	lim      Limits
 	rec      *Recorder
 	checkURL func(*url.URL) error
+	brk      *breaker // shared by WithHeader copies: an origin is dead for every principal
 	header   http.Header
 	nextID   *atomic.Int64
 }
@@ -97,7 +98,7 @@ func NewClient(o Options) *Client {
 		MaxIdleConnsPerHost:    16,
 		IdleConnTimeout:        30 * time.Second,
 	}
-	c := &Client{lim: lim, rec: rec, checkURL: o.CheckURL, header: o.Header.Clone(), nextID: new(atomic.Int64)}
+	c := &Client{lim: lim, rec: rec, checkURL: o.CheckURL, header: o.Header.Clone(), nextID: new(atomic.Int64), brk: newBreaker()}
 	c.hc = &http.Client{Transport: tr, CheckRedirect: c.checkRedirect}
 	return c
 }
@@ -173,7 +174,7 @@ type request struct {
 }
 
 // exchange performs r and returns what it saw; the caller records it (once, after its own checks).
-func (c *Client) exchange(ctx context.Context, r request) (*Exchange, error) {
+func (c *Client) exchange(ctx context.Context, r request) (_ *Exchange, retErr error) {
 	ex := &Exchange{Note: r.call.Note, Method: r.method, URL: r.url, RequestBody: r.body, Started: time.Now().UTC()}
 	start := time.Now()
 	defer func() { ex.DurationMS = float64(time.Since(start)) / float64(time.Millisecond) }()
@@ -188,6 +189,11 @@ func (c *Client) exchange(ctx context.Context, r request) (*Exchange, error) {
 	if err := c.check(u); err != nil {
 		return ex, err
 	}
+	origin := Origin(u)
+	if err := c.brk.before(origin); err != nil {
+		return ex, err
+	}
+	defer func() { c.brk.after(origin, ex, retErr) }()
 
 	limit, name := c.lim.CallTimeout, LimitCallTimeout
 	if r.stream {

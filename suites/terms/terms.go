@@ -168,7 +168,12 @@ func unreachable(err error) bool {
 // reachBlock is the blocked reason for a proposal URL the run may not reach.
 func reachBlock(index int, raw string, err error) string {
 	origin := raw
-	if u, perr := url.Parse(raw); perr == nil && u.Host != "" {
+	u, perr := url.Parse(raw)
+	if perr == nil && u.Scheme != "http" && u.Scheme != "https" {
+		// No origin to allow: TE-3.3c fails the entry for its scheme; nothing is fetched from it.
+		return fmt.Sprintf("proposals[%d] (%s) is not an http(s) URL, so nothing is fetched from it (TE-3.3c grades the scheme) (%v)", index, raw, err)
+	}
+	if perr == nil && u.Host != "" {
 		origin = a2a.Origin(u)
 	}
 	return fmt.Sprintf("proposals[%d] (%s) is hosted on %s, which this run may not reach: terms §8 allows third-party hosting "+
