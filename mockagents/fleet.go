@@ -4,8 +4,10 @@
 package mockagents
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/extconf/extconf/fixtures/testpki"
@@ -105,4 +107,30 @@ func mergeConfig(dst *target.Config, src target.Config) {
 	if len(src.TrustedKeys) > 0 {
 		dst.TrustedKeys = src.TrustedKeys
 	}
+	if len(src.Limits) > 0 {
+		dst.Limits = mergeLimits(dst.Limits, src.Limits)
+	}
+}
+
+// mergeLimits merges two agents' limits objects: allowOrigins are joined, any other member is src's.
+func mergeLimits(dst, src json.RawMessage) json.RawMessage {
+	if len(dst) == 0 {
+		return src
+	}
+	var d, s map[string]json.RawMessage
+	if json.Unmarshal(dst, &d) != nil || json.Unmarshal(src, &s) != nil {
+		return src
+	}
+	var origins []string
+	for _, m := range []map[string]json.RawMessage{d, s} {
+		var o []string
+		_ = json.Unmarshal(m["allowOrigins"], &o)
+		origins = append(origins, o...)
+	}
+	maps.Copy(d, s)
+	if len(origins) > 0 {
+		d["allowOrigins"], _ = json.Marshal(origins)
+	}
+	b, _ := json.Marshal(d)
+	return b
 }

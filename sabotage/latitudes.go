@@ -17,8 +17,40 @@ const (
 	ACLatUniformRefusal   ID = "ac.lat.uniform-refusal-before-resolve"
 	ACLatRVariety         ID = "ac.lat.r-alphabet-variety"
 
-	SILatExtraMembers ID = "si.lat.document-extra-members"
-	SILatUpperReasons ID = "si.lat.upper-case-reasons"
+	SILatExtraMembers      ID = "si.lat.document-extra-members"
+	SILatUpperReasons      ID = "si.lat.upper-case-reasons"
+	SILatECMAPatterns      ID = "si.lat.ecma-patterns"
+	SILatCodelessPreTask   ID = "si.lat.codeless-pre-task"
+	SILatAuthorizeFirst    ID = "si.lat.authorize-before-validate"
+	SILatStatus413         ID = "si.lat.payload-413"
+	SILatDescribeRefusedB  ID = "si.lat.describe-refused-to-b"
+	SILatSummaryArtifact   ID = "si.lat.summary-artifact"
+	SILatOneOfOperations   ID = "si.lat.oneof-operations"
+	SILatNestedConstraints ID = "si.lat.nested-constraints"
+	SILatDraft07Dialect    ID = "si.lat.draft07-dialect"
+
+	TermsLatThirdPartyHost       ID = "terms.lat.third-party-host"
+	TermsLatVersionedURLOnChange ID = "terms.lat.versioned-url-on-change"
+	TermsLatRetiredKeySignature  ID = "terms.lat.retired-key-signature"
+	TermsLatUnsignedCard         ID = "terms.lat.unsigned-card"
+	TermsLatClientSeatAbsent     ID = "terms.lat.client-seat-absent"
+	TermsLatStdBase64Sig         ID = "terms.lat.std-base64-sig"
+	TermsLatNoTermProse          ID = "terms.lat.no-term-prose"
+
+	IVLatRefusalDetailWorded ID = "iv.lat.refusal-detail-worded"
+	IVLatHTTPJSONFirst       ID = "iv.lat.http-json-first"
+	IVLatSkillIDInstructions ID = "iv.lat.skill-id-instructions"
+	IVLatRetiredKeySignature ID = "iv.lat.retired-key-signature"
+
+	ORLatLevel1RefersActions   ID = "or.lat.level1-refers-actions"
+	ORLatActingForMessage      ID = "or.lat.acting-for-message-metadata"
+	ORLatPersonEntryNormalised ID = "or.lat.person-entry-normalised-copy"
+	ORLatNationalPhone         ID = "or.lat.national-phone"
+	ORLatPassiveWording        ID = "or.lat.passive-wording"
+	ORLatActionReferralMessage ID = "or.lat.action-referral-message"
+	ORLatNoStaff               ID = "or.lat.no-staff"
+	ORLatNoCompletion          ID = "or.lat.no-completion"
+	ORLatLimitsPerSkill        ID = "or.lat.limits-per-skill"
 )
 
 func init() {
@@ -64,5 +96,95 @@ func init() {
 		Latitude{ID: SILatUpperReasons, Documents: []string{"schema-interface"},
 			Permits:     `the draft fixes the condition code's spelling only in a Task ("the Task's final status Message MUST contain exactly one Data Part whose data value has this form"); a binding error "SHOULD expose the same machine-readable code when that binding permits it"`,
 			Description: "conditions in binding errors are ErrorInfo reasons in upper snake case (AUTHORIZATION_FAILED)"},
+		Latitude{ID: SILatECMAPatterns, Documents: []string{"schema-interface"},
+			Permits:     `the draft's schema dialect is JSON Schema 2020-12, whose patterns "SHOULD be valid according to the regular expression dialect described in ECMA-262"`,
+			Description: "manage_resource's input and output schemas carry ECMA-262 patterns RE2 rejects (lookahead, a \\u escape)"},
+		Latitude{ID: SILatCodelessPreTask, Documents: []string{"schema-interface"},
+			Permits:     `"A server-side error detected before task creation MUST be carried using the error mechanism of the selected A2A protocol binding and SHOULD expose the same machine-readable code when that binding permits it" (a SHOULD)`,
+			Description: "describe_skill or an invocation naming an unadvertised skill, and a caller without a skill grant, are refused before any task with the binding's error and no condition code"},
+		Latitude{ID: SILatAuthorizeFirst, Documents: []string{"schema-interface"},
+			Permits:     `the draft orders one check only: "Before validating arguments or invoking domain logic, the receiving agent MUST compare both values"; authorization must come "Before processing an invocation"`,
+			Description: "resource, operation and constraint grants are decided before argument validation; a request naming no resource_id is refused with authorization_failed"},
+		Latitude{ID: SILatStatus413, Documents: []string{"schema-interface"},
+			Permits:     `"When an operation is rejected because one of these limits would be exceeded, the implementation MUST report the resource_limit_exceeded machine-readable condition … through the applicable binding"; a pre-task error "SHOULD expose the same machine-readable code when that binding permits it"; RFC 9110 §15.5.14 (413 Content Too Large)`,
+			Description: "a request over the payload limit is refused with a plain HTTP 413, no JSON body"},
+		Latitude{ID: SILatDescribeRefusedB, Documents: []string{"schema-interface"},
+			Permits:     `silence: no sentence of the draft obliges an agent to serve describe_skill to every authenticated caller`,
+			Description: "describe_skill is refused to principal B with authorization_failed"},
+		Latitude{ID: SILatSummaryArtifact, Documents: []string{"schema-interface"},
+			Permits:     `the draft requires "exactly one primary result Artifact" and names records after declared kinds; other Artifacts are unmentioned (base A2A permits any)`,
+			Description: "a completed Task also carries a human-readable summary Artifact (a Text Part named summary)"},
+		Latitude{ID: SILatOneOfOperations, Documents: []string{"schema-interface"},
+			Permits:     `"its input_schema MUST require an unambiguous operation selector, enumerate the permitted operations, and define any operation-specific input requirements" (no schema construct named)`,
+			Description: "manage_resource's input_schema is a oneOf with one branch per operation (operation fixed by const) instead of a root enum with if/then"},
+		Latitude{ID: SILatNestedConstraints, Documents: []string{"schema-interface"},
+			Permits:     `"The names, structures, and semantics of transmitted constraints are defined by the domain-specific input schema rather than by this framework"`,
+			Description: "measure_link_bandwidth nests its constraints (/constraints/scope, /constraints/window/seconds) and shows them as /measured_scope, /aggregation_window_seconds in its output"},
+		Latitude{ID: SILatDraft07Dialect, Documents: []string{"schema-interface"},
+			Permits:     `"dialect: schema language and version" (the draft fixes no dialect) and "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects": rows that must compile a schema in a dialect the harness holds no meta-schema for are blocked, naming it`,
+			Description: "propose_remediation's Schema References declare the draft-07 dialect"},
+
+		Latitude{ID: TermsLatThirdPartyHost, Documents: []string{"terms"},
+			Permits:     `terms §8: "url SHOULD live under an authority the card's publisher controls" (a SHOULD) and "A proposal hosted elsewhere adds that host to the set of parties who can make verification fail, though never to the set who can forge terms"`,
+			Description: "the public proposals are served from a second TLS origin, which the operator's limits.allowOrigins lists"},
+		Latitude{ID: TermsLatVersionedURLOnChange, Documents: []string{"terms"},
+			Permits:     `terms §8: "SHOULD keep serving a withdrawn proposal's bytes long enough for holders of old cards to learn what happened"; a change may list a new url`,
+			Description: "a changed proposal is published at a new url /terms/versions/<n>/…, the old url keeping its bytes, and the card lists the new url"},
+		Latitude{ID: TermsLatRetiredKeySignature, Documents: []string{"terms"},
+			Permits:     `A2A 1.0 §8.4.3: a verifier accepts a card when at least one of its signatures verifies`,
+			Description: "the card is signed twice: first by a retired key no trusted JWK Set holds, then by the current one"},
+		Latitude{ID: TermsLatUnsignedCard, Documents: []string{"terms"},
+			Permits:     `A2A 1.0 §8.4: card signing is optional; terms §8 "re-sign it, where the card is signed" (TE-8.3b inapplicable)`,
+			Description: "the card is served without signatures"},
+		Latitude{ID: TermsLatClientSeatAbsent, Documents: []string{"terms"},
+			Permits:     `Agent SoW §12.1 "signed with the counterparty left blank"; §6 "the client seat blank and the start instant null" (blank, not necessarily present as null)`,
+			Description: "parties.client and starts_at are left out of the proposals instead of null"},
+		Latitude{ID: TermsLatStdBase64Sig, Documents: []string{"terms"},
+			Permits:     `Agent SoW §6 writes "sig": "<base64>" (no alphabet fixed)`,
+			Description: "the proposals are signed with sig in standard (not URL-safe) base64"},
+		Latitude{ID: TermsLatNoTermProse, Documents: []string{"terms"},
+			Permits:     `terms §4 binds only "where the card's own prose or skill descriptions state a price, a term, or a data-use claim" (TE-4.1b/c inapplicable)`,
+			Description: "the card's prose is silent about terms and data use, and no claim map is offered"},
+
+		Latitude{ID: IVLatRefusalDetailWorded, Documents: []string{"interview"},
+			Permits:     `interview §6 shows "detail": "no declared skill matches" only in an example; rule 2 closes the set of reason values only, rule 3 asks the refusal be "produced … from the declaration alone" (suite reading 2)`,
+			Description: "the standard refusal's detail is the agent's own constant wording"},
+		Latitude{ID: IVLatHTTPJSONFirst, Documents: []string{"interview"},
+			Permits:     `A2A 1.0: supportedInterfaces is ordered by preference only; interview §3 binds no interface position (suite reading 7)`,
+			Description: "the HTTP+JSON interface is listed before the JSON-RPC one; the interview is served over the card's second binding"},
+		Latitude{ID: IVLatSkillIDInstructions, Documents: []string{"interview"},
+			Permits:     `silence: A2A leaves skill ids to the agent, and interview §6's refusal lists the declared ones (suite reading 3: declared bytes are not an echo)`,
+			Description: "a skill whose id contains the word \"instructions\" is declared"},
+		Latitude{ID: IVLatRetiredKeySignature, Documents: []string{"interview"},
+			Permits:     `A2A 1.0 §8.4.3: a verifier accepts a card when at least one of its signatures verifies (interview §7 rule 1 and §8 step 1 defer to A2A §8.4)`,
+			Description: "each card is also signed by a retired key no trusted JWK Set holds, besides the current one"},
+
+		Latitude{ID: ORLatLevel1RefersActions, Documents: []string{"on-request"},
+			Permits:     `OR-5.6 "MAY carry it out … only if … (a) … level-2" (Annex A.3's level-1 operator refers every action)`,
+			Description: "the chapel's operator holds a level-1 attestation: every action is referred; the statement says attestationLevel 1"},
+		Latitude{ID: ORLatActingForMessage, Documents: []string{"on-request"},
+			Permits:     `OR-5.5 "How an assistant shows … is not yet defined"`,
+			Description: "the chapel reads the acting-for assertion from Message.metadata[URI] and its configuration leaves actingFor to the harness default"},
+		Latitude{ID: ORLatPersonEntryNormalised, Documents: []string{"on-request"},
+			Permits:     `OR-5.3 "give the personEntry address" (RFC 3986 §6: HTTPS://<host>/talk/ is the same address after normalisation)`,
+			Description: "referral texts give the personEntry as HTTPS://<host>/talk/, not byte-identical"},
+		Latitude{ID: ORLatNationalPhone, Documents: []string{"on-request"},
+			Permits:     `OR-5.3 "give the personEntry address" (a tel: address is a number a person dials)`,
+			Description: "referral texts give a tel: personEntry in national format, (202) 555-0143"},
+		Latitude{ID: ORLatPassiveWording, Documents: []string{"on-request"},
+			Permits:     `OR-5.3 "MUST say, in the reply text, that …" (and OR-6.2, OR-5.8) say what the reply says, not in which words`,
+			Description: "passive wordings: \"prices are given to the person who asks\", \"I'm not able to book this\", \"scheduled for staff to action\""},
+		Latitude{ID: ORLatActionReferralMessage, Documents: []string{"on-request"},
+			Permits:     `§6.2 "Task state, if the agent made a task"`,
+			Description: "action referrals are answered as a Message, no task"},
+		Latitude{ID: ORLatNoStaff, Documents: []string{"on-request"},
+			Permits:     `OR-5.10 "Where a person can be reached, the card SHOULD …"`,
+			Description: "nobody can be reached at the chapel: no escalation skill, it says so when asked, the statement says staffReachable false"},
+		Latitude{ID: ORLatNoCompletion, Documents: []string{"on-request"},
+			Permits:     `OR-3.6 "MAY have completion"`,
+			Description: "action entries carry no completion; the operator statement names them in actionSkills"},
+		Latitude{ID: ORLatLimitsPerSkill, Documents: []string{"on-request"},
+			Permits:     `OR-5.6(c) "repeated or duplicate requests are limited per calling assistant as well as in total" (what counts as a repeat is the operator's)`,
+			Description: "the limits count every request for a skill in the window, whoever it is for, so the harness's other rows use them up"},
 	)
 }

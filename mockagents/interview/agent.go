@@ -114,9 +114,29 @@ func ParseOptions(names ...string) (Options, error) {
 	return o, nil
 }
 
-// Start starts the three agents of the document with set on.
+// Start starts the three agents of the document with set on; the interview latitudes in set (sabotage.IVLat*)
+// switch on the matching Options.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
-	return StartWith(set, Options{})
+	return StartWith(set, OptionsOf(set))
+}
+
+// latitudeOptions maps each registered interview latitude to its option name (OptionNames).
+var latitudeOptions = map[sabotage.ID]string{
+	sabotage.IVLatRefusalDetailWorded: "refusal-detail-worded",
+	sabotage.IVLatHTTPJSONFirst:       "http-json-first",
+	sabotage.IVLatSkillIDInstructions: "skill-id-instructions",
+	sabotage.IVLatRetiredKeySignature: "retired-key-signature",
+}
+
+// OptionsOf returns the options the interview latitudes switched on in set select.
+func OptionsOf(set sabotage.Set) Options {
+	var o Options
+	for _, id := range set.Latitudes() {
+		if name, ok := latitudeOptions[id]; ok {
+			OptionNames[name](&o)
+		}
+	}
+	return o
 }
 
 // StartWith starts the three agents of the document with set on and latitude options.

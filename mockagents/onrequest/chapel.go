@@ -174,8 +174,37 @@ type agent struct {
 
 // Start starts the chapel, the kiosk and an unrelated origin, and returns the roles, the operator's target
 // configuration (the acting-for convention, two calling assistants) and how to stop them.
+// The on-request latitudes in set (sabotage.ORLat*) switch on the matching options.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
-	return start(set, map[string]bool{})
+	on := map[string]bool{}
+	for _, o := range OptionsOf(set) {
+		on[o] = true
+	}
+	return start(set, on)
+}
+
+// latitudeOptions maps each registered on-request latitude to its option (Options).
+var latitudeOptions = map[sabotage.ID]string{
+	sabotage.ORLatLevel1RefersActions:   OptLevel1,
+	sabotage.ORLatActingForMessage:      OptActingForMessage,
+	sabotage.ORLatPersonEntryNormalised: OptAddressCopy,
+	sabotage.ORLatNationalPhone:         OptNationalPhone,
+	sabotage.ORLatPassiveWording:        OptPassiveWording,
+	sabotage.ORLatActionReferralMessage: OptActionReferralMessage,
+	sabotage.ORLatNoStaff:               OptNoStaff,
+	sabotage.ORLatNoCompletion:          OptNoCompletion,
+	sabotage.ORLatLimitsPerSkill:        OptLimitsPerSkill,
+}
+
+// OptionsOf returns the options the on-request latitudes switched on in set select.
+func OptionsOf(set sabotage.Set) []string {
+	var out []string
+	for _, id := range set.Latitudes() {
+		if o, ok := latitudeOptions[id]; ok {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // StartWith returns the starter of the chapel with the named options on (Options); it panics on an unknown name, so

@@ -144,7 +144,7 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 	return StartWith(OptionsOf(set))(set)
 }
 
-// OptionsOf returns the options the latitudes in set switch on: the document's own (si.lat.*) and the two
+// OptionsOf returns the options the latitudes in set switch on: the document's own (si.lat.*, one per field) and the two
 // cross-cutting ones this agent honours in its own code (it builds its card and answers authentication itself).
 func OptionsOf(set sabotage.Set) Options {
 	return Options{
@@ -152,6 +152,16 @@ func OptionsOf(set sabotage.Set) Options {
 		ExtraMembers: set.On(sabotage.SILatExtraMembers),
 		Plain401:     crosscut.On(set, "schema-interface", sabotage.LatPlain401),
 		UpperReasons: set.On(sabotage.SILatUpperReasons),
+
+		ECMAPatterns:       set.On(sabotage.SILatECMAPatterns),
+		CodelessPreTask:    set.On(sabotage.SILatCodelessPreTask),
+		AuthorizeFirst:     set.On(sabotage.SILatAuthorizeFirst),
+		Status413:          set.On(sabotage.SILatStatus413),
+		DescribeRefusedToB: set.On(sabotage.SILatDescribeRefusedB),
+		SummaryArtifact:    set.On(sabotage.SILatSummaryArtifact),
+		OneOfOperations:    set.On(sabotage.SILatOneOfOperations),
+		NestedConstraints:  set.On(sabotage.SILatNestedConstraints),
+		Draft07Propose:     set.On(sabotage.SILatDraft07Dialect),
 	}
 }
 

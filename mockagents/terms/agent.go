@@ -138,9 +138,33 @@ type snapshot struct {
 }
 
 // Start starts the terms reference agent. Roles: "terms" (card URL), "terms.change-hook" (the test-only hook that
-// changes the standing proposal; ?revert=1 restores it), "terms.claims" (the claim map for TE-4.1b/c).
+// changes the standing proposal; ?revert=1 restores it), "terms.claims" (the claim map for TE-4.1b/c). The
+// terms latitudes in set (sabotage.TermsLat*) switch on the matching Options.
 func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeFn func(), err error) {
-	return StartWith(set, Options{})
+	return StartWith(set, OptionsOf(set))
+}
+
+// latitudeOptions maps each registered terms latitude to its option name (OptionNames). unreachable-host is no
+// latitude: it is meant to block TE-3.3d.
+var latitudeOptions = map[sabotage.ID]string{
+	sabotage.TermsLatThirdPartyHost:       "third-party-host",
+	sabotage.TermsLatVersionedURLOnChange: "versioned-url-on-change",
+	sabotage.TermsLatRetiredKeySignature:  "retired-key-signature",
+	sabotage.TermsLatUnsignedCard:         "unsigned-card",
+	sabotage.TermsLatClientSeatAbsent:     "client-seat-absent",
+	sabotage.TermsLatStdBase64Sig:         "std-base64-sig",
+	sabotage.TermsLatNoTermProse:          "no-term-prose",
+}
+
+// OptionsOf returns the options the terms latitudes switched on in set select.
+func OptionsOf(set sabotage.Set) Options {
+	var o Options
+	for _, id := range set.Latitudes() {
+		if name, ok := latitudeOptions[id]; ok {
+			OptionNames[name](&o)
+		}
+	}
+	return o
 }
 
 // StartWith starts the terms reference agent with latitude options.
@@ -205,6 +229,11 @@ func StartWith(set sabotage.Set, opt Options) (roles map[string]string, cfg targ
 			"terms-B": {Header: "Authorization", Value: "Bearer " + tokB, ID: PartyB},
 		},
 		TrustedKeys: testpki.CardJWKS(),
+	}
+	if opt.ThirdPartyHost {
+		// The operator names the proposals' host, as a real deployment's operator would (terms README: "origins of
+		// third-party proposal hosts | limits.allowOrigins").
+		cfg.Limits = json.RawMessage(`{"allowOrigins":["` + a.thirdBase + `"]}`)
 	}
 	return roles, cfg, func() { a.srv.Close(); a.closePlain(); a.closeThird() }, nil
 }

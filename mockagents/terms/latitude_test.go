@@ -11,7 +11,8 @@ import (
 
 // TestLatitudes runs the terms suite against the reference agent with each latitude option on: a choice the
 // document (or the Agent SoW SPEC it defers to) permits must leave no row executed-fail or not-tested.
-// (The harness's own latitude mechanism will take these over; until then each is a named option of the starter.)
+// Each option is also a registered latitude (terms.lat.*) that Start switches on from the set; this stays as a
+// focused test of the options alone.
 func TestLatitudes(t *testing.T) {
 	// Options that remove what a row is about make it inapplicable (the regressions of #17: these rows used to be
 	// blocked).
