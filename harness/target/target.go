@@ -95,15 +95,15 @@ type Config struct {
 	// Documents holds one section per document id, each decoded into the document's own input type.
 	Documents map[string]json.RawMessage `json:"documents,omitempty"`
 
-	Principals map[string]Principal `json:"principals,omitempty"` // legacy: documents.<id>.principals + credentials
-	Inventory  string               `json:"inventory,omitempty"`  // legacy: documents.agent-cards.inventory
-	Discovery  string               `json:"discovery,omitempty"`  // legacy: documents.agent-cards.discovery
-	Requests   map[string][]string  `json:"requests,omitempty"`   // legacy: documents.<id>.requests and sections
-	ActingFor  *ActingFor           `json:"actingFor,omitempty"`  // legacy: documents.on-request.actingFor
-	CAFile      string               `json:"caFile,omitempty"`      // PEM bundle trusted for https
-	TrustedKeys json.RawMessage      `json:"trustedKeys,omitempty"` // a JWK Set for card and document signatures
-	Provider    string               `json:"provider,omitempty"`    // the agent's provider organization, if known
-	Limits      json.RawMessage      `json:"limits,omitempty"`      // overrides of a2a.Limits (see README)
+	Principals  map[string]Principal `json:"principals,omitempty" schema:"deprecated"` // legacy: documents.<id>.principals + credentials
+	Inventory   string               `json:"inventory,omitempty" schema:"deprecated"`  // legacy: documents.agent-cards.inventory
+	Discovery   string               `json:"discovery,omitempty" schema:"deprecated"`  // legacy: documents.agent-cards.discovery
+	Requests    map[string][]string  `json:"requests,omitempty" schema:"deprecated"`   // legacy: documents.<id>.requests and sections
+	ActingFor   *ActingFor           `json:"actingFor,omitempty" schema:"deprecated"`  // legacy: documents.on-request.actingFor
+	CAFile      string               `json:"caFile,omitempty"`                         // PEM bundle trusted for https
+	TrustedKeys json.RawMessage      `json:"trustedKeys,omitempty"`                    // a JWK Set for card and document signatures
+	Provider    string               `json:"provider,omitempty"`                       // the agent's provider organization, if known
+	Limits      json.RawMessage      `json:"limits,omitempty"`                         // overrides of a2a.Limits (see README)
 	// Container targets.
 	Port     string   `json:"port,omitempty"`     // container port serving the card, e.g. "8443/tcp"
 	CardPath string   `json:"cardPath,omitempty"` // default /.well-known/agent-card.json
