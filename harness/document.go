@@ -88,6 +88,10 @@ func PrepareConfig(cfg *target.Config, docs ...Document) error {
 			errs = append(errs, err)
 			continue
 		}
+		if err := checkAbsences(id, in, d); err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		if cfg.Inputs == nil {
 			cfg.Inputs = map[string]any{}
 		}

@@ -102,3 +102,26 @@ func TestLegacyMembersWarn(t *testing.T) {
 		}
 	}
 }
+
+// "absent" takes only members of the document's Needs table; config check's prediction honours it.
+func TestAbsentMembers(t *testing.T) {
+	if _, err := prepare(t, `{"documents": {"schema-interface": {"absent": {"multiOperations": "none"}}}}`); err == nil ||
+		!strings.Contains(err.Error(), `unknown member "multiOperations" at $.documents.schema-interface.absent`) {
+		t.Errorf("a misspelt absent member: %v", err)
+	}
+	cfg, err := prepare(t, `{"documents": {"schema-interface": {"absent": {"multiOperation": "none"}}}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds := harness.Predict(cfg.Documents, suites.Documents()...)
+	got := map[string]harness.RowPrediction{}
+	for _, p := range preds {
+		got[p.Row] = p
+	}
+	if p := got["SI-8.4a"]; p.Verdict != harness.Inapplicable || p.Why != "none" {
+		t.Errorf("SI-8.4a predicted %+v", p)
+	}
+	if p := got["SI-6.5b"]; p.Verdict != harness.Blocked || p.Member != "documents.schema-interface.semantic" {
+		t.Errorf("SI-6.5b predicted %+v", p)
+	}
+}

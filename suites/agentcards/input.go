@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 )
 
 // Input is the agent-cards section of the target configuration (documents["agent-cards"]).
 type Input struct {
+	harness.Absences
 	// Principals names the credentials (target configuration "credentials") of the principals: "A" (required),
 	// "A-restricted" (authenticates, refused by GET /agents/{agentId}), "B" (a second tenant).
 	Principals map[string]string `json:"principals,omitempty"`
@@ -94,4 +96,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// camelKind spells a canary kind ("system-prompt") as its section member ("systemPrompt").
+func camelKind(k string) string {
+	switch k {
+	case "system-prompt":
+		return "systemPrompt"
+	case "handoff-schema":
+		return "handoffSchema"
+	}
+	return k
 }

@@ -3,11 +3,13 @@ package onrequest
 import (
 	"fmt"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 )
 
 // Input is the on-request section of the target configuration (documents["on-request"]).
 type Input struct {
+	harness.Absences
 	// Principals names the credentials (target configuration "credentials") of the calling assistants "A", "B",
 	// … (an A2A agent tells assistants apart by their credentials).
 	Principals map[string]string `json:"principals,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 )
 
@@ -16,6 +17,7 @@ type Input struct {
 	// Requests: skill id → request texts that reach the skill (default: the card's examples).
 	Requests map[string][]string `json:"requests,omitempty"`
 	Profile
+	harness.Absences
 }
 
 const docID = "schema-interface"

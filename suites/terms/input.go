@@ -3,11 +3,13 @@ package terms
 import (
 	"fmt"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 )
 
 // Input is the terms section of the target configuration (documents["terms"]).
 type Input struct {
+	harness.Absences
 	// Principals are the callers of GetExtendedAgentCard, each naming a credential (target configuration
 	// "credentials") whose id is the Agent SoW party (parties.offered_to handle or owner) it stands for.
 	Principals []string `json:"principals,omitempty"`
