@@ -76,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdMock(ctx, args, stdout)
 	case "sabotage":
 		code, err = cmdSabotage(args, stdout)
+	case "config":
+		code, err = cmdConfig(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
