@@ -191,6 +191,9 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 			sec = map[string]any{}
 		}
 		derive(ctx, p, d, sec)
+		if d == "schema-interface" {
+			deriveSchemaInterface(ctx, p, base, sec)
+		}
 		sections[d] = sec
 	}
 	out["documents"] = sections
