@@ -185,4 +185,3 @@ func instance(s any, depth int) (any, bool) {
 	}
 	return nil, false
 }
-

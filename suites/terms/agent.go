@@ -360,7 +360,7 @@ func (s *state) claimMap(w *harness.W) (claimMap, *a2a.Exchange) {
 	}
 	u, ok := s.e.Target.CardURL(RoleClaims)
 	if !ok {
-		w.Need("claims", false, "no claim map: write it in documents.terms.claims [{kind: term|data-use, span, proposal (entry url), path (dotted clause path), value}] (legacy: agents." + RoleClaims + ", the URL of a JSON document {\"claims\":[…]})")
+		w.Need("claims", false, "no claim map: write it in documents.terms.claims [{kind: term|data-use, span, proposal (entry url), path (dotted clause path), value}] (legacy: agents."+RoleClaims+", the URL of a JSON document {\"claims\":[…]})")
 	}
 	body, ex, err := s.e.Client.FetchJSON(w.Ctx(), u, a2a.Call{Note: "terms claim map (operator input)"})
 	if err != nil {
