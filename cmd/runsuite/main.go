@@ -111,6 +111,8 @@ const usage = `runsuite — the extconf conformance harness
   runsuite keygen [--alg EdDSA|ES256] --out FILE
   runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS]
   runsuite sabotage list
+  runsuite config init --target URL [--config BASE] [--suite LIST] [--out FILE]   derive a target configuration
+  runsuite config check FILE [--target URL] [--suite LIST]   predict which rows it leaves blocked, by member
 
 Exit status: 0 every selected applicable row about the target passed, none is blocked, and at least one was
 graded; 1 a target row failed, is blocked or was not tested, or nothing about the target was graded (NOTHING
