@@ -3,7 +3,10 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
+	"github.com/extconf/extconf/harness/strictjson"
 	"github.com/extconf/extconf/harness/target"
 )
 
@@ -25,7 +28,93 @@ type Document interface {
 	LimitsMember() string
 	// CheckConfig rejects, before any run starts, a malformed part of cfg the document owns (its limits member).
 	CheckConfig(cfg target.Config) error
+	// Input returns a pointer to a fresh zero value of the document's section of the target configuration
+	// (documents.<id>), or nil when the document takes none. The engine decodes the section into it strictly
+	// (PrepareConfig); specs read the result with Env.Input.
+	Input() any
 }
+
+// Applier is implemented by a document's input type that also feeds the pre-#22 members its suite still reads
+// (requests keys, pseudo-roles, prefixed principals): Apply writes the section into cfg, resolving named
+// credentials, so a typed section and a legacy file drive the suite the same way.
+type Applier interface {
+	Apply(cfg *target.Config) error
+}
+
+// Need is one row of a document's static input table: the rows that block unless Member (a JSON path inside
+// documents.<id>, or a common member such as "$.credentials") is given.
+type Need struct {
+	Member string   // e.g. "profile.multiOperation", or "principals.B"
+	What   string   // what to give
+	Rows   []string // catalog row ids it unblocks
+}
+
+// Needer is implemented by documents that publish which of their rows need which input member (runsuite config
+// check reports from it).
+type Needer interface {
+	Needs() []Need
+}
+
+// PrepareConfig decodes each documents.<id> section of cfg into its document's Input type — strictly: an unknown
+// or case-variant member anywhere, a duplicate or a wrong type is an error naming its JSON path — stores the
+// results in cfg.Inputs and lets each Applier write its section into the members its suite reads. A section for
+// no registered document is an error. Run it before CheckConfig; errors are configuration errors (exit 2).
+func PrepareConfig(cfg *target.Config, docs ...Document) error {
+	byID := map[string]Document{}
+	ids := make([]string, 0, len(docs))
+	for _, d := range docs {
+		byID[d.ID()] = d
+		ids = append(ids, d.ID())
+	}
+	sort.Strings(ids)
+	var errs []error
+	secIDs := make([]string, 0, len(cfg.Documents))
+	for id := range cfg.Documents {
+		secIDs = append(secIDs, id)
+	}
+	sort.Strings(secIDs)
+	for _, id := range secIDs {
+		d, ok := byID[id]
+		if !ok {
+			errs = append(errs, fmt.Errorf("unknown member %q at $.documents (documents: %s)", id, strings.Join(ids, ", ")))
+			continue
+		}
+		in := d.Input()
+		if in == nil {
+			errs = append(errs, fmt.Errorf("$.documents.%s: the document takes no operator input", id))
+			continue
+		}
+		if err := strictjson.DecodeAt(cfg.Documents[id], in, "$.documents."+id); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := checkAbsences(id, in, d); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if cfg.Inputs == nil {
+			cfg.Inputs = map[string]any{}
+		}
+		cfg.Inputs[id] = in
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	for _, id := range secIDs {
+		if a, ok := cfg.Inputs[id].(Applier); ok {
+			if err := a.Apply(cfg); err != nil {
+				if !strings.HasPrefix(err.Error(), "$") {
+					err = fmt.Errorf("$.documents.%s: %w", id, err)
+				}
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Input is the decoded documents.<id> section of the run's configuration, or nil when the operator gave none.
+func (e *Env) Input(id string) any { return e.Target.Config.Inputs[id] }
 
 // Suites flattens documents into the suites a run executes, each carrying its document's reach.
 func Suites(docs ...Document) []Suite {
@@ -78,3 +167,6 @@ func (NoOperatorInput) LimitsMember() string { return "" }
 
 // CheckConfig has nothing to check.
 func (NoOperatorInput) CheckConfig(target.Config) error { return nil }
+
+// Input takes none.
+func (NoOperatorInput) Input() any { return nil }

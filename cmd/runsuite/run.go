@@ -145,7 +145,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	var cfg target.Config
 	if *cfgFlag != "" {
-		if cfg, err = target.LoadConfig(*cfgFlag); err != nil {
+		if cfg, err = loadConfig(*cfgFlag, stderr); err != nil {
 			return exitUsage, usageError{fmt.Errorf("--config %s: %w (fix the target configuration file, or run without --config)", *cfgFlag, err)}
 		}
 	}

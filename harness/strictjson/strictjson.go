@@ -19,21 +19,37 @@ import (
 // Decode decodes data into v (a pointer) and refuses, naming the member's path: trailing data after the first
 // value, a duplicate member name at any level, and a member name that is not exactly one of the target type's
 // JSON names (case variants included). json.RawMessage and interface values are left to their owner to decode.
-func Decode(data []byte, v any) error {
-	if err := Check(data, reflect.TypeOf(v)); err != nil {
+func Decode(data []byte, v any) error { return DecodeAt(data, v, "$") }
+
+// DecodeAt is Decode for a value found at path base of an enclosing document ("$.documents.terms"): every
+// error names the full path.
+func DecodeAt(data []byte, v any, base string) error {
+	if err := CheckAt(data, reflect.TypeOf(v), base); err != nil {
 		return err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	if err := dec.Decode(v); err != nil {
+		if base != "$" {
+			return fmt.Errorf("%s: %w", base, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // Check applies Decode's rules to data against type t without decoding into a value.
-func Check(data []byte, t reflect.Type) error {
+func Check(data []byte, t reflect.Type) error { return CheckAt(data, t, "$") }
+
+// CheckAt is Check for a value at path base of an enclosing document.
+func CheckAt(data []byte, t reflect.Type, base string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var doc any
 	if err := dec.Decode(&doc); err != nil {
+		if base != "$" {
+			return fmt.Errorf("%s: %w", base, err)
+		}
 		return err
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -42,7 +58,7 @@ func Check(data []byte, t reflect.Type) error {
 	var dup error
 	if err := a2a.ScanIJSON(data, func(is a2a.IJSONIssue) bool {
 		if is.Number == "" {
-			dup = fmt.Errorf("duplicate member %q at %s", is.Name, pathOf(is.Path))
+			dup = fmt.Errorf("duplicate member %q at %s", is.Name, pathOf(base, is.Path))
 			return false
 		}
 		return true
@@ -52,14 +68,14 @@ func Check(data []byte, t reflect.Type) error {
 	if dup != nil {
 		return dup
 	}
-	return walk(doc, t, "$")
+	return walk(doc, t, base)
 }
 
-func pathOf(p []string) string {
+func pathOf(base string, p []string) string {
 	if len(p) == 0 {
-		return "$"
+		return base
 	}
-	return "$." + strings.Join(p, ".")
+	return base + "." + strings.Join(p, ".")
 }
 
 var rawMessage = reflect.TypeOf(json.RawMessage(nil))

@@ -82,22 +82,37 @@ type ActingFor struct {
 
 // Config is what the documents leave to the operator. Every member is optional; a spec that needs a missing one
 // is blocked with the reason, never passed.
+//
+// The common members are the target's (agents for document roles, caFile, trustedKeys, limits, provider,
+// container settings) and the named credentials; everything one document needs lives in its typed section under
+// documents.<id>, declared by the document (harness.Document.Input) and decoded strictly by the engine
+// (harness.PrepareConfig). The members marked "legacy" are the pre-#22 places of document input: they keep
+// working for one release with a warning naming the new place (LegacyWarnings).
 type Config struct {
-	Agents      map[string]string    `json:"agents,omitempty"`     // role → card URL, overriding the target's
-	Principals  map[string]Principal `json:"principals,omitempty"` // "A", "B": two principals in two tenants
-	Inventory   string               `json:"inventory,omitempty"`  // OpenWOP inventory URL
-	Discovery   string               `json:"discovery,omitempty"`  // OpenWOP discovery document URL
-	Requests    map[string][]string  `json:"requests,omitempty"`   // skill id → request texts (default: examples)
-	ActingFor   *ActingFor           `json:"actingFor,omitempty"`
-	CAFile      string               `json:"caFile,omitempty"`      // PEM bundle trusted for https
-	TrustedKeys json.RawMessage      `json:"trustedKeys,omitempty"` // a JWK Set for card and document signatures
-	Provider    string               `json:"provider,omitempty"`    // the agent's provider organization, if known
-	Limits      json.RawMessage      `json:"limits,omitempty"`      // overrides of a2a.Limits (see README)
+	Agents map[string]string `json:"agents,omitempty"` // role → card URL, overriding the target's
+	// Credentials are named credentials; document sections refer to them by name and only those documents send them.
+	Credentials map[string]Credential `json:"credentials,omitempty"`
+	// Documents holds one section per document id, each decoded into the document's own input type.
+	Documents map[string]json.RawMessage `json:"documents,omitempty"`
+
+	Principals  map[string]Principal `json:"principals,omitempty" schema:"deprecated"` // legacy: documents.<id>.principals + credentials
+	Inventory   string               `json:"inventory,omitempty" schema:"deprecated"`  // legacy: documents.agent-cards.inventory
+	Discovery   string               `json:"discovery,omitempty" schema:"deprecated"`  // legacy: documents.agent-cards.discovery
+	Requests    map[string][]string  `json:"requests,omitempty" schema:"deprecated"`   // legacy: documents.<id>.requests and sections
+	ActingFor   *ActingFor           `json:"actingFor,omitempty" schema:"deprecated"`  // legacy: documents.on-request.actingFor
+	CAFile      string               `json:"caFile,omitempty"`                         // PEM bundle trusted for https
+	TrustedKeys json.RawMessage      `json:"trustedKeys,omitempty"`                    // a JWK Set for card and document signatures
+	Provider    string               `json:"provider,omitempty"`                       // the agent's provider organization, if known
+	Limits      json.RawMessage      `json:"limits,omitempty"`                         // overrides of a2a.Limits (see README)
 	// Container targets.
 	Port     string   `json:"port,omitempty"`     // container port serving the card, e.g. "8443/tcp"
 	CardPath string   `json:"cardPath,omitempty"` // default /.well-known/agent-card.json
 	Scheme   string   `json:"scheme,omitempty"`   // http or https
 	Cmd      []string `json:"cmd,omitempty"`      // the container's command (arguments to the image's entrypoint)
+
+	// Inputs are the decoded document sections (document id → the pointer its Input returned), set by
+	// harness.PrepareConfig; suites read them with Env.Input.
+	Inputs map[string]any `json:"-"`
 }
 
 // LoadConfig reads a target configuration file (JSON). Unknown members are an error: a misspelt credential must

@@ -18,3 +18,6 @@ func (document) Origins(cfg target.Config) []string { return []string{cfg.Discov
 
 func (document) LimitsMember() string                { return "" }
 func (document) CheckConfig(cfg target.Config) error { return nil }
+
+// Input: the agent-cards section (principals, discovery, inventory, routing tables, canaries).
+func (document) Input() any { return &Input{} }

@@ -328,7 +328,7 @@ func registerRoutingValue(s *session, spec specFn) {
 	spec("AC-B.2e", "every inventory entry whose agent has a routed workflow carries an a2aTenant", func(w *harness.W, row string) {
 		table := routedTable(s.cfg(), roleA)
 		if len(table) == 0 {
-			w.Blocked("names no routed workflows: list, per agent of A's inventory, the workflows the host routes to it under requests[\"agent-cards:routed:A:<agentId>\"] in the target configuration (the routing is on no surface of the host)")
+			w.Need("routed.A", false, "list, per agent of A's inventory, the workflows the host routes to it (the routing is on no surface of the host)")
 		}
 		l := s.needListing(w, row, roleA, false)
 		ids := make([]string, 0, len(table))
@@ -391,7 +391,7 @@ func registerRoutingValue(s *session, spec specFn) {
 	spec("AC-B.3a", "an inventory entry whose agent has no routed workflow carries no a2aTenant", func(w *harness.W, row string) {
 		ids := input(s.cfg(), "workflowless:"+roleA)
 		if len(ids) == 0 {
-			w.Blocked("names no agent without a routed workflow: list such agentIds of A's inventory under requests[\"agent-cards:workflowless:A\"] in the target configuration (the routing is on no surface of the host)")
+			w.Need("workflowless.A", false, "list agentIds of A's inventory with no workflow routed (the routing is on no surface of the host)")
 		}
 		l := s.needListing(w, row, roleA, false)
 		for _, id := range ids {
@@ -561,7 +561,7 @@ func registerCard(s *session, spec specFn) {
 		_, _, _, ifs := s.needCard(w, row)
 		table := routedTable(s.cfg(), roleA)
 		if len(table) == 0 {
-			w.Blocked("names no routed workflows: list, per agent of A's inventory, the workflows the host routes to it under requests[\"agent-cards:routed:A:<agentId>\"] in the target configuration (the routing is on no surface of the host)")
+			w.Need("routed.A", false, "list, per agent of A's inventory, the workflows the host routes to it (the routing is on no surface of the host)")
 		}
 		check := func(r string, c agentCard, routed []string) {
 			for b, f := range c.all() {
@@ -627,11 +627,11 @@ func registerSecrets(s *session, spec specFn) {
 			}
 		}
 		if len(cs) == 0 {
-			var keys []string
-			for _, k := range which {
-				keys = append(keys, `requests["agent-cards:canary:`+k+`"]`)
+			member := "canaries"
+			if len(which) == 1 {
+				member = "canaries." + camelKind(which[0])
 			}
-			w.Blocked("no canary is configured to search per-agent cards for: list strings planted in the agents' secrets under " + strings.Join(keys, ", ") + " in the target configuration")
+			w.Need(member, false, "no canary is configured to search per-agent cards for: list strings planted in the agents' secrets")
 		}
 		for _, c := range s.needAgentCards(w, row, ifs) {
 			for b, f := range c.all() {
@@ -654,7 +654,7 @@ func registerSecrets(s *session, spec specFn) {
 	spec("AC-V2.4b", "degraded[] and memoryDegraded stay on the inventory entry: the card does not replace it", func(w *harness.W, row string) {
 		ids := input(s.cfg(), "degraded:"+roleA)
 		if len(ids) == 0 {
-			w.Blocked("names no degraded agent: list agentIds of A's inventory whose agents are degraded under requests[\"agent-cards:degraded:A\"] in the target configuration (degradation is the host's internal state)")
+			w.Need("degraded.A", false, "list agentIds of A's inventory whose agents are degraded (degradation is the host's internal state)")
 		}
 		l := s.needListing(w, row, roleA, true)
 		for _, id := range ids {

@@ -9,3 +9,6 @@ type document struct{ harness.NoOperatorInput }
 
 func (document) ID() string              { return "interview" }
 func (document) Suites() []harness.Suite { return []harness.Suite{Suite()} }
+
+// Input: the interview section (principal, extra agents, requests).
+func (document) Input() any { return &Input{} }

@@ -88,9 +88,9 @@ func open(w *harness.W, row, role string) *session {
 		w.Blocked(err.Error())
 	}
 	if len(s.card.SecurityRequirements) > 0 {
-		p, ok := e.Target.Config.Principals["A"]
-		if !ok || p.Header == "" {
-			w.Blocked("the card requires authentication (securityRequirements); supply principals.A {header, value} in the target configuration")
+		p, ok := e.Target.Config.PrincipalOf(docID, "A")
+		if !ok {
+			w.Blocked("the card requires authentication (securityRequirements); name a credential in documents.interview.principal")
 		}
 		ep.Header = http.Header{p.Header: []string{p.Value}}
 	}

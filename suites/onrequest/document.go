@@ -9,3 +9,6 @@ type document struct{ harness.NoOperatorInput }
 
 func (document) ID() string              { return "on-request" }
 func (document) Suites() []harness.Suite { return []harness.Suite{Suite()} }
+
+// Input: the on-request section (assistants' credentials, the operator statement inline, actingFor, agents).
+func (document) Input() any { return &Input{} }

@@ -148,15 +148,22 @@ func (s *suite) allowStated(st *statement) {
 
 // loadStatement reads the operator statement; nil when the target names none.
 func (s *suite) loadStatement(w *harness.W, row string) *statement {
-	u, ok := s.e.Target.CardURL(roleOperator)
-	if !ok {
-		return nil
-	}
 	s.mu.Lock()
 	cached := s.st
 	s.mu.Unlock()
 	if cached != nil {
 		return cached
+	}
+	if st := s.inlineStatement(); st != nil { // documents.on-request.operator, decoded strictly with the file
+		s.allowStated(st)
+		s.mu.Lock()
+		s.st = st
+		s.mu.Unlock()
+		return st
+	}
+	u, ok := s.e.Target.CardURL(roleOperator)
+	if !ok {
+		return nil
 	}
 	var body []byte
 	switch {
@@ -190,16 +197,16 @@ func (s *suite) loadStatement(w *harness.W, row string) *statement {
 func (s *suite) requireStatement(w *harness.W, row, need string) *statement {
 	st := s.loadStatement(w, row)
 	if st == nil {
-		w.Blocked(fmt.Sprintf("%s: the operator must state it; name an operator statement with the role %q in the target configuration's agents (see suites/onrequest/README.md)", need, roleOperator))
+		w.Blocked(fmt.Sprintf("%s: the operator must state it; write the operator statement in documents.on-request.operator (or, legacy, name it with the role %q in agents; see suites/onrequest/README.md)", need, roleOperator))
 	}
 	return st
 }
 
 // requireConsent blocks action specs unless the operator consents to test actions.
 func (s *suite) requireConsent(w *harness.W, row string) *statement {
-	st := s.requireStatement(w, row, "consent to perform test actions")
-	if !st.ConsentToActions {
-		w.Blocked(`the operator has not consented to test actions ("consentToActions": true in the operator statement); action rows are not probed without it`)
+	st := s.loadStatement(w, row)
+	if st == nil || !st.ConsentToActions {
+		w.Need("operator.consentToActions", false, `the operator has not consented to test actions ("consentToActions": true in the operator statement); action rows are not probed without it`)
 	}
 	return st
 }

@@ -51,7 +51,7 @@ func refusedWith(an *answer, code string) bool {
 
 func (s *sess) authz(row string) *AuthzProfile {
 	if s.prof.Authorization == nil {
-		s.w.Blocked("the profile has no authorization section (requests of principal A that principal B may not make)")
+		s.w.Need("authorization", false, "requests of principal A that principal B may not make")
 	}
 	return s.prof.Authorization
 }

@@ -183,7 +183,7 @@ func registerDescribe(e *harness.Env) {
 		m.ContextID = newID()
 		m.Metadata = json.RawMessage(`{"extconf":{"purpose":"vary the request context","locale":"fr-CH"}}`)
 		variants := []*docSeen{{skill: skill, ans: s.send(cl, false, modeSync, m, "describe_skill("+skill+") in another context with metadata")}}
-		if _, ok := s.e.Target.Config.Principals["B"]; ok {
+		if _, ok := s.e.Target.Config.PrincipalOf(docID, "B"); ok {
 			variants = append(variants, s.describeSkill(s.client("B"), false, modeSync, skill, "describe_skill("+skill+") as principal B"))
 		}
 		for _, d := range variants {

@@ -19,6 +19,9 @@ func (document) Suites() []harness.Suite {
 }
 func (document) Origins(target.Config) []string { return nil }
 
+// Input: the schema-interface section (principals, requests, the profile inline).
+func (document) Input() any { return &Input{} }
+
 // LimitsMember: the Skill Interface toolkit's bounds live in limits.schemaInterface.
 func (document) LimitsMember() string { return skiface.LimitsMember }
 

@@ -272,7 +272,7 @@ func registerErrors(e *harness.Env) {
 		s := open(w, "SI-9.48")
 		p, args := s.primary()
 		negs := mistakes(s, "SI-9.48")
-		if h, ok := s.e.Target.Config.Principals["A"]; ok && h.Header != "" {
+		if h, ok := s.e.Target.Config.PrincipalOf(docID, "A"); ok && h.Header != "" {
 			an := s.send(s.e.Client, false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)), "invocation without a credential")
 			negs = append(negs, an)
 		}
@@ -317,7 +317,7 @@ func registerErrors(e *harness.Env) {
 		s := open(w, "SI-9.57a")
 		p, args := s.primary()
 		cl, cred := s.e.Client, "Bearer extconf-canary-"+newID()
-		if pr, ok := s.e.Target.Config.Principals["A"]; ok && pr.Header != "" {
+		if pr, ok := s.e.Target.Config.PrincipalOf(docID, "A"); ok && pr.Header != "" {
 			cl, cred = s.client("A"), pr.Value
 		} else {
 			cl = s.e.Client.WithHeader("Authorization", cred)

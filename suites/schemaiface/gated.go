@@ -41,7 +41,7 @@ func registerGated(e *harness.Env) {
 		s := open(w, "SI-6.5b")
 		se := s.prof.Semantic
 		if se == nil {
-			w.Blocked("the profile's semantic section is missing (a structurally valid, semantically invalid request, a valid one, and a read showing its target)")
+			w.Need("semantic", false, "a structurally valid, semantically invalid request, a valid one, and a read showing its target")
 		}
 		cl := s.client("A")
 		before := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state before the semantically invalid request")
@@ -61,7 +61,7 @@ func registerGated(e *harness.Env) {
 			s := open(w, row)
 			mo := s.prof.MultiOperation
 			if mo == nil {
-				w.Blocked("the profile's multiOperation section is missing (a multi-operation skill, its selector member, operations and arguments per operation)")
+				w.Need("multiOperation", false, "a multi-operation skill, its selector member, operations and arguments per operation")
 			}
 			body(w, s, inputSchema(s.doc(row, mo.Skill).tree))
 		})
@@ -103,7 +103,7 @@ func registerGated(e *harness.Env) {
 	spec(e, "SI-8.5", "a skill with an operation that may need approval advertises approval_may_be_required true", func(w *harness.W) {
 		s := open(w, "SI-8.5")
 		if len(s.prof.ApprovalSkills) == 0 {
-			w.Blocked("the profile's approvalSkills is empty (skills with an operation that may require approval under deployment policy)")
+			w.Need("approvalSkills", false, "skills with an operation that may require approval under deployment policy")
 		}
 		for _, id := range s.prof.ApprovalSkills {
 			d := s.doc("SI-8.5", id)
@@ -115,7 +115,7 @@ func registerGated(e *harness.Env) {
 	cons := func(w *harness.W, row string) *sess {
 		s := open(w, row)
 		if s.prof.Constraints == nil {
-			w.Blocked("the profile's constraints section is missing (a skill, its constraint members, satisfiable and unsatisfiable arguments)")
+			w.Need("constraints", false, "a skill, its constraint members, satisfiable and unsatisfiable arguments")
 		}
 		return s
 	}
@@ -227,7 +227,7 @@ func registerGated(e *harness.Env) {
 			s := open(w, row)
 			skill := id(s.prof)
 			if skill == "" {
-				w.Blocked("the profile names no such skill (unavailableSkill / corruptSkill)")
+				w.Need(map[string]string{"SI-9.27": "unavailableSkill", "SI-9.28": "corruptSkill"}[row], false, "the profile names no such skill (unavailableSkill / corruptSkill)")
 			}
 			cl := s.client("A")
 			s.describeControl(row, cl)
@@ -263,7 +263,7 @@ func registerGated(e *harness.Env) {
 		s := open(w, "SI-9.29b")
 		c := s.prof.CorruptSkill
 		if c == nil {
-			w.Blocked("the profile's corruptSkill is missing (an advertised skill whose stored document is corrupt, and plausible arguments)")
+			w.Need("corruptSkill", false, "an advertised skill whose stored document is corrupt, and plausible arguments")
 		}
 		s.primaryControl("SI-9.29b", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Arguments, c.Skill+" with its advertised binding")
@@ -274,7 +274,7 @@ func registerGated(e *harness.Env) {
 			s := open(w, row)
 			f := s.prof.FaultInput
 			if f == nil {
-				w.Blocked("the profile's faultInput is missing (arguments that drive the skill's domain logic to produce invalid output)")
+				w.Need("faultInput", false, "arguments that drive the skill's domain logic to produce invalid output")
 			}
 			s.primaryControl(row, "valid arguments")
 			check(w, s.invoke(s.client("A"), false, modeSync, f.Skill, f.Arguments, f.Skill+" with the fault input"), f.Skill)
@@ -290,7 +290,7 @@ func registerGated(e *harness.Env) {
 	spec(e, "SI-9.57b", "error answers do not disclose sensitive policy state", func(w *harness.W) {
 		s := open(w, "SI-9.57b")
 		if s.prof.Sensitive == nil || len(s.prof.Sensitive.PolicyStrings) == 0 {
-			w.Blocked("the profile's sensitive.policyStrings is empty (strings of local policy state no error may show)")
+			w.Need("sensitive.policyStrings", false, "strings of local policy state no error may show")
 		}
 		p, args, _ := s.primaryControl("SI-9.57b", "valid arguments")
 		var ans []*answer
@@ -316,7 +316,7 @@ func registerGated(e *harness.Env) {
 	spec(e, "SI-9.57c", "error answers do not echo input values local policy forbids disclosing", func(w *harness.W) {
 		s := open(w, "SI-9.57c")
 		if s.prof.Sensitive == nil || s.prof.Sensitive.Prohibited == nil {
-			w.Blocked("the profile's sensitive.prohibited is missing (arguments with a prohibited value and one unrelated schema error, and the value)")
+			w.Need("sensitive.prohibited", false, "arguments with a prohibited value and one unrelated schema error, and the value")
 		}
 		pr := s.prof.Sensitive.Prohibited
 		s.primaryControl("SI-9.57c", "valid arguments")
@@ -339,7 +339,7 @@ func registerGated(e *harness.Env) {
 			}
 		}
 		if f == nil {
-			w.Blocked("the profile's failedInitSkill is missing (a skill whose interface failed to load, assemble or validate) and every AgentSkill of the card is listed in params.skills")
+			w.Need("failedInitSkill", false, "a skill whose interface failed to load, assemble or validate (every AgentSkill of the card is listed in params.skills, so none can be derived)")
 		}
 		cl := s.client("A")
 		s.describeControl("SI-10.1", cl)
@@ -360,7 +360,7 @@ func registerGated(e *harness.Env) {
 			s := open(w, row)
 			l := s.prof.Limits
 			if l == nil || (l.PayloadBytes == 0 && l.NestingDepth == 0) {
-				w.Blocked("the profile's limits section is missing (the target's declared payload size and nesting limits, a skill and its arguments)")
+				w.Need("limits", false, "the target's declared payload size and nesting limits, a skill and its arguments")
 			}
 			en, _ := s.entry(l.Skill)
 			cl := s.client("A")

@@ -306,3 +306,25 @@ func TestUntrustedDialectBlocksNotFails(t *testing.T) {
 		t.Errorf("SI-6.7: %s %s, want blocked naming the dialect", r.Verdict, r.Detail)
 	}
 }
+
+// A conditional input declared absent makes its rows inapplicable, quoting the declaration (issue #22 item 4).
+func TestDeclaredAbsentIsInapplicable(t *testing.T) {
+	rows, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		var p schemaiface.Profile
+		if err := json.Unmarshal([]byte(tgt.Config.Requests[schemaiface.ProfileKey][0]), &p); err != nil {
+			t.Fatal(err)
+		}
+		p.MultiOperation = nil
+		b, _ := json.Marshal(p)
+		tgt.Config.Requests[schemaiface.ProfileKey] = []string{string(b)}
+		in := &schemaiface.Input{}
+		in.Absent = map[string]string{"multiOperation": "none: no skill of this agent selects an operation"}
+		tgt.Config.Inputs = map[string]any{"schema-interface": in}
+	})
+	for _, id := range []string{"SI-8.4a", "SI-8.4b", "SI-8.4c"} {
+		r := rows[id]
+		if r.Verdict != harness.Inapplicable || !strings.Contains(r.Detail, `the operator declares: documents.schema-interface.absent.multiOperation: "none: no skill`) {
+			t.Errorf("%s: %s (%s), want inapplicable quoting the declaration", id, r.Verdict, r.Detail)
+		}
+	}
+}

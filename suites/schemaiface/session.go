@@ -105,21 +105,21 @@ func (s *sess) entry(skill string) (entry, bool) {
 // client returns the client speaking as principal name ("A", "B"); without configured principals, "A" is the
 // anonymous harness client (an agent that needs no credential) and other names block the spec.
 func (s *sess) client(name string) *a2a.Client {
-	p, ok := s.e.Target.Config.Principals[name]
+	p, ok := s.e.Target.Config.PrincipalOf(docID, name)
 	if !ok || p.Header == "" {
 		if name == "A" {
 			return s.e.Client
 		}
-		s.w.Blocked(fmt.Sprintf("no credential for principal %s (set principals.%s {header, value} in the target configuration: a principal that authenticates but holds fewer grants than A)", name, name))
+		s.w.Blocked(fmt.Sprintf("no credential for principal %s (name a credential in documents.schema-interface.principals.%s: a principal that authenticates but holds fewer grants than A)", name, name))
 	}
 	return s.e.Client.WithHeader(p.Header, p.Value)
 }
 
 // principal returns principal name's credential, blocking when it is not configured.
 func (s *sess) principal(name string) (header, value string) {
-	p, ok := s.e.Target.Config.Principals[name]
+	p, ok := s.e.Target.Config.PrincipalOf(docID, name)
 	if !ok || p.Header == "" || p.Value == "" {
-		s.w.Blocked(fmt.Sprintf("no credential for principal %s (set principals.%s {header, value} in the target configuration)", name, name))
+		s.w.Blocked(fmt.Sprintf("no credential for principal %s (name a credential in documents.schema-interface.principals.%s)", name, name))
 	}
 	return p.Header, p.Value
 }
@@ -177,10 +177,10 @@ func (s *sess) unauthenticated(an *answer) string {
 	if an.ex == nil || an.ex.Status != http.StatusUnauthorized {
 		return ""
 	}
-	if p, ok := s.e.Target.Config.Principals["A"]; ok && p.Header != "" {
+	if p, ok := s.e.Target.Config.PrincipalOf(docID, "A"); ok && p.Header != "" {
 		return ""
 	}
-	return "the agent refuses unauthenticated requests (HTTP 401, " + an.ex.ID + "): set principals.A {header, value} in the target configuration"
+	return "the agent refuses unauthenticated requests (HTTP 401, " + an.ex.ID + "): name a credential in documents.schema-interface.principals.A"
 }
 
 func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note string) *answer {

@@ -234,7 +234,7 @@ func pickSubject(w *harness.W, row string) subject {
 	e := w.Env()
 	c := newClient(w)
 	if url, ok := e.Target.CardURL(Role); ok {
-		if p, ok := e.Target.Config.Principals["A"]; ok && p.Header != "" {
+		if p, ok := e.Target.Config.PrincipalOf("schema-interface", "A"); ok {
 			c.A2A = e.Client.WithHeader(p.Header, p.Value)
 		}
 		if skill, args, ok := targetArguments(w, url); ok {

@@ -185,7 +185,7 @@ func registerAgentSpecs(s *state) {
 		d.needEntries(w)
 		ps := termsPrincipals(e.Target.Config)
 		if len(ps) == 0 {
-			w.Blocked("no principals configured: set principals (keys terms-* for this suite) with a credential and id = the Agent SoW party (parties.offered_to handle or owner) each stands for")
+			w.Blocked("no principals configured: list credentials in documents.terms.principals, each with id = the Agent SoW party (parties.offered_to handle or owner) it stands for")
 		}
 		named := map[string]bool{} // parties some directed proposal names
 		checked := 0
@@ -271,7 +271,11 @@ func registerAgentSpecs(s *state) {
 		harness.Spec(e, row, text, func(w *harness.W) {
 			d := s.declaration(w, row)
 			flagged := vterms.FlaggedSentences(d.card, lexicon)
-			if _, mapped := s.e.Target.CardURL(RoleClaims); len(flagged) == 0 && !mapped {
+			_, mapped := s.e.Target.CardURL(RoleClaims)
+			if _, inline := s.inlineClaims(); inline {
+				mapped = true
+			}
+			if len(flagged) == 0 && !mapped {
 				w.Inapplicable(fmt.Sprintf("the card's prose states no %s claim the lexicon flags, and no claim map is configured", kind))
 			}
 			cm, cex := s.claimMap(w)
@@ -351,9 +355,12 @@ type claimMap struct {
 
 // claimMap fetches the operator's claim map; blocked when none is configured.
 func (s *state) claimMap(w *harness.W) (claimMap, *a2a.Exchange) {
+	if cm, ok := s.inlineClaims(); ok {
+		return cm, nil
+	}
 	u, ok := s.e.Target.CardURL(RoleClaims)
 	if !ok {
-		w.Blocked("no claim map: set agents." + RoleClaims + " in the target configuration to the URL of a JSON document {\"claims\":[{kind: term|data-use, span, proposal (entry url), path (dotted clause path), value}]}")
+		w.Need("claims", false, "no claim map: write it in documents.terms.claims [{kind: term|data-use, span, proposal (entry url), path (dotted clause path), value}] (legacy: agents."+RoleClaims+", the URL of a JSON document {\"claims\":[…]})")
 	}
 	body, ex, err := s.e.Client.FetchJSON(w.Ctx(), u, a2a.Call{Note: "terms claim map (operator input)"})
 	if err != nil {

@@ -165,7 +165,7 @@ func (s *state) change(w *harness.W, row string) *changed {
 	s.declaration(w, row) // a card without the extension makes the row inapplicable before any operator input is asked for
 	hook, ok := s.e.Target.CardURL(RoleChangeHook)
 	if !ok {
-		w.Blocked("no change hook: set agents." + RoleChangeHook + " in the target configuration to a URL that, on POST, publishes a changed standing proposal (and on POST ?revert=1 restores it)")
+		w.Need("changeHook", false, "no change hook: set documents.terms.changeHook to a URL that, on POST, publishes a changed standing proposal (and on POST ?revert=1 restores it)")
 	}
 	ch := &changed{cardBefore: s.freshCard(w, row, "card before the standing proposal changes")}
 	before := s.servedDigests(w, ch.cardBefore.entries)

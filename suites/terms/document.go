@@ -9,3 +9,6 @@ type document struct{ harness.NoOperatorInput }
 
 func (document) ID() string              { return "terms" }
 func (document) Suites() []harness.Suite { return []harness.Suite{Suite()} }
+
+// Input: the terms section (principals, change hook, claim map inline).
+func (document) Input() any { return &Input{} }

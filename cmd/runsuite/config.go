@@ -1,0 +1,409 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/suites/agentcards"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/suites"
+)
+
+// loadConfig reads a target configuration, warns on stderr about members in their pre-#22 places (they keep
+// working for one release) and decodes the documents' sections strictly (harness.PrepareConfig).
+func loadConfig(path string, stderr io.Writer) (target.Config, error) {
+	cfg, err := target.LoadConfig(path)
+	if err != nil {
+		return cfg, err
+	}
+	for _, w := range target.LegacyWarnings(cfg) {
+		fmt.Fprintf(stderr, "runsuite: warning: target config %s: %s\n", path, w)
+	}
+	if err := harness.PrepareConfig(&cfg, suites.Documents()...); err != nil {
+		return cfg, fmt.Errorf("target config %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+const configUsage = `runsuite config init --target URL [--config BASE] [--suite LIST] [--out FILE]
+runsuite config check FILE [--target URL] [--suite LIST]
+
+init   probes the target (its card, or each document's card named in BASE's agents) and writes a target
+       configuration skeleton: BASE's common members and credentials, one section per document the cards declare,
+       with what could be derived filled in (request texts from the skills' examples, the agent-cards discovery
+       document and inventory when they answer). Every input still missing is printed on stderr with the rows it
+       unblocks (JSON has no comments; the file stays valid against evidence/target-config.schema.json).
+check  loads FILE strictly (exit 2 on any error, naming the JSON path), and without running a spec lists the rows
+       that will be blocked and by which missing member (from each document's Needs table), the rows made
+       inapplicable by an "absent" declaration, and the members no document will use. Exit 0 when no row is
+       predicted blocked, 1 otherwise.
+
+examples:
+  runsuite config init --target https://agent.example --config creds.json --out target.json
+  runsuite config check target.json --target https://agent.example
+`
+
+var configCommand = command{
+	name:     "config",
+	short:    "derive a target configuration (init) and predict which rows it leaves blocked (check)",
+	synopsis: []string{"config init --target URL [--config BASE] [--suite LIST] [--out FILE]", "config check FILE [--target URL] [--suite LIST]"},
+	long: `init probes the target and writes one typed section per document it declares, with what it could derive;
+the inputs still missing are listed on stderr with the rows they unblock. check lists, without running a spec,
+the rows the file leaves blocked (by member), the rows declared absent, and unused sections and credentials.`,
+	examples: []string{"# a skeleton for an agent", "runsuite config init --target https://agent.example --out target.json",
+		"# what a run with it would leave blocked", "runsuite config check target.json --target https://agent.example"},
+	run: cmdConfig,
+}
+
+// cmdConfig dispatches "runsuite config init|check".
+func cmdConfig(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, configUsage)
+		return exitPass, nil
+	}
+	switch args[0] {
+	case "init":
+		return cmdConfigInit(ctx, args[1:], stdout, stderr)
+	case "check":
+		return cmdConfigCheck(ctx, args[1:], stdout, stderr)
+	}
+	return exitUsage, usageError{fmt.Errorf("unknown config command %q (want init or check)", args[0])}
+}
+
+// probe is what the target's cards show: per document, its card (nil when unreadable) and whether it declares it.
+type probe struct {
+	cards    map[string]*a2a.AgentCard
+	urls     map[string]string
+	declared map[string]bool
+	notes    []string
+	client   *a2a.Client
+}
+
+func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []string) (*probe, error) {
+	tgt, err := target.URL(tgtURL, cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	limits, err := harness.LimitsOf(cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	cl := a2a.NewClient(a2a.Options{RootCAs: tgt.RootCAs})
+	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl}
+	var ss []harness.Suite
+	for _, s := range suites.All() {
+		if slices.Contains(docs, s.Document) {
+			ss = append(ss, s)
+		}
+	}
+	app, err := harness.Applicability(ctx, tgt, ss, limits)
+	if err != nil {
+		return nil, err
+	}
+	fetched := map[string]*a2a.AgentCard{}
+	for _, d := range docs {
+		u, _ := tgt.CardURL(d)
+		p.urls[d] = u
+		if a := app[d]; a.OK {
+			p.declared[d] = true
+		} else {
+			p.notes = append(p.notes, fmt.Sprintf("%s: not applicable: %s", d, a.Reason))
+		}
+		card, ok := fetched[u]
+		if !ok {
+			c, ex, err := cl.FetchCard(ctx, u, a2a.Call{Note: "config: card for " + d})
+			if err != nil {
+				p.notes = append(p.notes, fmt.Sprintf("%s: the card at %s cannot be read: %v (%s)", d, u, err, ex.Summary()))
+			}
+			fetched[u], card = c, c
+		}
+		p.cards[d] = card
+	}
+	return p, nil
+}
+
+func selectedDocs(list string) ([]string, error) {
+	var docs []string
+	for _, d := range suites.Documents() {
+		docs = append(docs, d.ID())
+	}
+	if list == "" {
+		return docs, nil
+	}
+	sel := splitList(list)
+	for _, d := range sel {
+		if _, ok := catalog.DocumentByID(d); !ok {
+			return nil, usageError{fmt.Errorf("--suite: unknown document %q", d)}
+		}
+	}
+	return sel, nil
+}
+
+func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("config init")
+	tgtFlag := fs.String("target", "", "the URL of the agent (its origin or card URL)")
+	baseFlag := fs.String("config", "", "a configuration to start from (credentials, caFile, agents)")
+	suiteFlag := fs.String("suite", "", "documents to configure, comma separated (default: all)")
+	outFlag := fs.String("out", "", "write the configuration here (default: stdout)")
+	if err := parseNoArgs(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if *tgtFlag == "" {
+		return exitUsage, usageError{errors.New("--target URL is required")}
+	}
+	docs, err := selectedDocs(*suiteFlag)
+	if err != nil {
+		return exitUsage, err
+	}
+	var base target.Config
+	var raw map[string]json.RawMessage
+	if *baseFlag != "" {
+		if base, err = loadConfig(*baseFlag, stderr); err != nil {
+			return exitUsage, usageError{err}
+		}
+		b, _ := os.ReadFile(*baseFlag)
+		_ = json.Unmarshal(b, &raw)
+	}
+	p, err := probeTarget(ctx, *tgtFlag, base, docs)
+	if err != nil {
+		return exitUsage, err
+	}
+	for _, n := range p.notes {
+		fmt.Fprintf(stderr, "runsuite config: %s\n", n)
+	}
+	out := map[string]any{}
+	for k, v := range raw {
+		if k != "documents" {
+			out[k] = v // the base's common members and credentials, as written
+		}
+	}
+	sections := map[string]map[string]any{}
+	var baseDocs map[string]map[string]any
+	if d, ok := raw["documents"]; ok {
+		_ = json.Unmarshal(d, &baseDocs)
+	}
+	for _, d := range docs {
+		if !p.declared[d] {
+			continue // probeTarget's note says why
+		}
+		sec := baseDocs[d]
+		if sec == nil {
+			sec = map[string]any{}
+		}
+		derive(ctx, p, d, sec)
+		if d == "schema-interface" {
+			deriveSchemaInterface(ctx, p, base, sec)
+		}
+		sections[d] = sec
+	}
+	out["documents"] = sections
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return exitFail, err
+	}
+	b = append(b, '\n')
+	// What remains: every Needs row the skeleton leaves blocked, by member (stderr: the file stays plain JSON).
+	secRaw := map[string]json.RawMessage{}
+	for d, s := range sections {
+		secRaw[d], _ = json.Marshal(s)
+	}
+	var declared []harness.Document
+	for _, d := range suites.Documents() {
+		if sections[d.ID()] != nil {
+			declared = append(declared, d)
+		}
+	}
+	printPredictions(stderr, "still to give (or declare absent under documents.<id>.absent)", harness.Predict(secRaw, declared...))
+	if *outFlag == "" {
+		_, err = stdout.Write(b)
+		return exitPass, err
+	}
+	if err := os.WriteFile(*outFlag, b, 0o600); err != nil {
+		return exitFail, err
+	}
+	fmt.Fprintf(stderr, "runsuite config: wrote %s\n", *outFlag)
+	return exitPass, nil
+}
+
+// derive fills in what the target shows for document d: request texts from the skills' examples, and for
+// agent-cards the discovery document and inventory when they answer on the card's origin.
+func derive(ctx context.Context, p *probe, d string, sec map[string]any) {
+	card := p.cards[d]
+	if card == nil {
+		return
+	}
+	if d == "interview" || d == "on-request" {
+		if _, given := sec["requests"]; !given {
+			reqs := map[string][]string{}
+			for _, sk := range card.Skills {
+				if len(sk.Examples) > 0 {
+					reqs[sk.ID] = sk.Examples
+				}
+			}
+			if len(reqs) > 0 {
+				sec["requests"] = reqs
+			}
+		}
+	}
+	if d == "agent-cards" {
+		u, err := url.Parse(p.urls[d])
+		if err != nil {
+			return
+		}
+		origin := u.Scheme + "://" + u.Host
+		for member, path := range map[string]string{"discovery": agentcards.WellKnownPath, "inventory": "/agents"} {
+			if _, given := sec[member]; given {
+				continue
+			}
+			if _, _, err := p.client.FetchJSON(ctx, origin+path, a2a.Call{Note: "config: " + member}); err == nil {
+				sec[member] = origin + path
+			}
+		}
+	}
+}
+
+func printPredictions(w io.Writer, title string, preds []harness.RowPrediction) (blocked int) {
+	type group struct {
+		verdict, member, why string
+		rows                 []string
+	}
+	var groups []*group
+	idx := map[string]*group{}
+	for _, p := range preds {
+		k := p.Verdict + "\x00" + p.Member
+		g := idx[k]
+		if g == nil {
+			g = &group{verdict: p.Verdict, member: p.Member, why: p.Why}
+			idx[k] = g
+			groups = append(groups, g)
+		}
+		g.rows = append(g.rows, p.Row)
+		if p.Verdict == harness.Blocked {
+			blocked++
+		}
+	}
+	fmt.Fprintf(w, "%s: %d rows blocked\n", title, blocked)
+	for _, g := range groups {
+		fmt.Fprintf(w, "  %-12s %s (%s): %s\n", g.verdict, g.member, g.why, strings.Join(g.rows, " "))
+	}
+	return blocked
+}
+
+func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("config check")
+	tgtFlag := fs.String("target", "", "the URL of the agent: only documents its cards declare are predicted")
+	suiteFlag := fs.String("suite", "", "documents to check, comma separated (default: all)")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(rest) != 1 {
+		return exitUsage, usageError{errors.New("want exactly one FILE")}
+	}
+	docs, err := selectedDocs(*suiteFlag)
+	if err != nil {
+		return exitUsage, err
+	}
+	cfg, err := loadConfig(rest[0], stderr)
+	if err != nil {
+		return exitUsage, usageError{err}
+	}
+	if err := harness.CheckConfig(cfg, suites.Documents()...); err != nil {
+		return exitUsage, usageError{fmt.Errorf("target config %s: %w", rest[0], err)}
+	}
+	declared := map[string]bool{}
+	for _, d := range docs {
+		declared[d] = true
+	}
+	if *tgtFlag != "" {
+		p, err := probeTarget(ctx, *tgtFlag, cfg, docs)
+		if err != nil {
+			return exitUsage, err
+		}
+		for _, n := range p.notes {
+			fmt.Fprintf(stderr, "runsuite config: %s\n", n)
+		}
+		declared = p.declared
+	}
+	var run []harness.Document
+	for _, d := range suites.Documents() {
+		if declared[d.ID()] {
+			run = append(run, d)
+		}
+	}
+	blocked := printPredictions(stdout, "predicted", harness.Predict(cfg.Documents, run...))
+	for _, u := range unused(cfg, declared) {
+		fmt.Fprintf(stdout, "  unused       %s\n", u)
+	}
+	if blocked > 0 {
+		return exitFail, nil
+	}
+	return exitPass, nil
+}
+
+// unused lists sections of documents the target does not declare (or the selection leaves out) and credentials
+// no section names.
+func unused(cfg target.Config, declared map[string]bool) []string {
+	var out []string
+	named := map[string]bool{}
+	for id, raw := range cfg.Documents {
+		if !declared[id] {
+			out = append(out, "$.documents."+id+" (the target does not declare "+id+" or it is not selected)")
+			continue
+		}
+		var v any
+		_ = json.Unmarshal(raw, &v)
+		collectStrings(v, named)
+	}
+	for name := range cfg.Credentials {
+		if !named[name] {
+			out = append(out, "$.credentials."+name+" (no document section names it)")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func collectStrings(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			collectStrings(e, into)
+		}
+	case map[string]any:
+		for k, e := range x {
+			if k == "principals" || k == "principal" {
+				allStrings(e, into)
+			} else {
+				collectStrings(e, into)
+			}
+		}
+	}
+}
+
+func allStrings(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case string:
+		into[x] = true
+	case []any:
+		for _, e := range x {
+			allStrings(e, into)
+		}
+	case map[string]any:
+		for _, e := range x {
+			allStrings(e, into)
+		}
+	}
+}

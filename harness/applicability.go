@@ -1,0 +1,63 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/target"
+)
+
+// Applicability decides, without running a spec, whether tgt declares each document of the given suites (the same
+// rule a run applies: the suite's own Applicable, else the card of the document's role declares its extension
+// URI). It returns, per document id, whether it applies and why not. runsuite config uses it to predict.
+func Applicability(ctx context.Context, tgt *target.Target, suites []Suite, limits *a2a.Limits) (map[string]Applies, error) {
+	cat, err := catalog.Load()
+	if err != nil {
+		return nil, err
+	}
+	lim := a2a.DefaultLimits()
+	if limits != nil {
+		lim = *limits
+	}
+	rch := newReach(tgt, suites)
+	client := a2a.NewClient(a2a.Options{Limits: lim, RootCAs: tgt.RootCAs, CheckURL: rch.check})
+	env := &Env{Target: tgt, Catalog: cat, Client: client, cards: map[string]*cardFetch{},
+		applicable: map[string]*applicability{}, suites: map[string]Suite{}, reach: rch, runCtx: ctx}
+	for _, s := range suites {
+		if prev, ok := env.suites[s.Document]; !ok || prev.Applicable == nil {
+			env.suites[s.Document] = s
+		}
+	}
+	out := map[string]Applies{}
+	for doc, s := range env.suites {
+		if s.Applicable != nil {
+			ok, why := s.Applicable(ctx, env)
+			out[doc] = Applies{ok, why}
+			continue
+		}
+		d, _ := catalog.DocumentByID(doc)
+		u, ok := tgt.CardURL(doc)
+		if !ok {
+			out[doc] = Applies{false, "the target has no agent for " + doc}
+			continue
+		}
+		card, _, ex, err := env.fetchCard(ctx, u, doc)
+		if err != nil {
+			out[doc] = Applies{OK: true} // a run fails the rows on the fetch: they are not inapplicable
+			continue
+		}
+		out[doc] = Applies{OK: true}
+		if _, ok := card.Extension(d.URI); !ok {
+			out[doc] = Applies{false, fmt.Sprintf("the card at %s (%s) does not declare %s in capabilities.extensions", u, ex.ID, d.URI)}
+		}
+	}
+	return out, nil
+}
+
+// Applies is one document's applicability.
+type Applies struct {
+	OK     bool
+	Reason string
+}

@@ -1,0 +1,13 @@
+package terms
+
+import "github.com/extconf/extconf/harness"
+
+// Needs is the document's static input table: which rows block without which member of documents.terms (runsuite
+// config check reads it; a member may be declared absent under "absent"). Measured against the reference agent
+// with only credentials given; a row is listed under the first member it misses.
+func (document) Needs() []harness.Need {
+	return []harness.Need{
+		{Member: "claims", What: "the claim map: which card prose claims which proposal clause backs", Rows: []string{"TE-4.1b", "TE-4.1c"}},
+		{Member: "changeHook", What: "a URL that, on POST, publishes a changed standing proposal (POST ?revert=1 restores it)", Rows: []string{"TE-8.3a", "TE-8.3b"}},
+	}
+}
