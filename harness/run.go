@@ -354,6 +354,11 @@ func configuredSecrets(cfg target.Config) []string {
 	for _, p := range cfg.Principals {
 		out = append(out, p.Value)
 	}
+	for _, c := range cfg.Credentials {
+		if v, err := c.Value.Resolve(); err == nil {
+			out = append(out, v)
+		}
+	}
 	if cfg.ActingFor != nil && cfg.ActingFor.Value != "" {
 		out = append(out, cfg.ActingFor.Value)
 	}
