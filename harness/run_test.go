@@ -55,7 +55,7 @@ func fixtureSuite() harness.Suite {
 }
 
 func TestRunVerdicts(t *testing.T) {
-	tgt := &target.Target{Kind: target.KindURL, Agents: map[string]string{"": "http://127.0.0.1:1/.well-known/agent-card.json"}}
+	tgt := &target.Target{Kind: target.KindMock, Agents: map[string]string{"": "http://127.0.0.1:1/.well-known/agent-card.json"}}
 	res, err := harness.Run(context.Background(), tgt, harness.Options{Suites: []harness.Suite{fixtureSuite()}, Documents: []string{"terms"}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestRunInterrupted(t *testing.T) {
 		case <-time.After(time.Minute):
 		}
 	}()
-	tgt := &target.Target{Kind: target.KindURL, Agents: map[string]string{"": "http://127.0.0.1:1/.well-known/agent-card.json"}}
+	tgt := &target.Target{Kind: target.KindMock, Agents: map[string]string{"": "http://127.0.0.1:1/.well-known/agent-card.json"}}
 	done := make(chan *harness.Result, 1)
 	go func() {
 		res, err := harness.Run(ctx, tgt, harness.Options{Suites: []harness.Suite{suite}, Documents: []string{"terms"}, Seed: 1})

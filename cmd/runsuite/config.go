@@ -37,23 +37,6 @@ func loadConfig(path string, stderr io.Writer) (target.Config, error) {
 	return cfg, nil
 }
 
-const configUsage = `runsuite config init --target URL [--config BASE] [--suite LIST] [--out FILE]
-runsuite config check FILE [--target URL] [--suite LIST]
-
-init   probes the target (its card, or each document's card named in BASE's agents) and writes a target
-       configuration skeleton: BASE's common members and credentials, one section per document the cards declare,
-       with what could be derived filled in (request texts from the skills' examples, the agent-cards discovery
-       document and inventory when they answer). Every input still missing is printed on stderr with the rows it
-       unblocks (JSON has no comments; the file stays valid against evidence/target-config.schema.json).
-check  loads FILE strictly (exit 2 on any error, naming the JSON path), and without running a spec lists the rows
-       that will be blocked and by which missing member (from each document's Needs table), the rows made
-       inapplicable by an "absent" declaration, and the members no document will use. Exit 0 when no row is
-       predicted blocked, 1 otherwise.
-
-examples:
-  runsuite config init --target https://agent.example --config creds.json --out target.json
-  runsuite config check target.json --target https://agent.example
-`
 
 var configCommand = command{
 	name:     "config",
@@ -70,8 +53,8 @@ the rows the file leaves blocked (by member), the rows declared absent, and unus
 // cmdConfig dispatches "runsuite config init|check".
 func cmdConfig(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stdout, configUsage)
-		return exitPass, nil
+		// The registry prints the command's help (usage, examples) and exits 0.
+		return exitPass, helpRequested{newFlags("config")}
 	}
 	switch args[0] {
 	case "init":
