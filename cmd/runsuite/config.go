@@ -37,7 +37,6 @@ func loadConfig(path string, stderr io.Writer) (target.Config, error) {
 	return cfg, nil
 }
 
-
 var configCommand = command{
 	name:     "config",
 	short:    "derive a target configuration (init) and predict which rows it leaves blocked (check)",
