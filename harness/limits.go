@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/extconf/extconf/harness/strictjson"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/strictjson"
 	"github.com/extconf/extconf/harness/target"
 )
 
@@ -63,13 +63,14 @@ type limitsJSON struct {
 	MaxRedirects   *int      `json:"maxRedirects"`
 	MaxJSONDepth   *int      `json:"maxJSONDepth"`
 	MaxCardSkills  *int      `json:"maxCardSkills"`
+	MaxRunBytes    *int64    `json:"maxRunBytes"`
 	AllowOrigins   []string  `json:"allowOrigins"`
 }
 
 // engineLimitMembers are the members limitsJSON decodes; every other member must be an object a document claims.
 var engineLimitMembers = map[string]bool{"connectTimeout": true, "callTimeout": true, "streamTimeout": true,
 	"maxBody": true, "maxSSEEvent": true, "maxSSEEvents": true, "maxRedirects": true, "maxJSONDepth": true,
-	"maxCardSkills": true, "allowOrigins": true}
+	"maxCardSkills": true, "allowOrigins": true, "maxRunBytes": true}
 
 // ParseLimits reads a "limits" member: members present override the defaults, absent ones keep them. Unknown
 // members, non-positive values and malformed origins are errors (a misspelt limit must not silently not apply).
@@ -122,6 +123,7 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 	posInt("maxRedirects", j.MaxRedirects, &a.MaxRedirects)
 	posInt("maxJSONDepth", j.MaxJSONDepth, &a.MaxJSONDepth)
 	posInt("maxCardSkills", j.MaxCardSkills, &a.MaxCardSkills)
+	posInt64("maxRunBytes", j.MaxRunBytes, &a.MaxRunBytes)
 	for _, o := range j.AllowOrigins {
 		n, err := normalOrigin(o)
 		if err != nil {

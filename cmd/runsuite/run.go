@@ -365,12 +365,20 @@ type outputs struct {
 
 // writeBundle assembles, signs and writes the bundle of a run, then its reports; the summary table comes last.
 func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing, o outputs, stdout, stderr io.Writer) (int, error) {
-	transcript, err := evidence.Transcript(res)
+	dir := o.dir
+	var err error
+	if dir == "" {
+		if dir, err = runDir(); err != nil {
+			return exitFail, err
+		}
+	}
+	// The transcript is streamed to disk first, hashed as it is written: the run never holds it whole.
+	transcriptSHA, err := evidence.WriteTranscript(dir, res.Env.Client.Recorder())
 	if err != nil {
 		return exitFail, err
 	}
 	res.Env.Runner = st.runner // the falsification's reference run was made without one
-	b, err := evidence.New(res, res.Env.Target, transcript, fals)
+	b, err := evidence.NewFromDigest(res, res.Env.Target, transcriptSHA, fals)
 	if err != nil {
 		return exitFail, err
 	}
@@ -382,13 +390,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 			return exitFail, fmt.Errorf("signing: %w", err)
 		}
 	}
-	dir := o.dir
-	if dir == "" {
-		if dir, err = runDir(); err != nil {
-			return exitFail, err
-		}
-	}
-	path, err := evidence.WriteDir(dir, b, transcript)
+	path, err := evidence.WriteBundleFile(dir, b)
 	if err != nil {
 		return exitFail, err
 	}
@@ -408,6 +410,10 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 			fmt.Fprintf(stderr, "runsuite: HARNESS DEFECT: the bundle just written does not verify: %s\n", p)
 			defect = true
 		}
+	}
+	var transcript []byte
+	if o.html != "" {
+		transcript = transcriptForReport(filepath.Join(dir, evidence.TranscriptFile))
 	}
 	if err := writeReports(b, transcript, rep, o.junit, o.html); err != nil {
 		return exitFail, err
@@ -445,6 +451,16 @@ func exitFor(b *evidence.Bundle, defect, allowNothingGraded bool) int {
 		return exitPass
 	}
 	return exitFail
+}
+
+// transcriptForReport is the transcript the HTML report quotes exchanges from: read only when it is of a size a
+// page can hold (a run's memory stays bounded; a larger one is reported without the exchanges' bodies).
+func transcriptForReport(path string) []byte {
+	if fi, err := os.Stat(path); err != nil || fi.Size() > 64<<20 {
+		return nil
+	}
+	b, _ := os.ReadFile(path)
+	return b
 }
 
 func writeReports(b *evidence.Bundle, transcript []byte, rep *evidence.Report, junitPath, htmlPath string) error {

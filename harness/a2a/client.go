@@ -193,6 +193,9 @@ func (c *Client) exchange(ctx context.Context, r request) (_ *Exchange, retErr e
 	if err := c.brk.before(origin); err != nil {
 		return ex, err
 	}
+	if held := c.rec.Held(); held >= c.lim.MaxRunBytes {
+		return ex, &LimitError{Limit: LimitMaxRunBytes, Detail: fmt.Sprintf("(%d bytes): the run already holds %d bytes of recorded bodies; nothing more is sent (raise limits.maxRunBytes to allow more)", c.lim.MaxRunBytes, held)}
+	}
 	defer func() { c.brk.after(origin, ex, retErr) }()
 
 	limit, name := c.lim.CallTimeout, LimitCallTimeout

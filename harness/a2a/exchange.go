@@ -71,6 +71,14 @@ type Recorder struct {
 	mu     sync.Mutex
 	all    []*Exchange
 	redact *Redactor
+	held   int64 // body bytes of every exchange recorded: what the run holds
+}
+
+// Held is the number of body bytes the recorded exchanges hold.
+func (r *Recorder) Held() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.held
 }
 
 // SetRedactor makes every exchange recorded from now on identified, and written, in its redacted form.
@@ -95,6 +103,7 @@ func (r *Recorder) Add(e *Exchange) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	e.Seq = len(r.all) + 1
+	r.held += int64(len(e.RequestBody) + len(e.ResponseBody))
 	e.ID = r.redact.Exchange(e).computeID() // the id a verifier recomputes from the written, redacted line
 	r.all = append(r.all, e)
 }

@@ -16,6 +16,9 @@ type Limits struct {
 	MaxRedirects   int           // redirects followed, and only to the same origin
 	MaxJSONDepth   int           // array/object nesting of a fetched card or JSON document
 	MaxCardSkills  int           // skills[] entries of one Agent Card
+	// MaxRunBytes bounds the bytes a whole run holds (every recorded body): past it no further request is sent,
+	// so a target answering every call with a body just under MaxBody cannot grow the run without end.
+	MaxRunBytes int64
 }
 
 // DefaultLimits returns the limits used for any zero field of Options.Limits.
@@ -30,6 +33,7 @@ func DefaultLimits() Limits {
 		MaxRedirects:   5,
 		MaxJSONDepth:   128,
 		MaxCardSkills:  1000,
+		MaxRunBytes:    64 << 20,
 	}
 }
 
@@ -45,6 +49,7 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.MaxRedirects, d.MaxRedirects)
 	orDefault(&l.MaxJSONDepth, d.MaxJSONDepth)
 	orDefault(&l.MaxCardSkills, d.MaxCardSkills)
+	orDefault(&l.MaxRunBytes, d.MaxRunBytes)
 	return l
 }
 
@@ -82,6 +87,7 @@ const (
 	LimitMaxRedirects   = "max-redirects"
 	LimitMaxJSONDepth   = "max-json-depth"
 	LimitMaxCardSkills  = "max-card-skills"
+	LimitMaxRunBytes    = "max-run-bytes"
 )
 
 // LimitError reports a violated limit: "limit exceeded: max-body (8388608 bytes) …".

@@ -4,12 +4,13 @@
 package evidence
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/extconf/extconf/harness/strictjson"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -23,7 +24,9 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/strictjson"
 	"github.com/extconf/extconf/harness/target"
 )
 
@@ -211,6 +214,12 @@ func BuildInfo() Harness {
 
 // New assembles a bundle from a run. The transcript bytes are those WriteDir will put beside it.
 func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsifiability) (*Bundle, error) {
+	return NewFromDigest(res, tgt, Digest(transcript), fals)
+}
+
+// NewFromDigest is New for a transcript already written (WriteTranscript): only its digest is needed, so a run
+// never holds its whole transcript in memory.
+func NewFromDigest(res *harness.Result, tgt *target.Target, transcriptSHA string, fals *Falsifiability) (*Bundle, error) {
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, err
@@ -249,13 +258,13 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 		b.AssertionCount += r.Assertions
 	}
 	b.Status, b.StatusReason = harness.Status(res.Rows)
-	b.Transcript = TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: Digest(transcript)}
+	b.Transcript = TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: transcriptSHA}
 	if res.Env != nil && res.Env.Client != nil {
 		if x := res.Env.Client.Recorder().Redactor(); x != nil {
 			b.Transcript.RedactionSalt = x.Salt
 		}
 	}
-	b.WitnessSHA256, err = Witness(b.Rows, transcript)
+	b.WitnessSHA256, err = WitnessDigest(b.Rows, transcriptSHA)
 	if err != nil {
 		return nil, err
 	}
@@ -367,7 +376,12 @@ func Digest(b []byte) string {
 // Witness digests the verdict rows together with the transcript: JCS of {rows, transcriptSha256}. Flipping a
 // verdict or editing a transcript line changes it.
 func Witness(rows []harness.RowVerdict, transcript []byte) (string, error) {
-	raw, err := json.Marshal(map[string]any{"rows": rows, "transcriptSha256": Digest(transcript)})
+	return WitnessDigest(rows, Digest(transcript))
+}
+
+// WitnessDigest is Witness given the transcript's digest.
+func WitnessDigest(rows []harness.RowVerdict, transcriptSHA string) (string, error) {
+	raw, err := json.Marshal(map[string]any{"rows": rows, "transcriptSha256": transcriptSHA})
 	if err != nil {
 		return "", err
 	}
@@ -415,10 +429,44 @@ func WriteDir(dir string, b *Bundle, transcript []byte) (string, error) {
 	if err := os.WriteFile(path, append(canon, '\n'), 0o644); err != nil {
 		return "", err
 	}
+	if transcript == nil {
+		return path, nil // written by WriteTranscript
+	}
 	if err := os.WriteFile(filepath.Join(dir, TranscriptFile), transcript, 0o644); err != nil {
 		return "", err
 	}
 	return path, nil
+}
+
+// WriteTranscript streams the recorder's (redacted) exchanges into dir/transcript.jsonl, hashing while it writes:
+// one exchange is held at a time, whatever the run recorded. It returns the file's digest.
+func WriteTranscript(dir string, rec *a2a.Recorder) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	f, err := os.Create(filepath.Join(dir, TranscriptFile))
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+	if err := rec.WriteJSONL(w); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// WriteBundleFile writes bundle.json (JCS-canonical) into dir, beside a transcript WriteTranscript wrote.
+func WriteBundleFile(dir string, b *Bundle) (string, error) {
+	return WriteDir(dir, b, nil)
 }
 
 // Load reads a bundle written by WriteDir.

@@ -3,9 +3,12 @@ package evidence
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -140,17 +143,17 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 		}
 	}
 
-	transcript, exchanges := checkTranscript(check("transcript"), path, b)
+	transcriptSHA, exchanges := checkTranscript(check("transcript"), path, b)
 
 	c = check("witness")
-	if transcript != nil {
-		w, err := Witness(b.Rows, transcript)
+	if transcriptSHA != "" {
+		w, err := WitnessDigest(b.Rows, transcriptSHA)
 		switch {
 		case err != nil:
 			c.Problems = append(c.Problems, err.Error())
 		case w != b.WitnessSHA256:
 			why := "a row or the transcript was changed after the run"
-			if Digest(transcript) == b.Transcript.SHA256 {
+			if transcriptSHA == b.Transcript.SHA256 {
 				why = "the transcript is intact, so a row (verdict, detail, assertions or exchanges) was changed after the run"
 			}
 			c.Problems = append(c.Problems, fmt.Sprintf("witnessSha256: recomputed %s over the rows and transcript, the bundle says %s: %s", w, b.WitnessSHA256, why))
@@ -176,41 +179,52 @@ type exchangeLine struct {
 	method string
 	url    string
 	status int
-	body   []byte
+	bodySHA string // the digest of the decoded response body (a card's, checked against target.cards)
 }
 
-func checkTranscript(c *Check, path string, b *Bundle) ([]byte, map[string]exchangeLine) {
+func checkTranscript(c *Check, path string, b *Bundle) (string, map[string]exchangeLine) {
 	file := b.Transcript.File
 	if file == "" || filepath.Base(file) != file {
 		c.Problems = append(c.Problems, fmt.Sprintf("transcript.file %q must be a bare file name beside the bundle", file))
-		return nil, nil
+		return "", nil
 	}
-	transcript, err := os.ReadFile(filepath.Join(filepath.Dir(path), file))
+	f, err := os.Open(filepath.Join(filepath.Dir(path), file))
 	if err != nil {
 		c.Problems = append(c.Problems, fmt.Sprintf("cannot read %s: %v", file, err))
-		return nil, nil
+		return "", nil
 	}
-	if got := Digest(transcript); got != b.Transcript.SHA256 {
-		c.Problems = append(c.Problems, fmt.Sprintf("%s digests to %s, the bundle says %s (the transcript was edited)", file, got, b.Transcript.SHA256))
-	}
+	defer f.Close()
+	// Streamed: one line is held at a time and the file is hashed as it is read, so verifying a transcript of
+	// any size takes memory bounded by its longest line.
+	h := sha256.New()
+	r := bufio.NewReaderSize(io.TeeReader(f, h), 1<<20)
 	exchanges := map[string]exchangeLine{}
-	sc := bufio.NewScanner(bytes.NewReader(transcript))
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	n := 0
-	for sc.Scan() {
-		n++
-		ex, problem := parseExchangeLine(n, sc.Bytes())
-		if problem != "" {
-			c.Problems = append(c.Problems, problem)
-			continue
+	for {
+		line, err := readLine(r, maxTranscriptLine)
+		if len(line) > 0 {
+			n++
+			ex, problem := parseExchangeLine(n, line)
+			if problem != "" {
+				c.Problems = append(c.Problems, problem)
+			} else {
+				if ex.seq != n {
+					c.Problems = append(c.Problems, fmt.Sprintf("%s line %d carries seq %d (lines were removed, added or reordered)", file, n, ex.seq))
+				}
+				exchanges[ex.id] = ex
+			}
 		}
-		if ex.seq != n {
-			c.Problems = append(c.Problems, fmt.Sprintf("%s line %d carries seq %d (lines were removed, added or reordered)", file, n, ex.seq))
+		if err == io.EOF {
+			break
 		}
-		exchanges[ex.id] = ex
+		if err != nil {
+			c.Problems = append(c.Problems, fmt.Sprintf("reading %s: %v", file, err))
+			break
+		}
 	}
-	if err := sc.Err(); err != nil {
-		c.Problems = append(c.Problems, fmt.Sprintf("reading %s: %v", file, err))
+	digest := "sha256:" + hex.EncodeToString(h.Sum(nil))
+	if digest != b.Transcript.SHA256 {
+		c.Problems = append(c.Problems, fmt.Sprintf("%s digests to %s, the bundle says %s (the transcript was edited)", file, digest, b.Transcript.SHA256))
 	}
 	if n != b.Transcript.Exchanges {
 		c.Problems = append(c.Problems, fmt.Sprintf("%s has %d exchanges, the bundle says %d", file, n, b.Transcript.Exchanges))
@@ -218,11 +232,31 @@ func checkTranscript(c *Check, path string, b *Bundle) ([]byte, map[string]excha
 	if c.OK() {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d exchanges; every line digests to its exchange id; the file digests to transcript.sha256", n))
 	}
-	return transcript, exchanges
+	return digest, exchanges
 }
 
-// parseExchangeLine recomputes an exchange's id: SHA-256 over the JCS form of the record with id "" (how the
-// recorder made it), so an edited line names itself.
+// maxTranscriptLine bounds one transcript line (an exchange with bodies up to the largest body cap, base64-encoded).
+const maxTranscriptLine = 256 << 20
+
+// readLine reads one '\n'-terminated line (without it), refusing one longer than max.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > max {
+			return nil, fmt.Errorf("a line longer than %d bytes", max)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+		}
+		return line, err
+	}
+}
+
 func parseExchangeLine(n int, line []byte) (exchangeLine, string) {
 	var m map[string]any
 	dec := json.NewDecoder(bytes.NewReader(line))
@@ -243,7 +277,10 @@ func parseExchangeLine(n int, line []byte) (exchangeLine, string) {
 		ex.status = int(v)
 	}
 	if s, ok := m["responseBody"].(string); ok {
-		ex.body, _ = base64.StdEncoding.DecodeString(s)
+		body, _ := base64.StdEncoding.DecodeString(s)
+		ex.bodySHA = Digest(body)
+	} else {
+		ex.bodySHA = Digest(nil)
 	}
 	m["id"] = ""
 	raw, err := json.Marshal(m)
@@ -283,7 +320,7 @@ func checkCitations(c *Check, b *Bundle, exchanges map[string]exchangeLine) {
 			c.Problems = append(c.Problems, fmt.Sprintf("target card %q was fetched by exchange %s, which is not in the transcript", card.Role, card.Exchange))
 			continue
 		}
-		if got := Digest(ex.body); got != card.SHA256 {
+		if got := ex.bodySHA; got != card.SHA256 {
 			c.Problems = append(c.Problems, fmt.Sprintf("target card %q digest: the bundle says %s but the card fetched by ex#%d (%s) digests to %s (the target card digest was changed)", card.Role, card.SHA256, ex.seq, ex.url, got))
 		}
 		if ex.url != card.URL {

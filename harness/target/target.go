@@ -7,10 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/extconf/extconf/harness/strictjson"
 	"net/url"
 	"os"
 	"strings"
+
+	"github.com/extconf/extconf/harness/strictjson"
 )
 
 // Kinds of target.

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/extconf/extconf/harness/strictjson"
 	"time"
+
+	"github.com/extconf/extconf/harness/strictjson"
 )
 
 // LimitsMember is the member of the target configuration's "limits" that holds these limits.
