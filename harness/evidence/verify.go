@@ -173,12 +173,12 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 
 // exchangeLine is what verification reads of one transcript line.
 type exchangeLine struct {
-	line   int
-	seq    int
-	id     string
-	method string
-	url    string
-	status int
+	line    int
+	seq     int
+	id      string
+	method  string
+	url     string
+	status  int
 	bodySHA string // the digest of the decoded response body (a card's, checked against target.cards)
 }
 
