@@ -80,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdLatitude(args, stdout)
 	case "prove":
 		code, err = cmdProve(ctx, args, stdout, stderr)
+	case "client":
+		code, err = cmdClient(ctx, args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -115,6 +117,7 @@ const usage = `runsuite — the extconf conformance harness
   runsuite mock [--listen 127.0.0.1:PORT] [--sabotage IDS] [--latitude IDS]
   runsuite sabotage list | latitude list
   runsuite prove [--json FILE] RULE|DIR...   prove proposed data rules testable (README "Propose a rule")
+  runsuite client --cmd CMD [--suite LIST] [--json FILE]   certify a client (README "Certify your client")
 
 Exit status: 0 every selected applicable row about the target passed, none is blocked, and at least one was
 graded; 1 a target row failed, is blocked or was not tested, or nothing about the target was graded (NOTHING

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/extconf/extconf/certify"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/clientcert"
+)
+
+const clientUsage = `runsuite client --cmd CMD [--suite LIST] [--json FILE] [--timeout D] [--dir DIR] [--list]
+
+Certify a client: the reference agents play its counterpart (clean, and per scenario with one agent-side sabotage
+toggle on), a recording proxy stands in front of them, and CMD (run with sh -c) is started once per scenario under
+the driver contract (README "Certify your client"): the scenario in EXTCONF_* variables, one JSON line on stdout.
+The client rows (catalog witness reference-client) are graded on what the client sent and on what it did after a
+sabotaged answer; rows no scenario reaches read not-tested with the reason, never pass.
+
+  runsuite client --cmd "go run ./cmd/refclient"                 the harness's reference client, certified
+  runsuite client --cmd "refclient --ignore-digest" --json r.json  a deliberately broken one (fails SI-2.2b, SI-9.22, …)
+  runsuite client --list                                          the scenarios and the rows each grades
+
+Exit status: 0 every row a scenario grades passed; 1 one failed, is blocked or unasserted, or nothing was graded;
+2 usage error.
+`
+
+func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("client")
+	cmdFlag := fs.String("cmd", "", "the client under test: a shell command speaking the driver contract")
+	suiteFlag := fs.String("suite", "", "documents whose client rows to report, comma separated (default: all)")
+	jsonFlag := fs.String("json", "", "write the results (client identity, scenarios, transcripts, row verdicts) here")
+	timeoutFlag := fs.Duration("timeout", 60*time.Second, "per scenario: how long the client may take")
+	dirFlag := fs.String("dir", "", "working directory of the client command (default: the current one)")
+	listFlag := fs.Bool("list", false, "list the scenarios and the rows each grades, then exit")
+	helpFlag := fs.Bool("h", false, "usage")
+	if err := parseNoArgs(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if *helpFlag {
+		fmt.Fprint(stdout, clientUsage)
+		return exitPass, nil
+	}
+	docs := splitList(*suiteFlag)
+	for _, d := range docs {
+		if _, ok := catalog.DocumentByID(d); !ok {
+			return exitUsage, usageError{fmt.Errorf("unknown document %q", d)}
+		}
+	}
+	if *listFlag {
+		fmt.Fprint(stdout, certify.Describe(certify.Scenarios()))
+		return exitPass, nil
+	}
+	if *cmdFlag == "" {
+		return exitUsage, usageError{fmt.Errorf("--cmd is required (see runsuite client -h)")}
+	}
+	cat, err := catalog.Load()
+	if err != nil {
+		return exitHarness, err
+	}
+	tmp, err := os.MkdirTemp("", "extconf-client-")
+	if err != nil {
+		return exitFail, err
+	}
+	defer os.RemoveAll(tmp)
+	o, err := certify.Options(cat, clientcert.Driver{Command: *cmdFlag, Dir: *dirFlag, Timeout: *timeoutFlag}, tmp, docs...)
+	if err != nil {
+		return exitFail, err
+	}
+	o.Progress = stderr
+	res, err := clientcert.Run(ctx, o)
+	if err != nil {
+		return exitFail, err
+	}
+	if *jsonFlag != "" {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return exitFail, err
+		}
+		if err := os.WriteFile(*jsonFlag, b, 0o644); err != nil {
+			return exitFail, err
+		}
+	}
+	clientcert.WriteTable(stdout, res)
+	if ctx.Err() != nil {
+		return exitInterrupted, nil
+	}
+	if res.Status != "passed" {
+		return exitFail, nil
+	}
+	return exitPass, nil
+}
