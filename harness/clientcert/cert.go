@@ -64,9 +64,13 @@ type Judgement struct {
 }
 
 // Pass, Fail and Block build judgements.
-func Pass(observed string, ex *Exchange) Judgement { return Judgement{harness.ExecutedPass, observed, ex} }
-func Fail(observed string, ex *Exchange) Judgement { return Judgement{harness.ExecutedFail, observed, ex} }
-func Block(why string) Judgement                   { return Judgement{Verdict: harness.Blocked, Observed: why} }
+func Pass(observed string, ex *Exchange) Judgement {
+	return Judgement{harness.ExecutedPass, observed, ex}
+}
+func Fail(observed string, ex *Exchange) Judgement {
+	return Judgement{harness.ExecutedFail, observed, ex}
+}
+func Block(why string) Judgement { return Judgement{Verdict: harness.Blocked, Observed: why} }
 
 // Judge is pass when ok, fail otherwise.
 func Judge(ok bool, observed string, ex *Exchange) Judgement {

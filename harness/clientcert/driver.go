@@ -16,13 +16,13 @@ import (
 
 // The driver contract: the environment a client under test is started with, once per scenario.
 const (
-	EnvCardURL     = "EXTCONF_CARD_URL"     // the counterpart's card, through the recording proxy (https)
-	EnvAction      = "EXTCONF_ACTION"       // invoke | verify-terms | interview | relay | version
-	EnvSkill       = "EXTCONF_SKILL"        // invoke: the skill_id to call
-	EnvArguments   = "EXTCONF_ARGUMENTS"    // invoke: the caller's input, a JSON object
-	EnvCAFile      = "EXTCONF_CA_FILE"      // PEM of the CA the counterpart's certificate chains to
-	EnvAuthHeader  = "EXTCONF_AUTH_HEADER"  // credential: the request header to send on every A2A call …
-	EnvAuthValue   = "EXTCONF_AUTH_VALUE"   // … and its value
+	EnvCardURL     = "EXTCONF_CARD_URL"    // the counterpart's card, through the recording proxy (https)
+	EnvAction      = "EXTCONF_ACTION"      // invoke | verify-terms | interview | relay | version
+	EnvSkill       = "EXTCONF_SKILL"       // invoke: the skill_id to call
+	EnvArguments   = "EXTCONF_ARGUMENTS"   // invoke: the caller's input, a JSON object
+	EnvCAFile      = "EXTCONF_CA_FILE"     // PEM of the CA the counterpart's certificate chains to
+	EnvAuthHeader  = "EXTCONF_AUTH_HEADER" // credential: the request header to send on every A2A call …
+	EnvAuthValue   = "EXTCONF_AUTH_VALUE"  // … and its value
 	EnvTimeoutSecs = "EXTCONF_TIMEOUT_SECONDS"
 )
 
