@@ -369,13 +369,16 @@ func siCleanChecks(args json.RawMessage) []cc.Check {
 		{Rows: []string{"SI-4.1b"}, Expect: "describe_skill and the domain-skill request are each a Message with one Data Part holding the request object",
 			Judge: func(o *cc.Observation) cc.Judgement {
 				all := append(siOf(o, "describe"), siOf(o, "domain")...)
-				if len(all) < 2 {
-					return cc.Block("positive control failed: the client sends describe_skill and the domain-skill request — " + o.Describe())
+				if len(all) == 0 {
+					return cc.Block("positive control failed: the client sends describe_skill to a correct agent — " + o.Describe())
 				}
 				for _, r := range all {
 					if !(len(r.msg.Parts) == 1 && len(r.msg.Parts[0].Data) > 0 && str(r.data["skill"]) != "") {
 						return cc.Fail(fmt.Sprintf("%d parts: %s", len(r.msg.Parts), partsText(r.msg)), r.ex)
 					}
+				}
+				if len(all) < 2 {
+					return cc.Block("positive control failed: the client sends the domain-skill request to a correct agent — " + o.Describe())
 				}
 				return cc.Pass("one Data Part each", all[0].ex)
 			}},

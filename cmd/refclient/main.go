@@ -126,6 +126,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 	}
 	if err != nil {
+		if res == nil {
+			res = &skiface.Result{}
+		}
 		var se *skiface.Error
 		code := "error"
 		if errors.As(err, &se) {
@@ -138,7 +141,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if res != nil {
 			rep.Local = res.Local
 		}
-		return refuse(code, rep)
+		rep.Sabotage = set.IDs()
+		b, _ := json.Marshal(rep)
+		// An output the client would still hand its caller is reported, refusal or not: the contract grades it.
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: code, Output: res.Output, Report: b})
 	}
 	rep.Sabotage = set.IDs()
 	b, _ := json.Marshal(rep)

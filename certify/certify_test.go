@@ -1,0 +1,162 @@
+package certify
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+	cc "github.com/extconf/extconf/harness/clientcert"
+	"github.com/extconf/extconf/sabotage"
+)
+
+var refclient string // the built cmd/refclient
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "refclient-")
+	if err != nil {
+		panic(err)
+	}
+	refclient = filepath.Join(dir, "refclient")
+	if out, err := exec.Command("go", "build", "-o", refclient, "../cmd/refclient").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func certifyCmd(t *testing.T, command string) *cc.Result {
+	t.Helper()
+	cat := catalog.MustLoad()
+	o, err := Options(cat, cc.Driver{Command: command, Timeout: 30 * time.Second}, t.TempDir(), "schema-interface")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cc.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func verdicts(res *cc.Result) map[string]harness.RowVerdict {
+	m := map[string]harness.RowVerdict{}
+	for _, v := range res.Rows {
+		m[v.ID] = v
+	}
+	return m
+}
+
+// The reference client, behind the driver contract, passes every row a scenario grades; every other client row
+// reads not-tested or inapplicable with a reason, never a pass.
+func TestReferenceClientPasses(t *testing.T) {
+	res := certifyCmd(t, refclient)
+	if res.Status != "passed" {
+		t.Errorf("status %s", res.Status)
+	}
+	if !strings.Contains(res.Client.Name, "reference client") || res.Client.Version == "" {
+		t.Errorf("client identity %+v", res.Client)
+	}
+	if len(res.Checks) < 35 {
+		t.Errorf("%d rows graded; the invoke scenarios grade at least 35", len(res.Checks))
+	}
+	for _, v := range res.Rows {
+		_, graded := res.Checks[v.ID]
+		switch {
+		case graded && v.Verdict != harness.ExecutedPass:
+			t.Errorf("%s %s: %s", v.ID, v.Verdict, v.Detail)
+		case !graded && (v.Verdict == harness.ExecutedPass || v.Detail == ""):
+			t.Errorf("%s is graded by no scenario yet reads %s %q", v.ID, v.Verdict, v.Detail)
+		}
+	}
+	for _, s := range res.Scenarios {
+		if len(s.Observation.Exchanges) == 0 {
+			t.Errorf("scenario %s recorded nothing", s.ID)
+		}
+	}
+}
+
+// A client that ignores digest mismatches (the adapter's --ignore-digest) fails the digest rows: it sends the
+// domain-skill request after a describe_skill answer whose document does not match its digests.
+func TestIgnoreDigestFails(t *testing.T) {
+	res := certifyCmd(t, refclient+" --ignore-digest")
+	if res.Status != "failed" {
+		t.Errorf("status %s", res.Status)
+	}
+	v := verdicts(res)
+	for _, id := range []string{"SI-2.2b", "SI-9.22", "SI-12.11c"} {
+		if v[id].Verdict != harness.ExecutedFail {
+			t.Errorf("%s reads %s: %s", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	if v["SI-9.3a"].Verdict != harness.ExecutedPass {
+		t.Errorf("collateral: SI-9.3a %s", v["SI-9.3a"].Verdict)
+	}
+}
+
+// Every client-side toggle of the reference client that targets a row the scenarios grade kills it through the
+// contract. A handful by default; EXTCONF_CLIENT_SWEEP=1 runs them all (about 3 s each).
+func TestClientTogglesKillGradedRows(t *testing.T) {
+	graded := map[string]bool{}
+	for _, s := range SchemaInterface() {
+		for _, c := range s.Checks {
+			for _, r := range c.Rows {
+				graded[r] = true
+			}
+		}
+	}
+	// Toggles whose break the contract cannot tell from a correct refusal: the broken client still refuses the
+	// same sabotaged answer, for another reason it also checks, and nothing different reaches the proxy.
+	indistinguishable := map[sabotage.ID]string{
+		sabotage.SIClientAcceptInvalidDocument:      "the document without output_schema is refused anyway at the schema step (interface_invalid)",
+		sabotage.SIClientAcceptOtherSkillDocument:   "the other document's digest differs from the advertised one: the digest check refuses it",
+		sabotage.SIClientAcceptOtherVersionDocument: "the 1.1 document's digest differs from the advertised one: the digest check refuses it",
+		sabotage.SIClientValidatorRetrievalEnabled:  "the retrieval goes to schemas.example, off loopback and never through the proxy; it fails and the client refuses",
+	}
+	some := map[sabotage.ID]bool{sabotage.SIClientNoActivationHeader: true, sabotage.SIClientSkipOutputValidation: true,
+		sabotage.SIClientDelegateAfterInvalid: true, sabotage.SIClientTextPartRequests: true, sabotage.SIClientUseInvalidOutput: true}
+	for _, tg := range sabotage.All() {
+		if tg.Side != sabotage.SideClient || tg.Document != "schema-interface" {
+			continue
+		}
+		var targets []string
+		for _, r := range tg.Targets {
+			if graded[r] {
+				targets = append(targets, r)
+			}
+		}
+		if _, ok := indistinguishable[tg.ID]; ok {
+			continue
+		}
+		if len(targets) == 0 || (!some[tg.ID] && os.Getenv("EXTCONF_CLIENT_SWEEP") == "") {
+			continue
+		}
+		t.Run(string(tg.ID), func(t *testing.T) {
+			v := verdicts(certifyCmd(t, refclient+" --sabotage "+string(tg.ID)))
+			for _, r := range targets {
+				if v[r].Verdict != harness.ExecutedFail {
+					t.Errorf("%s survived: %s %s", r, v[r].Verdict, v[r].Detail)
+				}
+			}
+		})
+	}
+}
+
+// A client that prints no reply line gets no pass: every graded row is blocked or failed.
+func TestSilentClientGetsNoPass(t *testing.T) {
+	res := certifyCmd(t, "true")
+	for _, v := range res.Rows {
+		if v.Verdict == harness.ExecutedPass {
+			t.Errorf("%s passes for a client that does nothing", v.ID)
+		}
+	}
+	if res.Status == "passed" {
+		t.Error("status passed")
+	}
+}
