@@ -160,3 +160,33 @@ func TestSilentClientGetsNoPass(t *testing.T) {
 		t.Error("status passed")
 	}
 }
+
+// A client built on someone else's SDK (interop/js/siclient.mjs on @a2a-js/sdk 1.3.0) is graded by the same
+// machinery: it puts the right requests on the wire and checks digests, and it validates no instance against the
+// document's schemas, which the certification shows. Skipped without node or interop/js/node_modules (npm ci),
+// except under CI=true.
+func TestNodeSDKClient(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil || !exists("../interop/js/node_modules/@a2a-js/sdk") {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node or interop/js/node_modules missing under CI (run npm ci in interop/js)")
+		}
+		t.Skip("node or interop/js/node_modules missing (run npm ci in interop/js)")
+	}
+	res := certifyCmd(t, `NODE_EXTRA_CA_CERTS="$EXTCONF_CA_FILE" node ../interop/js/siclient.mjs`)
+	if !strings.Contains(res.Client.Name, "@a2a-js/sdk") {
+		t.Errorf("identity %+v", res.Client)
+	}
+	v := verdicts(res)
+	for _, id := range []string{"SI-2.1c", "SI-2.2b", "SI-9.3a", "SI-9.3b", "SI-9.4", "SI-9.16", "SI-9.22", "SI-9.31", "SI-9.52c", "SI-9.52d", "SI-12.11b"} {
+		if v[id].Verdict != harness.ExecutedPass {
+			t.Errorf("%s: %s %s", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	for _, id := range []string{"SI-8.9", "SI-9.59", "SI-9.60a", "SI-9.62d"} { // no schema validation in this client
+		if v[id].Verdict != harness.ExecutedFail {
+			t.Errorf("%s: %s (the client validates no instance)", id, v[id].Verdict)
+		}
+	}
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
