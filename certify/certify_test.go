@@ -9,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-jose/go-jose/v4"
+
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	cc "github.com/extconf/extconf/harness/clientcert"
+	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -190,3 +193,53 @@ func TestNodeSDKClient(t *testing.T) {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// A client run's bundle carries the client's identity, is signed and verified like any bundle, and an edited
+// verdict is caught.
+func TestClientBundleVerifies(t *testing.T) {
+	cat := catalog.MustLoad()
+	res := certifyCmd(t, refclient+" --ignore-digest")
+	b, transcript := cc.Bundle(res, cat, []string{"schema-interface"}, harness.Runner{Name: "ci", Tier: "third-party"})
+	if b.Target.Kind != evidence.TargetKindClient || b.Target.Client == nil || !strings.Contains(b.Target.Client.Version, "sabotage") {
+		t.Fatalf("target %+v", b.Target)
+	}
+	key, err := evidence.GenerateKey("EdDSA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := evidence.Sign(b, key); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path, err := evidence.WriteDir(dir, b, transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := evidence.VerifyBundle(path, evidence.VerifyOptions{Key: publicOf(t, key), KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude})
+	if err != nil || !rep.OK() {
+		t.Fatalf("verify: %v %v", err, rep.Problems())
+	}
+	if b.Target.Client.ScopeStatus != "failed" || b.Runner.Tier != "third-party" || !rep.Signature.Valid {
+		t.Errorf("scope %s tier %s signature %+v", b.Target.Client.ScopeStatus, b.Runner.Tier, rep.Signature)
+	}
+	if strings.Contains(string(transcript), "Bearer ") {
+		t.Error("the transcript carries the credential")
+	}
+	raw, _ := os.ReadFile(path)
+	edited := strings.Replace(string(raw), `"verdict":"executed-fail"`, `"verdict":"executed-pass"`, 1)
+	if edited == string(raw) {
+		t.Fatal("no executed-fail row to edit")
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude})
+	if err != nil || rep.OK() {
+		t.Fatalf("an edited verdict verifies: %v", err)
+	}
+}
+
+func publicOf(t *testing.T, k *jose.JSONWebKey) *jose.JSONWebKey {
+	pub := k.Public()
+	return &pub
+}

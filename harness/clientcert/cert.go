@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -87,6 +88,8 @@ type Observation struct {
 	Exchanges  []*Exchange  `json:"exchanges"`
 	Error      string       `json:"error,omitempty"` // the counterpart or the proxy did not start
 	Control    *Observation `json:"-"`
+
+	secrets []string // credential values handed to the client: redacted from the records
 }
 
 // Reply is the client's reply, or nil.
@@ -127,6 +130,8 @@ type Options struct {
 	ProxyCAs  *x509.CertPool
 	CAFile    string
 	Progress  io.Writer
+	// Secrets are credential values redacted wherever they appear in the transcript's request headers.
+	Secrets []string
 }
 
 // Unreached is the verdict of a row no scenario grades: not-tested or inapplicable, always with a reason.
@@ -144,7 +149,14 @@ type Result struct {
 	Totals    map[string]int          `json:"totals"`
 	Status    string                  `json:"status"` // passed | failed | nothing-graded
 	Checks    map[string][]CheckTrace `json:"checks"` // row → the checks that graded it
+	Finished  time.Time               `json:"finished"`
+
+	transcript []byte
+	exchanges  int
 }
+
+// Transcript is the run's transcript (JSON Lines; the bundle's transcript file).
+func (r *Result) Transcript() []byte { return r.transcript }
 
 // ScenarioResult is one scenario's record in the results.
 type ScenarioResult struct {
@@ -180,6 +192,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		fmt.Fprintf(progress, "client scenario %-40s %s\n", sc.ID, ob.Describe())
 		res.Scenarios = append(res.Scenarios, ScenarioResult{Scenario: *sc, Observation: ob})
 	}
+	// Number the exchanges across scenarios and give each its transcript id: rows cite them.
+	tr, err := buildTranscript(res.Scenarios, o.Secrets)
+	if err != nil {
+		return nil, err
+	}
+	res.transcript = tr
+	for _, s := range res.Scenarios {
+		if s.Observation != nil {
+			res.exchanges += len(s.Observation.Exchanges)
+		}
+	}
 	// Grade: each check's judgement contributes to its rows.
 	type acc struct {
 		verdict          string
@@ -210,7 +233,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 			exd := ""
 			if j.Exchange != nil {
-				exd = fmt.Sprintf("ex#%d %s %s %s", j.Exchange.Seq, j.Exchange.Digest(), j.Exchange.Method, j.Exchange.Path)
+				exd = fmt.Sprintf("%s (%s ex#%d %s %s)", j.Exchange.ID, sc.ID, j.Exchange.Seq, j.Exchange.Method, j.Exchange.Path)
 			}
 			for _, id := range c.Rows {
 				a := rows[id]
@@ -225,8 +248,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				} else {
 					a.details = append(a.details, fmt.Sprintf("[%s] %s: expected: %s; observed: %s%s", sc.ID, j.Verdict, c.Expect, j.Observed, exSuffix(exd)))
 				}
-				if exd != "" {
-					a.exs = append(a.exs, exd)
+				if j.Exchange != nil && !slices.Contains(a.exs, j.Exchange.ID) {
+					a.exs = append(a.exs, j.Exchange.ID)
 				}
 				a.verdict = worse(a.verdict, j.Verdict)
 			}
@@ -250,7 +273,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		res.Totals[v.Verdict]++
 	}
 	res.Status = status(res.Rows, rows)
-	res.Duration = time.Since(res.Started).Round(time.Millisecond).String()
+	res.Finished = time.Now().UTC()
+	res.Duration = res.Finished.Sub(res.Started).Round(time.Millisecond).String()
 	return res, nil
 }
 
@@ -325,12 +349,15 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	for k, v := range cp.Env {
 		env[k] = v
 	}
+	if v := cp.Env[EnvAuthValue]; v != "" {
+		ob.secrets = append(ob.secrets, v)
+	}
 	ob.Invocation = o.Driver.Run(ctx, env)
 	ob.Exchanges = px.Exchanges()
 	return ob
 }
 
-// SelfCheck is false on every row verdict of a client run: the rows are about the client under test here.
+func sortStrings(s []string) { sort.Strings(s) }
 
 // WriteTable prints the per-document totals and every row not passing, then the status line.
 func WriteTable(w io.Writer, r *Result) {

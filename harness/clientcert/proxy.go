@@ -3,10 +3,8 @@ package clientcert
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -28,7 +26,8 @@ const (
 
 // Exchange is one request the client under test sent through the proxy, and what came back.
 type Exchange struct {
-	Seq        int         `json:"seq"`
+	ID         string      `json:"id"`  // its transcript id (sha256:…), set when the run's transcript is built
+	Seq        int         `json:"seq"` // within its scenario
 	Method     string      `json:"method"`
 	Path       string      `json:"path"`
 	Header     http.Header `json:"header"`
@@ -40,15 +39,6 @@ type Exchange struct {
 	Error      string      `json:"error,omitempty"`
 
 	mu sync.Mutex
-}
-
-// Digest identifies the exchange in verdicts: sha256 over its JSON form.
-func (e *Exchange) Digest() string {
-	e.mu.Lock()
-	b, _ := json.Marshal(e)
-	e.mu.Unlock()
-	s := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(s[:])
 }
 
 // RPC decodes a JSON-RPC request body: its method and params ("" when the body is not JSON-RPC).
