@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	termsfix "github.com/extconf/extconf/fixtures/terms"
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
@@ -20,11 +21,21 @@ import (
 )
 
 // Scenarios are every document's client scenarios.
-func Scenarios() []cc.Scenario { return SchemaInterface() }
+func Scenarios() []cc.Scenario { return append(SchemaInterface(), Terms()...) }
 
 // Start starts the reference agent of role's document with toggles on; the contract's credentials are principal
 // A's.
 func Start(_ context.Context, role string, toggles []string) (*cc.Counterpart, error) {
+	if set, ok := strings.CutPrefix(role, TermsFixtureRole); ok {
+		if len(toggles) > 0 {
+			return nil, fmt.Errorf("the terms fixtures take no toggles")
+		}
+		fx, err := termsfix.Start()
+		if err != nil {
+			return nil, err
+		}
+		return &cc.Counterpart{CardURL: fx.CardURL(set), Close: fx.Close}, nil
+	}
 	set, err := sabotage.Parse(toggles...)
 	if err != nil {
 		return nil, err
@@ -82,7 +93,7 @@ func Options(cat *catalog.Catalog, driver cc.Driver, dir string, docs ...string)
 		}
 	}
 	rows, un := Rows(cat, docs...), Unreached()
-	actions := map[string]string{"terms": cc.ActionVerifyTerms, "interview": cc.ActionInterview, "on-request": cc.ActionRelay}
+	actions := map[string]string{"interview": cc.ActionInterview, "on-request": cc.ActionRelay}
 	for _, r := range rows {
 		if _, ok := un[r.ID]; !ok && actions[r.Document] != "" {
 			un[r.ID] = cc.Unreached{Verdict: harness.NotTested, Reason: "the driver contract's " + actions[r.Document] + " action has no scenario yet"}
@@ -121,6 +132,10 @@ func Unreached() map[string]cc.Unreached {
 	nt("needs a second target serving the same skill (the cache bound to target identity); no scenario yet", "SI-9.61b")
 	nt("about the client's own report (remote task id, conformance claims, details[] instance paths): the contract's report member is free-form, so nothing can be asserted on it yet",
 		"SI-9.14a", "SI-9.14b", "SI-9.44", "SI-9.56b")
+	nt("about a surface or renderer (what the client displays), which the contract does not carry",
+		"TE-7.1a", "TE-7.1b", "TE-7.1c", "TE-7.2a", "TE-7.2b")
+	nt("the contract has no ranking or filtering action", "TE-7.3b")
+	nt("the contract's verify-terms reply carries accepted digests only: what the client surfaces of a failed entry is not observable yet", "TE-7.4a", "TE-7.4b")
 	return out
 }
 

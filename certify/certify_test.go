@@ -36,8 +36,13 @@ func TestMain(m *testing.M) {
 
 func certifyCmd(t *testing.T, command string) *cc.Result {
 	t.Helper()
+	return certifyCmdDocs(t, command, "schema-interface")
+}
+
+func certifyCmdDocs(t *testing.T, command string, docs ...string) *cc.Result {
+	t.Helper()
 	cat := catalog.MustLoad()
-	o, err := Options(cat, cc.Driver{Command: command, Timeout: 30 * time.Second}, t.TempDir(), "schema-interface")
+	o, err := Options(cat, cc.Driver{Command: command, Timeout: 30 * time.Second}, t.TempDir(), docs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +64,7 @@ func verdicts(res *cc.Result) map[string]harness.RowVerdict {
 // The reference client, behind the driver contract, passes every row a scenario grades; every other client row
 // reads not-tested or inapplicable with a reason, never a pass.
 func TestReferenceClientPasses(t *testing.T) {
-	res := certifyCmd(t, refclient)
+	res := certifyCmdDocs(t, refclient) // every document
 	if res.Status != "passed" {
 		t.Errorf("status %s", res.Status)
 	}
@@ -104,10 +109,11 @@ func TestIgnoreDigestFails(t *testing.T) {
 }
 
 // Every client-side toggle of the reference client that targets a row the scenarios grade kills it through the
-// contract. A handful by default; EXTCONF_CLIENT_SWEEP=1 runs every one (about 3 s each, 35 of them).
+// contract (schema-interface and terms). A handful by default; EXTCONF_CLIENT_SWEEP=1 runs every one (about 3 s
+// each, 45 of them).
 func TestClientTogglesKillGradedRows(t *testing.T) {
 	graded := map[string]bool{}
-	for _, s := range SchemaInterface() {
+	for _, s := range Scenarios() {
 		for _, c := range s.Checks {
 			for _, r := range c.Rows {
 				graded[r] = true
@@ -121,11 +127,16 @@ func TestClientTogglesKillGradedRows(t *testing.T) {
 		sabotage.SIClientAcceptOtherSkillDocument:   "the other document's digest differs from the advertised one: the digest check refuses it",
 		sabotage.SIClientAcceptOtherVersionDocument: "the 1.1 document's digest differs from the advertised one: the digest check refuses it",
 		sabotage.SIClientValidatorRetrievalEnabled:  "the retrieval goes to schemas.example, off loopback and never through the proxy; it fails and the client refuses",
+		sabotage.TermsClientEngagesOnCardSummary:    "the engage gate is not part of the verify-terms reply: the client still reports terms not stated",
 	}
+	// Toggles that break the client's positive control (it rejects the good proposals): their targets read blocked,
+	// and the run fails on the control's rows.
+	controlBreakers := map[sabotage.ID]bool{sabotage.TermsClientHashesRawBytes: true, sabotage.TermsClientHashesWithoutSignatures: true}
 	some := map[sabotage.ID]bool{sabotage.SIClientNoActivationHeader: true, sabotage.SIClientSkipOutputValidation: true,
-		sabotage.SIClientDelegateAfterInvalid: true, sabotage.SIClientTextPartRequests: true, sabotage.SIClientUseInvalidOutput: true}
+		sabotage.SIClientDelegateAfterInvalid: true, sabotage.SIClientTextPartRequests: true, sabotage.SIClientUseInvalidOutput: true,
+		sabotage.TermsClientAcceptsUnsigned: true, sabotage.TermsClientAcceptsDigestMismatch: true, sabotage.TermsClientHashesRawBytes: true}
 	for _, tg := range sabotage.All() {
-		if tg.Side != sabotage.SideClient || tg.Document != "schema-interface" {
+		if tg.Side != sabotage.SideClient || (tg.Document != "schema-interface" && tg.Document != "terms") {
 			continue
 		}
 		var targets []string
@@ -141,8 +152,15 @@ func TestClientTogglesKillGradedRows(t *testing.T) {
 			continue
 		}
 		t.Run(string(tg.ID), func(t *testing.T) {
-			v := verdicts(certifyCmd(t, refclient+" --sabotage "+string(tg.ID)))
+			res := certifyCmdDocs(t, refclient+" --sabotage "+string(tg.ID), tg.Document)
+			v := verdicts(res)
+			if res.Status != "failed" {
+				t.Errorf("status %s", res.Status)
+			}
 			for _, r := range targets {
+				if controlBreakers[tg.ID] && v[r].Verdict == harness.Blocked && strings.Contains(v[r].Detail, "positive control failed") {
+					continue
+				}
 				if v[r].Verdict != harness.ExecutedFail {
 					t.Errorf("%s survived: %s %s", r, v[r].Verdict, v[r].Detail)
 				}

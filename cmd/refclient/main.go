@@ -27,6 +27,7 @@ import (
 	"github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/verify/skiface"
+	vterms "github.com/extconf/extconf/harness/verify/terms"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -77,9 +78,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			v += "+sabotage:" + strings.Join(set.IDs(), ",")
 		}
 		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface)", Version: v})
-	case clientcert.ActionInvoke:
+	case clientcert.ActionInvoke, clientcert.ActionVerifyTerms:
 	default:
-		return refuse("unsupported_action", report{Message: "this adapter speaks only the invoke action (schema-interface); got " + strconv.Quote(action)})
+		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke (schema-interface) and verify-terms (terms) actions; got " + strconv.Quote(action)})
 	}
 	timeout := 30 * time.Second
 	if s, err := strconv.Atoi(getenv(clientcert.EnvTimeoutSecs)); err == nil && s > 1 {
@@ -103,6 +104,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	c := a2a.NewClient(a2a.Options{RootCAs: roots})
 	if h := getenv(clientcert.EnvAuthHeader); h != "" {
 		c = c.WithHeader(h, getenv(clientcert.EnvAuthValue))
+	}
+	if action == clientcert.ActionVerifyTerms {
+		return verifyTerms(ctx, c, getenv(clientcert.EnvCardURL), set, reply)
 	}
 	args0 := json.RawMessage(getenv(clientcert.EnvArguments))
 	if len(args0) == 0 {
@@ -149,4 +153,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	rep.Sabotage = set.IDs()
 	b, _ := json.Marshal(rep)
 	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Output: res.Output, Report: b})
+}
+
+// verifyTerms runs the reference terms consumer (harness/verify/terms) over the card: the entries whose digest
+// and provider signature verify are the agent's terms; none means terms not stated.
+func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	card, _, err := c.FetchCard(ctx, cardURL, a2a.Call{Note: "refclient: the card"})
+	if err != nil {
+		b, _ := json.Marshal(report{Message: err.Error(), Sabotage: set.IDs()})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "error", Report: b})
+	}
+	o := vterms.Card(ctx, c, card, set)
+	var ds []string
+	for _, p := range o.Proposals {
+		ds = append(ds, p.Entry.Digest)
+	}
+	b, _ := json.Marshal(map[string]any{"view": o.View, "signals": o.Signals, "sabotage": set.IDs()})
+	if len(ds) == 0 {
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "terms_not_stated", Report: b})
+	}
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Verified: ds, Report: b})
 }

@@ -47,7 +47,10 @@ type Reply struct {
 	Outcome string          `json:"outcome"`
 	Reason  string          `json:"reason,omitempty"`
 	Output  json.RawMessage `json:"output,omitempty"`
-	Report  json.RawMessage `json:"report,omitempty"`
+	// verify-terms: the digests (as the card's entries carry them) of the proposals the client accepts as the
+	// agent's terms; completed when it accepts at least one, refused ("terms_not_stated") when none.
+	Verified []string        `json:"verified,omitempty"`
+	Report   json.RawMessage `json:"report,omitempty"`
 	// version action only
 	Name    string `json:"name,omitempty"`
 	Version string `json:"version,omitempty"`
