@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if !set.Empty() {
 			v += "+sabotage:" + strings.Join(set.IDs(), ",")
 		}
-		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface)", Version: v})
+		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms)", Version: v})
 	case clientcert.ActionInvoke, clientcert.ActionVerifyTerms:
 	default:
 		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke (schema-interface) and verify-terms (terms) actions; got " + strconv.Quote(action)})
