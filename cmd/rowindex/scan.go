@@ -112,7 +112,11 @@ func scan(root string, rows, toggles map[string]bool) (*found, error) {
 
 	out := &found{specs: map[string][]specAt{}, consults: map[string]map[position]bool{}}
 	for _, p := range pkgs {
-		registry := p.PkgPath == modPath+"/sabotage" || strings.HasPrefix(p.PkgPath, modPath+"/sabotage/")
+		// The registry declares toggles; certify (the client certification's scenarios) and cmd/refclient (the
+		// reference client's adapter, --ignore-digest) switch them on, as the falsification does: none of them is
+		// where a toggle is consulted.
+		registry := p.PkgPath == modPath+"/sabotage" || strings.HasPrefix(p.PkgPath, modPath+"/sabotage/") ||
+			p.PkgPath == modPath+"/certify" || p.PkgPath == modPath+"/cmd/refclient"
 		for _, f := range p.Syntax {
 			s.collectSpecs(p.TypesInfo, f, rows, out)
 			if !registry {

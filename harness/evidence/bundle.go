@@ -107,6 +107,33 @@ type TargetRef struct {
 	Cards    []CardRef `json:"cards"`
 	ImageID  string    `json:"imageId,omitempty"`
 	Sabotage []string  `json:"sabotage,omitempty"`
+	// Client is the client under test of a client certification (Kind "client"): its rows are the catalog's
+	// reference-client rows, about that client (selfCheck false).
+	Client *ClientRef `json:"client,omitempty"`
+}
+
+// TargetKindClient marks a client certification bundle (runsuite client).
+const TargetKindClient = "client"
+
+// ClientRef names the client under test and what the driver contract made of it.
+type ClientRef struct {
+	Command       string              `json:"command"`
+	Name          string              `json:"name,omitempty"`
+	Version       string              `json:"version,omitempty"`
+	IdentityError string              `json:"identityError,omitempty"`
+	Scenarios     []ClientScenarioRef `json:"scenarios"`
+	ScopeRows     []string            `json:"scopeRows"`
+	ScopeStatus   string              `json:"scopeStatus"`
+}
+
+// ClientScenarioRef is one scenario the client was run in and how it ended.
+type ClientScenarioRef struct {
+	ID      string   `json:"id"`
+	Action  string   `json:"action"`
+	Toggles []string `json:"toggles,omitempty"`
+	Outcome string   `json:"outcome"`
+	Reason  string   `json:"reason,omitempty"`
+	Error   string   `json:"error,omitempty"`
 }
 
 // CardRef is one card fetched during the run.

@@ -51,6 +51,10 @@ func SummaryWith(w io.Writer, b *Bundle, rep *Report) {
 	fmt.Fprintf(w, "\n%s\n", headline)
 	fmt.Fprintf(w, "target %s  catalog %s  seed %d  exchanges %d  assertions %d\n",
 		b.Target.Kind, short(b.Catalog.Digest), b.Seed, b.Transcript.Exchanges, b.AssertionCount)
+	if c := b.Target.Client; c != nil {
+		fmt.Fprintf(w, "client under test: %s  (%s %s)  scenarios %d  scope rows %d: %s\n", c.Command, c.Name, c.Version,
+			len(c.Scenarios), len(c.ScopeRows), strings.ToUpper(c.ScopeStatus))
+	}
 	summaryStanding(w, b)
 	printRows := func(rows []harness.RowVerdict, prefix string) {
 		for _, r := range rows {

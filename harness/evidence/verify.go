@@ -166,6 +166,9 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 	checkTotals(check("totals"), b)
 	sameCatalog := checkCatalog(check("catalog"), b, cat)
 	checkRows(check("rows"), b, cat, sameCatalog)
+	if b.Target.Kind == TargetKindClient || b.Target.Client != nil {
+		checkClient(check("client"), b, cat, sameCatalog)
+	}
 	checkFalsifiability(check("falsifiability"), b, cat, sameCatalog, o)
 	checkStanding(check("standing"), b, rep.Signature)
 	return rep, nil
@@ -434,7 +437,10 @@ func checkRows(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s is not in the catalog", r.ID))
 		case row.Document != r.Document:
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s says document %s, the catalog says %s", r.ID, r.Document, row.Document))
-		case row.SelfCheck() != r.SelfCheck:
+		case b.Target.Kind == TargetKindClient && r.SelfCheck:
+			// a client certification: the reference-client rows are about the client under test
+			c.Problems = append(c.Problems, fmt.Sprintf("row %s says selfCheck true in a client certification, where every row is about the client under test", r.ID))
+		case b.Target.Kind != TargetKindClient && row.SelfCheck() != r.SelfCheck:
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s says selfCheck %v, the catalog says %v (witness %s)", r.ID, r.SelfCheck, row.SelfCheck(), row.Witness))
 		}
 	}
@@ -602,5 +608,41 @@ func checkLatitudes(c *Check, f *Falsifiability, cat *catalog.Catalog, sameCatal
 		if !l.Survived {
 			c.Notes = append(c.Notes, fmt.Sprintf("latitude %s did not survive (%d rows failed)", l.ID, len(l.Failed)))
 		}
+	}
+}
+
+// checkClient checks a client certification: the client is named, only reference-client rows carry a verdict
+// other than skipped, and scopeStatus agrees with the scope rows' verdicts.
+func checkClient(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
+	cl := b.Target.Client
+	if b.Target.Kind != TargetKindClient || cl == nil {
+		c.Problems = append(c.Problems, "target.client is set exactly when target.kind is client")
+		return
+	}
+	verdict := map[string]string{}
+	for _, r := range b.Rows {
+		verdict[r.ID] = r.Verdict
+		if row, ok := cat.Row(r.ID); ok && sameCatalog && !row.SelfCheck() && r.Verdict != harness.Skipped {
+			c.Problems = append(c.Problems, fmt.Sprintf("row %s is not a client row (witness %s) but reads %s in a client certification", r.ID, row.Witness, r.Verdict))
+		}
+	}
+	want := "passed"
+	if len(cl.ScopeRows) == 0 {
+		want = "nothing-graded"
+	}
+	for _, id := range cl.ScopeRows {
+		v, ok := verdict[id]
+		if !ok {
+			c.Problems = append(c.Problems, fmt.Sprintf("scope row %s is not among the rows", id))
+		}
+		if v != harness.ExecutedPass {
+			want = "failed"
+		}
+	}
+	if cl.ScopeStatus != want {
+		c.Problems = append(c.Problems, fmt.Sprintf("target.client.scopeStatus is %q but the scope rows make it %q", cl.ScopeStatus, want))
+	}
+	if c.OK() {
+		c.Notes = append(c.Notes, fmt.Sprintf("client %q (%s %s): %d scenarios, %d scope rows, scope %s", cl.Command, cl.Name, cl.Version, len(cl.Scenarios), len(cl.ScopeRows), cl.ScopeStatus))
 	}
 }

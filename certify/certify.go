@@ -1,0 +1,159 @@
+// Package certify wires the client certification engine (harness/clientcert) to this project's documents and
+// reference agents: the scenarios per document, the verdicts of client rows no scenario reaches, and the
+// counterpart starter (the reference agents, clean or with one agent-side toggle on). It lives outside harness/
+// because it names mocks and toggles.
+package certify
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	termsfix "github.com/extconf/extconf/fixtures/terms"
+	"github.com/extconf/extconf/fixtures/testpki"
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+	cc "github.com/extconf/extconf/harness/clientcert"
+	"github.com/extconf/extconf/mockagents"
+	"github.com/extconf/extconf/sabotage"
+)
+
+// Scenarios are every document's client scenarios.
+func Scenarios() []cc.Scenario { return append(SchemaInterface(), Terms()...) }
+
+// Start starts the reference agent of role's document with toggles on; the contract's credentials are principal
+// A's.
+func Start(_ context.Context, role string, toggles []string) (*cc.Counterpart, error) {
+	if set, ok := strings.CutPrefix(role, TermsFixtureRole); ok {
+		if len(toggles) > 0 {
+			return nil, fmt.Errorf("the terms fixtures take no toggles")
+		}
+		fx, err := termsfix.Start()
+		if err != nil {
+			return nil, err
+		}
+		return &cc.Counterpart{CardURL: fx.CardURL(set), Close: fx.Close}, nil
+	}
+	set, err := sabotage.Parse(toggles...)
+	if err != nil {
+		return nil, err
+	}
+	t, err := mockagents.Start(set, role)
+	if err != nil {
+		return nil, err
+	}
+	u, ok := t.Agents[role]
+	if !ok {
+		_ = t.Close()
+		return nil, fmt.Errorf("no reference agent plays role %s", role)
+	}
+	env := map[string]string{}
+	if p, ok := t.Config.Principals["A"]; ok && p.Header != "" {
+		env[cc.EnvAuthHeader], env[cc.EnvAuthValue] = p.Header, p.Value
+	}
+	return &cc.Counterpart{CardURL: u, Env: env, Close: func() { _ = t.Close() }}, nil
+}
+
+// Rows are the client-subject rows of docs (all documents when empty): the rows the catalog witnesses with the
+// reference client.
+func Rows(cat *catalog.Catalog, docs ...string) []catalog.Row {
+	return cat.Filter(func(r catalog.Row) bool {
+		if !r.SelfCheck() {
+			return false
+		}
+		if len(docs) == 0 {
+			return true
+		}
+		for _, d := range docs {
+			if d == r.Document {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// Options builds the engine's options for a client command: the scenarios of docs, the test PKI for the proxy
+// (its CA written to a file in dir for the client), the reference agents as counterpart.
+func Options(cat *catalog.Catalog, driver cc.Driver, dir string, docs ...string) (cc.Options, error) {
+	cert, err := testpki.IssueLeaf()
+	if err != nil {
+		return cc.Options{}, err
+	}
+	caFile := filepath.Join(dir, "extconf-test-ca.pem")
+	if err := os.WriteFile(caFile, testpki.CACertPEM(), 0o644); err != nil {
+		return cc.Options{}, err
+	}
+	var scs []cc.Scenario
+	for _, s := range Scenarios() {
+		if len(docs) == 0 || contains(docs, s.Document) {
+			scs = append(scs, s)
+		}
+	}
+	rows, un := Rows(cat, docs...), Unreached()
+	actions := map[string]string{"interview": cc.ActionInterview, "on-request": cc.ActionRelay}
+	for _, r := range rows {
+		if _, ok := un[r.ID]; !ok && actions[r.Document] != "" {
+			un[r.ID] = cc.Unreached{Verdict: harness.NotTested, Reason: "the driver contract's " + actions[r.Document] + " action has no scenario yet"}
+		}
+	}
+	return cc.Options{Driver: driver, Start: Start, Scenarios: scs, Rows: rows, Unreached: un,
+		ProxyCert: cert, ProxyCAs: testpki.CAPool(), CAFile: caFile}, nil
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Unreached says why each client row no scenario grades reads what it reads. None of them is a pass.
+func Unreached() map[string]cc.Unreached {
+	out := map[string]cc.Unreached{}
+	nt := func(reason string, ids ...string) {
+		for _, id := range ids {
+			out[id] = cc.Unreached{Verdict: harness.NotTested, Reason: reason}
+		}
+	}
+	nt("the driver contract has no delegation action yet (the client would act as an orchestrator between two agents)",
+		"SI-6.1", "SI-6.2", "SI-6.3", "SI-9.63", "SI-9.64a", "SI-9.64b", "SI-9.64c", "SI-9.64d", "SI-9.65a", "SI-9.66", "SI-9.68b")
+	nt("a limit of the client's own validator: the counterpart would have to serve documents sized for this client's limits, which the contract does not carry yet",
+		"SI-12.2a", "SI-12.2b", "SI-12.2c", "SI-12.2d", "SI-12.2e", "SI-12.2f", "SI-12.2g", "SI-12.3b")
+	nt("internal to the client's validator and not yet reached by a sabotaged counterpart answer in the invoke scenarios",
+		"SI-6.9a", "SI-6.11a", "SI-6.12a", "SI-6.13a", "SI-7.1b", "SI-12.10b")
+	nt("the client's packaged Skill Interface Schema copy is not observable through the contract", "SI-12.9a")
+	nt("the contract carries no local permission or approval policy for the client", "SI-8.2a", "SI-12.4a")
+	nt("the contract carries no caller-requested skill_version (the negative half of the rule)", "SI-9.10a")
+	nt("needs a second target serving the same skill (the cache bound to target identity); no scenario yet", "SI-9.61b")
+	nt("about the client's own report (remote task id, conformance claims, details[] instance paths): the contract's report member is free-form, so nothing can be asserted on it yet",
+		"SI-9.14a", "SI-9.14b", "SI-9.44", "SI-9.56b")
+	nt("about a surface or renderer (what the client displays), which the contract does not carry",
+		"TE-7.1a", "TE-7.1b", "TE-7.1c", "TE-7.2a", "TE-7.2b")
+	nt("the contract has no ranking or filtering action", "TE-7.3b")
+	nt("the contract's verify-terms reply carries accepted digests only: what the client surfaces of a failed entry is not observable yet", "TE-7.4a", "TE-7.4b")
+	return out
+}
+
+// Describe lists the scenarios for `runsuite client --list`.
+func Describe(scs []cc.Scenario) string {
+	var b strings.Builder
+	for _, s := range scs {
+		rows := map[string]bool{}
+		var ids []string
+		for _, c := range s.Checks {
+			for _, r := range c.Rows {
+				if !rows[r] {
+					rows[r] = true
+					ids = append(ids, r)
+				}
+			}
+		}
+		fmt.Fprintf(&b, "%-36s %-7s toggles=%-36s %s\n    rows: %s\n", s.ID, s.Action, strings.Join(s.Toggles, ","), s.Description, strings.Join(ids, " "))
+	}
+	return b.String()
+}

@@ -1,0 +1,263 @@
+package certify
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+	cc "github.com/extconf/extconf/harness/clientcert"
+	"github.com/extconf/extconf/harness/evidence"
+	"github.com/extconf/extconf/sabotage"
+)
+
+var refclient string // the built cmd/refclient
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "refclient-")
+	if err != nil {
+		panic(err)
+	}
+	refclient = filepath.Join(dir, "refclient")
+	if out, err := exec.Command("go", "build", "-o", refclient, "../cmd/refclient").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func certifyCmd(t *testing.T, command string) *cc.Result {
+	t.Helper()
+	return certifyCmdDocs(t, command, "schema-interface")
+}
+
+func certifyCmdDocs(t *testing.T, command string, docs ...string) *cc.Result {
+	t.Helper()
+	cat := catalog.MustLoad()
+	o, err := Options(cat, cc.Driver{Command: command, Timeout: 30 * time.Second}, t.TempDir(), docs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cc.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func verdicts(res *cc.Result) map[string]harness.RowVerdict {
+	m := map[string]harness.RowVerdict{}
+	for _, v := range res.Rows {
+		m[v.ID] = v
+	}
+	return m
+}
+
+// The reference client, behind the driver contract, passes every row a scenario grades; every other client row
+// reads not-tested or inapplicable with a reason, never a pass.
+func TestReferenceClientPasses(t *testing.T) {
+	res := certifyCmdDocs(t, refclient) // every document
+	if res.Status != "passed" {
+		t.Errorf("status %s", res.Status)
+	}
+	if !strings.Contains(res.Client.Name, "reference client") || res.Client.Version == "" {
+		t.Errorf("client identity %+v", res.Client)
+	}
+	if len(res.Checks) < 35 {
+		t.Errorf("%d rows graded; the invoke scenarios grade at least 35", len(res.Checks))
+	}
+	for _, v := range res.Rows {
+		_, graded := res.Checks[v.ID]
+		switch {
+		case graded && v.Verdict != harness.ExecutedPass:
+			t.Errorf("%s %s: %s", v.ID, v.Verdict, v.Detail)
+		case !graded && (v.Verdict == harness.ExecutedPass || v.Detail == ""):
+			t.Errorf("%s is graded by no scenario yet reads %s %q", v.ID, v.Verdict, v.Detail)
+		}
+	}
+	for _, s := range res.Scenarios {
+		if len(s.Observation.Exchanges) == 0 {
+			t.Errorf("scenario %s recorded nothing", s.ID)
+		}
+	}
+}
+
+// A client that ignores digest mismatches (the adapter's --ignore-digest) fails the digest rows: it sends the
+// domain-skill request after a describe_skill answer whose document does not match its digests.
+func TestIgnoreDigestFails(t *testing.T) {
+	res := certifyCmd(t, refclient+" --ignore-digest")
+	if res.Status != "failed" {
+		t.Errorf("status %s", res.Status)
+	}
+	v := verdicts(res)
+	for _, id := range []string{"SI-2.2b", "SI-9.22", "SI-12.11c"} {
+		if v[id].Verdict != harness.ExecutedFail {
+			t.Errorf("%s reads %s: %s", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	if v["SI-9.3a"].Verdict != harness.ExecutedPass {
+		t.Errorf("collateral: SI-9.3a %s", v["SI-9.3a"].Verdict)
+	}
+}
+
+// Every client-side toggle of the reference client that targets a row the scenarios grade kills it through the
+// contract (schema-interface and terms). A handful by default; EXTCONF_CLIENT_SWEEP=1 runs every one (about 3 s
+// each, 45 of them).
+func TestClientTogglesKillGradedRows(t *testing.T) {
+	graded := map[string]bool{}
+	for _, s := range Scenarios() {
+		for _, c := range s.Checks {
+			for _, r := range c.Rows {
+				graded[r] = true
+			}
+		}
+	}
+	// Toggles whose break the contract cannot tell from a correct refusal: the broken client still refuses the
+	// same sabotaged answer, for another reason it also checks, and nothing different reaches the proxy.
+	indistinguishable := map[sabotage.ID]string{
+		sabotage.SIClientAcceptInvalidDocument:      "the document without output_schema is refused anyway at the schema step (interface_invalid)",
+		sabotage.SIClientAcceptOtherSkillDocument:   "the other document's digest differs from the advertised one: the digest check refuses it",
+		sabotage.SIClientAcceptOtherVersionDocument: "the 1.1 document's digest differs from the advertised one: the digest check refuses it",
+		sabotage.SIClientValidatorRetrievalEnabled:  "the retrieval goes to schemas.example, off loopback and never through the proxy; it fails and the client refuses",
+		sabotage.TermsClientEngagesOnCardSummary:    "the engage gate is not part of the verify-terms reply: the client still reports terms not stated",
+	}
+	// Toggles that break the client's positive control (it rejects the good proposals): their targets read blocked,
+	// and the run fails on the control's rows.
+	controlBreakers := map[sabotage.ID]bool{sabotage.TermsClientHashesRawBytes: true, sabotage.TermsClientHashesWithoutSignatures: true}
+	some := map[sabotage.ID]bool{sabotage.SIClientNoActivationHeader: true, sabotage.SIClientSkipOutputValidation: true,
+		sabotage.SIClientDelegateAfterInvalid: true, sabotage.SIClientTextPartRequests: true, sabotage.SIClientUseInvalidOutput: true,
+		sabotage.TermsClientAcceptsUnsigned: true, sabotage.TermsClientAcceptsDigestMismatch: true, sabotage.TermsClientHashesRawBytes: true}
+	for _, tg := range sabotage.All() {
+		if tg.Side != sabotage.SideClient || (tg.Document != "schema-interface" && tg.Document != "terms") {
+			continue
+		}
+		var targets []string
+		for _, r := range tg.Targets {
+			if graded[r] {
+				targets = append(targets, r)
+			}
+		}
+		if _, ok := indistinguishable[tg.ID]; ok {
+			continue
+		}
+		if len(targets) == 0 || (!some[tg.ID] && os.Getenv("EXTCONF_CLIENT_SWEEP") == "") {
+			continue
+		}
+		t.Run(string(tg.ID), func(t *testing.T) {
+			res := certifyCmdDocs(t, refclient+" --sabotage "+string(tg.ID), tg.Document)
+			v := verdicts(res)
+			if res.Status != "failed" {
+				t.Errorf("status %s", res.Status)
+			}
+			for _, r := range targets {
+				if controlBreakers[tg.ID] && v[r].Verdict == harness.Blocked && strings.Contains(v[r].Detail, "positive control failed") {
+					continue
+				}
+				if v[r].Verdict != harness.ExecutedFail {
+					t.Errorf("%s survived: %s %s", r, v[r].Verdict, v[r].Detail)
+				}
+			}
+		})
+	}
+}
+
+// A client that prints no reply line gets no pass: every graded row is blocked or failed.
+func TestSilentClientGetsNoPass(t *testing.T) {
+	res := certifyCmd(t, "true")
+	for _, v := range res.Rows {
+		if v.Verdict == harness.ExecutedPass {
+			t.Errorf("%s passes for a client that does nothing", v.ID)
+		}
+	}
+	if res.Status == "passed" {
+		t.Error("status passed")
+	}
+}
+
+// A client built on someone else's SDK (interop/js/siclient.mjs on @a2a-js/sdk 1.3.0) is graded by the same
+// machinery: it puts the right requests on the wire and checks digests, and it validates no instance against the
+// document's schemas, which the certification shows. Skipped without node or interop/js/node_modules (npm ci),
+// except under CI=true.
+func TestNodeSDKClient(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil || !exists("../interop/js/node_modules/@a2a-js/sdk") {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("node or interop/js/node_modules missing under CI (run npm ci in interop/js)")
+		}
+		t.Skip("node or interop/js/node_modules missing (run npm ci in interop/js)")
+	}
+	res := certifyCmd(t, `NODE_EXTRA_CA_CERTS="$EXTCONF_CA_FILE" node ../interop/js/siclient.mjs`)
+	if !strings.Contains(res.Client.Name, "@a2a-js/sdk") {
+		t.Errorf("identity %+v", res.Client)
+	}
+	v := verdicts(res)
+	for _, id := range []string{"SI-2.1c", "SI-2.2b", "SI-9.3a", "SI-9.3b", "SI-9.4", "SI-9.16", "SI-9.22", "SI-9.31", "SI-9.52c", "SI-9.52d", "SI-12.11b"} {
+		if v[id].Verdict != harness.ExecutedPass {
+			t.Errorf("%s: %s %s", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	for _, id := range []string{"SI-8.9", "SI-9.59", "SI-9.60a", "SI-9.62d"} { // no schema validation in this client
+		if v[id].Verdict != harness.ExecutedFail {
+			t.Errorf("%s: %s (the client validates no instance)", id, v[id].Verdict)
+		}
+	}
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// A client run's bundle carries the client's identity, is signed and verified like any bundle, and an edited
+// verdict is caught.
+func TestClientBundleVerifies(t *testing.T) {
+	cat := catalog.MustLoad()
+	res := certifyCmd(t, refclient+" --ignore-digest")
+	b, transcript := cc.Bundle(res, cat, []string{"schema-interface"}, harness.Runner{Name: "ci", Tier: "third-party"})
+	if b.Target.Kind != evidence.TargetKindClient || b.Target.Client == nil || !strings.Contains(b.Target.Client.Version, "sabotage") {
+		t.Fatalf("target %+v", b.Target)
+	}
+	key, err := evidence.GenerateKey("EdDSA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := evidence.Sign(b, key); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path, err := evidence.WriteDir(dir, b, transcript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := evidence.VerifyBundle(path, evidence.VerifyOptions{Key: publicOf(t, key), KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude})
+	if err != nil || !rep.OK() {
+		t.Fatalf("verify: %v %v", err, rep.Problems())
+	}
+	if b.Target.Client.ScopeStatus != "failed" || b.Runner.Tier != "third-party" || !rep.Signature.Valid {
+		t.Errorf("scope %s tier %s signature %+v", b.Target.Client.ScopeStatus, b.Runner.Tier, rep.Signature)
+	}
+	if strings.Contains(string(transcript), "Bearer ") {
+		t.Error("the transcript carries the credential")
+	}
+	raw, _ := os.ReadFile(path)
+	edited := strings.Replace(string(raw), `"verdict":"executed-fail"`, `"verdict":"executed-pass"`, 1)
+	if edited == string(raw) {
+		t.Fatal("no executed-fail row to edit")
+	}
+	if err := os.WriteFile(path, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude})
+	if err != nil || rep.OK() {
+		t.Fatalf("an edited verdict verifies: %v", err)
+	}
+}
+
+func publicOf(t *testing.T, k *jose.JSONWebKey) *jose.JSONWebKey {
+	pub := k.Public()
+	return &pub
+}

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/extconf/extconf/certify"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/clientcert"
+	"github.com/extconf/extconf/harness/evidence"
+)
+
+const clientUsage = `runsuite client --cmd CMD [--suite LIST] [--json FILE] [--timeout D] [--dir DIR] [--list]
+                [--out DIR] [--force] [--as NAME] [--tier self|third-party] [--sign-key FILE]
+
+Certify a client: the reference agents play its counterpart (clean, and per scenario with one agent-side sabotage
+toggle on), a recording proxy stands in front of them, and CMD (run with sh -c) is started once per scenario under
+the driver contract (README "Certify your client"): the scenario in EXTCONF_* variables, one JSON line on stdout.
+The client rows (catalog witness reference-client) are graded on what the client sent and on what it did after a
+sabotaged answer; rows no scenario reaches read not-tested with the reason, never pass.
+
+  runsuite client --cmd "go run ./cmd/refclient"                 the harness's reference client, certified
+  runsuite client --cmd "refclient --ignore-digest" --json r.json  a deliberately broken one (fails SI-2.2b, SI-9.22, …)
+  runsuite client --list                                          the scenarios and the rows each grades
+
+The bundle (evidence/runs/<time>/ or --out) has target.kind "client" and target.client (command, name, version,
+scenarios, the scope rows and their status); every client row is about the client under test (selfCheck false),
+every other row skipped; the transcript holds what the client sent (credentials redacted). runsuite verify checks
+it like any bundle. Its status counts every client row (not-tested ones fail it); the exit status and
+target.client.scopeStatus count the rows the scenarios grade.
+
+Exit status: 0 every row a scenario grades passed; 1 one failed, is blocked or unasserted, or nothing was graded;
+2 usage error.
+`
+
+var clientCommand = command{
+	name:     "client",
+	short:    "certify a client: the reference agents as its counterpart, the client rows graded",
+	synopsis: []string{"client --cmd CMD [--suite LIST] [--json FILE] [--timeout D] [--dir DIR] [--list] [--out DIR] [--force] [--as NAME] [--tier T] [--sign-key FILE]"},
+	long:     strings.TrimSpace(clientUsage[strings.Index(clientUsage, "\n\n")+2:]),
+	examples: []string{"# the harness's reference client, certified through the driver contract", `runsuite client --cmd "go run ./cmd/refclient"`,
+		"# a deliberately broken one (fails SI-2.2b, SI-9.22, …)", `runsuite client --cmd "refclient --ignore-digest" --json r.json`,
+		"# the scenarios and the rows each grades", "runsuite client --list"},
+	run: cmdClient,
+}
+
+func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+	fs := newFlags("client")
+	cmdFlag := fs.String("cmd", "", "the client under test: a shell command speaking the driver contract")
+	suiteFlag := fs.String("suite", "", "documents whose client rows to report, comma separated (default: all)")
+	jsonFlag := fs.String("json", "", "write the results (client identity, scenarios, transcripts, row verdicts) here")
+	timeoutFlag := fs.Duration("timeout", 60*time.Second, "per scenario: how long the client may take")
+	dirFlag := fs.String("dir", "", "working directory of the client command (default: the current one)")
+	listFlag := fs.Bool("list", false, "list the scenarios and the rows each grades, then exit")
+	outFlag := fs.String("out", "", "bundle directory (default evidence/runs/<time>)")
+	forceFlag := fs.Bool("force", false, "overwrite a bundle already in --out")
+	asFlag := fs.String("as", "", "who runs the harness")
+	tierFlag := fs.String("tier", "self", "self (a claim) or third-party (evidence, must be signed)")
+	keyFlag := fs.String("sign-key", "", "private JWK (Ed25519 or P-256) to sign the bundle with")
+	if err := parseNoArgs(fs, args); err != nil {
+		return exitUsage, err
+	}
+	if err := checkOut(*outFlag, *forceFlag); err != nil {
+		return exitUsage, err
+	}
+	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
+	if err != nil {
+		return exitUsage, err
+	}
+	docs := splitList(*suiteFlag)
+	for _, d := range docs {
+		if _, ok := catalog.DocumentByID(d); !ok {
+			return exitUsage, usageError{fmt.Errorf("unknown document %q", d)}
+		}
+	}
+	if *listFlag {
+		fmt.Fprint(stdout, certify.Describe(certify.Scenarios()))
+		return exitPass, nil
+	}
+	if *cmdFlag == "" {
+		return exitUsage, usageError{fmt.Errorf("--cmd is required (see runsuite client -h)")}
+	}
+	cat, err := catalog.Load()
+	if err != nil {
+		return exitHarness, err
+	}
+	tmp, err := os.MkdirTemp("", "extconf-client-")
+	if err != nil {
+		return exitFail, err
+	}
+	defer os.RemoveAll(tmp)
+	o, err := certify.Options(cat, clientcert.Driver{Command: *cmdFlag, Dir: *dirFlag, Timeout: *timeoutFlag}, tmp, docs...)
+	if err != nil {
+		return exitFail, err
+	}
+	o.Progress = stderr
+	res, err := clientcert.Run(ctx, o)
+	if err != nil {
+		return exitFail, err
+	}
+	if *jsonFlag != "" {
+		b, err := json.MarshalIndent(res, "", "  ")
+		if err != nil {
+			return exitFail, err
+		}
+		if err := os.WriteFile(*jsonFlag, b, 0o644); err != nil {
+			return exitFail, err
+		}
+	}
+	b, transcript := clientcert.Bundle(res, cat, docs, st.runner)
+	if st.key != nil {
+		if err := evidence.Sign(b, st.key); err != nil {
+			return exitFail, fmt.Errorf("signing: %w", err)
+		}
+	}
+	dir := *outFlag
+	if dir == "" {
+		if dir, err = runDir(); err != nil {
+			return exitFail, err
+		}
+	}
+	path, err := evidence.WriteDir(dir, b, transcript)
+	if err != nil {
+		return exitFail, err
+	}
+	clientcert.WriteTable(stdout, res)
+	fmt.Fprintf(stdout, "bundle: %s (%s; status %s over every client row, scope %s)\n", path, b.Kind, b.Status, res.Status)
+	rep, err := verifyWritten(path, nil)
+	if err != nil {
+		return exitHarness, fmt.Errorf("HARNESS DEFECT: the bundle just written cannot be verified: %w", err)
+	}
+	for _, p := range rep.Problems() {
+		if !strings.HasPrefix(p, "catalog: ") {
+			fmt.Fprintf(stderr, "runsuite: HARNESS DEFECT: the bundle just written does not verify: %s\n", p)
+			return exitHarness, nil
+		}
+	}
+	if ctx.Err() != nil {
+		return exitInterrupted, nil
+	}
+	if res.Status != "passed" {
+		return exitFail, nil
+	}
+	return exitPass, nil
+}

@@ -1,0 +1,414 @@
+// Package clientcert certifies someone else's client: the reference agents play its counterpart (clean, and per
+// scenario with one sabotage toggle on), a recording proxy stands in front of them, the client under test is run
+// once per scenario through the driver contract (driver.go), and the client-subject catalog rows are graded on
+// what it sent and on what it did after a sabotaged answer.
+//
+// The engine is document-neutral: scenarios, their checks and the counterpart starter come from outside harness/
+// (cmd/runsuite wires the reference agents; package certify holds the documents' scenarios).
+package clientcert
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
+)
+
+// Counterpart is a started reference agent (with a scenario's toggles on) for the client to talk to.
+type Counterpart struct {
+	CardURL string            // the agent's own card URL (the proxy goes in front of it)
+	Env     map[string]string // contract variables it needs (credentials)
+	Close   func()
+}
+
+// Starter starts the counterpart of a document's role with the given agent-side toggles on.
+type Starter func(ctx context.Context, role string, toggles []string) (*Counterpart, error)
+
+// Scenario is one run of the client under test.
+type Scenario struct {
+	ID          string          `json:"id"`
+	Document    string          `json:"document"`
+	Role        string          `json:"role"` // the counterpart agent's role
+	Action      string          `json:"action"`
+	Toggles     []string        `json:"toggles,omitempty"` // agent-side sabotage on the counterpart
+	Skill       string          `json:"skill,omitempty"`
+	Arguments   json.RawMessage `json:"arguments,omitempty"`
+	Description string          `json:"description"`
+	// Control names the scenario whose completion is this one's positive control: a client that cannot complete
+	// it is not shown to refuse the sabotaged answer for the right reason, so this scenario's checks are blocked.
+	Control string  `json:"control,omitempty"`
+	Checks  []Check `json:"-"`
+}
+
+// Check is one assertion on a scenario's observation, about the rows it names.
+type Check struct {
+	Rows   []string
+	Expect string
+	Judge  func(o *Observation) Judgement
+}
+
+// Judgement is what a check found.
+type Judgement struct {
+	Verdict  string // harness.ExecutedPass, ExecutedFail or Blocked
+	Observed string
+	Exchange *Exchange
+}
+
+// Pass, Fail and Block build judgements.
+func Pass(observed string, ex *Exchange) Judgement {
+	return Judgement{harness.ExecutedPass, observed, ex}
+}
+func Fail(observed string, ex *Exchange) Judgement {
+	return Judgement{harness.ExecutedFail, observed, ex}
+}
+func Block(why string) Judgement { return Judgement{Verdict: harness.Blocked, Observed: why} }
+
+// Judge is pass when ok, fail otherwise.
+func Judge(ok bool, observed string, ex *Exchange) Judgement {
+	if ok {
+		return Pass(observed, ex)
+	}
+	return Fail(observed, ex)
+}
+
+// Observation is everything one scenario produced: what the client sent and what it reported.
+type Observation struct {
+	Scenario   *Scenario    `json:"-"`
+	Invocation Invocation   `json:"invocation"`
+	Exchanges  []*Exchange  `json:"exchanges"`
+	Error      string       `json:"error,omitempty"` // the counterpart or the proxy did not start
+	Control    *Observation `json:"-"`
+
+	secrets []string // credential values handed to the client: redacted from the records
+}
+
+// Reply is the client's reply, or nil.
+func (o *Observation) Reply() *Reply { return o.Invocation.Reply }
+
+// Outcome is the reported outcome, "" without a reply.
+func (o *Observation) Outcome() string {
+	if r := o.Reply(); r != nil {
+		return r.Outcome
+	}
+	return ""
+}
+
+// Describe says what the client did, for failure messages.
+func (o *Observation) Describe() string {
+	if o.Error != "" {
+		return "not run: " + o.Error
+	}
+	inv := o.Invocation
+	if inv.Reply == nil {
+		return fmt.Sprintf("no reply (%s; exit %d; stderr %q)", inv.Error, inv.ExitCode, tail(inv.Stderr, 300))
+	}
+	return fmt.Sprintf("outcome %q reason %q; %d requests sent", inv.Reply.Outcome, inv.Reply.Reason, len(o.Exchanges))
+}
+
+// Options configure a certification run.
+type Options struct {
+	Driver    Driver
+	Start     Starter
+	Scenarios []Scenario
+	// Rows are the rows the run reports (the client-subject rows); rows no scenario checks read Unreached[id]
+	// (a verdict and reason), or not-tested "no scenario of the driver contract exercises this row".
+	Rows      []catalog.Row
+	Unreached map[string]Unreached
+	// ProxyCert serves the recording proxy (valid for 127.0.0.1); ProxyCAs trusts the counterpart; CAFile is the
+	// PEM path handed to the client (it must trust ProxyCert).
+	ProxyCert tls.Certificate
+	ProxyCAs  *x509.CertPool
+	CAFile    string
+	Progress  io.Writer
+	// Secrets are credential values redacted wherever they appear in the transcript's request headers.
+	Secrets []string
+}
+
+// Unreached is the verdict of a row no scenario grades: not-tested or inapplicable, always with a reason.
+type Unreached struct {
+	Verdict, Reason string
+}
+
+// Result is a client certification run.
+type Result struct {
+	Client    Identity                `json:"client"`
+	Started   time.Time               `json:"started"`
+	Duration  string                  `json:"duration"`
+	Scenarios []ScenarioResult        `json:"scenarios"`
+	Rows      []harness.RowVerdict    `json:"rows"`
+	Totals    map[string]int          `json:"totals"`
+	Status    string                  `json:"status"` // passed | failed | nothing-graded
+	Checks    map[string][]CheckTrace `json:"checks"` // row → the checks that graded it
+	Finished  time.Time               `json:"finished"`
+
+	transcript []byte
+	exchanges  int
+}
+
+// Transcript is the run's transcript (JSON Lines; the bundle's transcript file).
+func (r *Result) Transcript() []byte { return r.transcript }
+
+// ScenarioResult is one scenario's record in the results.
+type ScenarioResult struct {
+	Scenario
+	Observation *Observation `json:"observation"`
+}
+
+// CheckTrace is one check's judgement on a row.
+type CheckTrace struct {
+	Scenario string `json:"scenario"`
+	Expect   string `json:"expect"`
+	Verdict  string `json:"verdict"`
+	Observed string `json:"observed"`
+	Exchange string `json:"exchange,omitempty"`
+}
+
+// Run certifies the client: every scenario once, then the rows' verdicts.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	res := &Result{Started: time.Now().UTC(), Checks: map[string][]CheckTrace{}}
+	res.Client = identify(ctx, o.Driver)
+	progress := o.Progress
+	if progress == nil {
+		progress = io.Discard
+	}
+	obs := map[string]*Observation{}
+	for i := range o.Scenarios {
+		sc := &o.Scenarios[i]
+		if ctx.Err() != nil {
+			break
+		}
+		ob := runScenario(ctx, o, sc)
+		obs[sc.ID] = ob
+		fmt.Fprintf(progress, "client scenario %-40s %s\n", sc.ID, ob.Describe())
+		res.Scenarios = append(res.Scenarios, ScenarioResult{Scenario: *sc, Observation: ob})
+	}
+	// Number the exchanges across scenarios and give each its transcript id: rows cite them.
+	tr, err := buildTranscript(res.Scenarios, o.Secrets)
+	if err != nil {
+		return nil, err
+	}
+	res.transcript = tr
+	for _, s := range res.Scenarios {
+		if s.Observation != nil {
+			res.exchanges += len(s.Observation.Exchanges)
+		}
+	}
+	// Grade: each check's judgement contributes to its rows.
+	type acc struct {
+		verdict          string
+		assertions       int
+		details, exs     []string
+		checksOnThisRows int
+	}
+	rows := map[string]*acc{}
+	for i := range o.Scenarios {
+		sc := &o.Scenarios[i]
+		ob, ran := obs[sc.ID]
+		for _, c := range sc.Checks {
+			var j Judgement
+			switch {
+			case !ran:
+				j = Judgement{Verdict: harness.NotTested, Observed: "interrupted"}
+			case ob.Error != "":
+				j = Block("the counterpart could not be started: " + ob.Error)
+			case sc.Control != "" && (obs[sc.Control] == nil || obs[sc.Control].Outcome() != OutcomeCompleted):
+				seen := "not run"
+				if obs[sc.Control] != nil {
+					seen = obs[sc.Control].Describe()
+				}
+				j = Block(fmt.Sprintf("positive control failed: the client completes scenario %s — %s", sc.Control, seen))
+			default:
+				ob.Control = obs[sc.Control]
+				j = c.Judge(ob)
+			}
+			exd := ""
+			if j.Exchange != nil {
+				exd = fmt.Sprintf("%s (%s ex#%d %s %s)", j.Exchange.ID, sc.ID, j.Exchange.Seq, j.Exchange.Method, j.Exchange.Path)
+			}
+			for _, id := range c.Rows {
+				a := rows[id]
+				if a == nil {
+					a = &acc{verdict: harness.ExecutedPass}
+					rows[id] = a
+				}
+				a.checksOnThisRows++
+				res.Checks[id] = append(res.Checks[id], CheckTrace{Scenario: sc.ID, Expect: c.Expect, Verdict: j.Verdict, Observed: j.Observed, Exchange: exd})
+				if j.Verdict == harness.ExecutedPass {
+					a.assertions++
+				} else {
+					a.details = append(a.details, fmt.Sprintf("[%s] %s: expected: %s; observed: %s%s", sc.ID, j.Verdict, c.Expect, j.Observed, exSuffix(exd)))
+				}
+				if j.Exchange != nil && !slices.Contains(a.exs, j.Exchange.ID) {
+					a.exs = append(a.exs, j.Exchange.ID)
+				}
+				a.verdict = worse(a.verdict, j.Verdict)
+			}
+		}
+	}
+	res.Totals = map[string]int{}
+	for _, r := range o.Rows {
+		v := harness.RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases}
+		if a, ok := rows[r.ID]; ok {
+			v.Verdict, v.Assertions, v.Exchanges = a.verdict, a.assertions, a.exs
+			v.Detail = strings.Join(a.details, "\n")
+			if v.Verdict == harness.ExecutedPass && a.assertions == 0 {
+				v.Verdict, v.Detail = harness.NotTested, "no assertion ran"
+			}
+		} else if u, ok := o.Unreached[r.ID]; ok {
+			v.Verdict, v.Detail = u.Verdict, u.Reason
+		} else {
+			v.Verdict, v.Detail = harness.NotTested, "no scenario of the driver contract exercises this row"
+		}
+		res.Rows = append(res.Rows, v)
+		res.Totals[v.Verdict]++
+	}
+	res.Status = status(res.Rows, rows)
+	res.Finished = time.Now().UTC()
+	res.Duration = res.Finished.Sub(res.Started).Round(time.Millisecond).String()
+	return res, nil
+}
+
+func exSuffix(exd string) string {
+	if exd == "" {
+		return ""
+	}
+	return "; exchange " + exd
+}
+
+// worse orders judgements: a failure outweighs a block, a block a missing assertion, that a pass.
+func worse(a, b string) string {
+	rank := map[string]int{harness.ExecutedPass: 0, harness.NotTested: 1, harness.Blocked: 2, harness.ExecutedFail: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+// status: the run passes when every row a scenario grades passed (none failed, blocked or unasserted) and at least
+// one did; rows out of the contract's reach are reported and never read as a pass.
+func status[T any](vs []harness.RowVerdict, graded map[string]T) string {
+	n := 0
+	for _, v := range vs {
+		if _, ok := graded[v.ID]; !ok {
+			continue
+		}
+		n++
+		if v.Verdict != harness.ExecutedPass {
+			return "failed"
+		}
+	}
+	if n == 0 {
+		return "nothing-graded"
+	}
+	return "passed"
+}
+
+func identify(ctx context.Context, d Driver) Identity {
+	id := Identity{Command: d.Command}
+	inv := d.Run(ctx, map[string]string{EnvAction: ActionVersion})
+	switch {
+	case inv.Reply == nil:
+		id.Error = inv.Error
+	default:
+		id.Name, id.Version = inv.Reply.Name, inv.Reply.Version
+	}
+	return id
+}
+
+func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
+	ob := &Observation{Scenario: sc}
+	cp, err := o.Start(ctx, sc.Role, sc.Toggles)
+	if err != nil {
+		ob.Error = err.Error()
+		return ob
+	}
+	defer cp.Close()
+	px, err := StartProxy(cp.CardURL, o.ProxyCert, o.ProxyCAs)
+	if err != nil {
+		ob.Error = "recording proxy: " + err.Error()
+		return ob
+	}
+	defer px.Close()
+	env := map[string]string{EnvCardURL: px.CardURL, EnvAction: sc.Action, EnvCAFile: o.CAFile}
+	if sc.Skill != "" {
+		env[EnvSkill] = sc.Skill
+	}
+	if len(sc.Arguments) > 0 {
+		env[EnvArguments] = string(sc.Arguments)
+	}
+	for k, v := range cp.Env {
+		env[k] = v
+	}
+	if v := cp.Env[EnvAuthValue]; v != "" {
+		ob.secrets = append(ob.secrets, v)
+	}
+	ob.Invocation = o.Driver.Run(ctx, env)
+	ob.Exchanges = px.Exchanges()
+	return ob
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// WriteTable prints the per-document totals and every row not passing, then the status line.
+func WriteTable(w io.Writer, r *Result) {
+	fmt.Fprintf(w, "client under test: %s", r.Client.Command)
+	if r.Client.Name != "" || r.Client.Version != "" {
+		fmt.Fprintf(w, "  (%s %s)", r.Client.Name, r.Client.Version)
+	} else if r.Client.Error != "" {
+		fmt.Fprintf(w, "  (version unknown: %s)", r.Client.Error)
+	}
+	fmt.Fprintf(w, "\nscenarios %d  duration %s\n\n", len(r.Scenarios), r.Duration)
+	for _, v := range r.Rows {
+		if v.Verdict == harness.ExecutedPass {
+			continue
+		}
+		fmt.Fprintf(w, "%s %s  %s\n", strings.ToUpper(v.Verdict), v.ID, firstLine(v.Detail))
+	}
+	byDoc := map[string]map[string]int{}
+	for _, v := range r.Rows {
+		if byDoc[v.Document] == nil {
+			byDoc[v.Document] = map[string]int{}
+		}
+		byDoc[v.Document][v.Verdict]++
+	}
+	docs := make([]string, 0, len(byDoc))
+	for d := range byDoc {
+		docs = append(docs, d)
+	}
+	sort.Strings(docs)
+	fmt.Fprintln(w, "\nclient rows (about the client under test):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "document\t"+strings.Join(harness.VerdictOrder, "\t"))
+	for _, d := range append(docs, "total") {
+		m := byDoc[d]
+		if d == "total" {
+			m = r.Totals
+		}
+		cells := []string{d}
+		for _, v := range harness.VerdictOrder {
+			cells = append(cells, fmt.Sprint(m[v]))
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+	graded := len(r.Checks)
+	fmt.Fprintf(w, "%s (%d rows graded by the driver contract's scenarios; the others read not-tested or inapplicable with a reason)\n",
+		strings.ToUpper(r.Status), graded)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

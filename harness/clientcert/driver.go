@@ -1,0 +1,164 @@
+package clientcert
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The driver contract: the environment a client under test is started with, once per scenario.
+const (
+	EnvCardURL     = "EXTCONF_CARD_URL"    // the counterpart's card, through the recording proxy (https)
+	EnvAction      = "EXTCONF_ACTION"      // invoke | verify-terms | interview | relay | version
+	EnvSkill       = "EXTCONF_SKILL"       // invoke: the skill_id to call
+	EnvArguments   = "EXTCONF_ARGUMENTS"   // invoke: the caller's input, a JSON object
+	EnvCAFile      = "EXTCONF_CA_FILE"     // PEM of the CA the counterpart's certificate chains to
+	EnvAuthHeader  = "EXTCONF_AUTH_HEADER" // credential: the request header to send on every A2A call …
+	EnvAuthValue   = "EXTCONF_AUTH_VALUE"  // … and its value
+	EnvTimeoutSecs = "EXTCONF_TIMEOUT_SECONDS"
+)
+
+// Actions of the contract.
+const (
+	ActionInvoke      = "invoke"
+	ActionVerifyTerms = "verify-terms"
+	ActionInterview   = "interview"
+	ActionRelay       = "relay"
+	ActionVersion     = "version"
+)
+
+// Outcomes a client reports.
+const (
+	OutcomeCompleted = "completed"
+	OutcomeRefused   = "refused"
+)
+
+// Reply is the one JSON line the client prints on stdout. For invoke, reason is the condition code when the
+// client refuses (e.g. interface_invalid), output the domain output it delivers when it completes.
+type Reply struct {
+	Outcome string          `json:"outcome"`
+	Reason  string          `json:"reason,omitempty"`
+	Output  json.RawMessage `json:"output,omitempty"`
+	// verify-terms: the digests (as the card's entries carry them) of the proposals the client accepts as the
+	// agent's terms; completed when it accepts at least one, refused ("terms_not_stated") when none.
+	Verified []string        `json:"verified,omitempty"`
+	Report   json.RawMessage `json:"report,omitempty"`
+	// version action only
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+}
+
+// Identity is who the client under test says it is (the version action), and how it was started.
+type Identity struct {
+	Command string `json:"command"`
+	Name    string `json:"name,omitempty"`
+	Version string `json:"version,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+const maxStdout = 1 << 20
+
+// Invocation is one run of the client command: what it printed and how it ended.
+type Invocation struct {
+	Reply    *Reply `json:"reply,omitempty"`
+	ExitCode int    `json:"exitCode"`
+	Stderr   string `json:"stderr,omitempty"` // the tail
+	Error    string `json:"error,omitempty"`  // no reply line, a timeout, a start failure
+	Duration string `json:"duration"`
+}
+
+// Driver runs the client command under the contract.
+type Driver struct {
+	Command string        // run with sh -c
+	Dir     string        // working directory ("" the current one)
+	Timeout time.Duration // per invocation
+}
+
+// Run starts the command once with env added to the harness's environment and reads its reply line.
+func (d Driver) Run(ctx context.Context, env map[string]string) Invocation {
+	start := time.Now()
+	to := d.Timeout
+	if to <= 0 {
+		to = 60 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, to)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", d.Command)
+	cmd.Dir = d.Dir
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Env = append(cmd.Env, fmt.Sprintf("%s=%d", EnvTimeoutSecs, int(to.Seconds())))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) } // the whole group we started
+	cmd.WaitDelay = 2 * time.Second
+	var out, errb limited
+	out.n, errb.n = maxStdout, 64<<10
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	inv := Invocation{ExitCode: cmd.ProcessState.ExitCode(), Stderr: tail(errb.String(), 2000), Duration: time.Since(start).Round(time.Millisecond).String()}
+	if ctx.Err() != nil {
+		inv.Error = fmt.Sprintf("the client did not finish within %s", to)
+		return inv
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		inv.Error = "the client could not be started: " + err.Error()
+		return inv
+	}
+	r, perr := lastReply(out.Bytes())
+	if perr != nil {
+		inv.Error = perr.Error()
+		return inv
+	}
+	inv.Reply = r
+	return inv
+}
+
+// lastReply is the last non-empty stdout line, which must be one JSON object.
+func lastReply(b []byte) (*Reply, error) {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if last == "" {
+		return nil, errors.New("the client printed no reply line on stdout")
+	}
+	var r Reply
+	dec := json.NewDecoder(strings.NewReader(last))
+	if err := dec.Decode(&r); err != nil {
+		return nil, fmt.Errorf("the reply line is not a JSON object: %v: %s", err, tail(last, 200))
+	}
+	return &r, nil
+}
+
+type limited struct {
+	bytes.Buffer
+	n     int
+	trunc bool
+}
+
+func (l *limited) Write(p []byte) (int, error) {
+	if room := l.n - l.Len(); room > 0 {
+		l.Buffer.Write(p[:min(len(p), room)])
+	} else {
+		l.trunc = true
+	}
+	return len(p), nil
+}
+
+var _ io.Writer = (*limited)(nil)
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
