@@ -35,36 +35,18 @@ type LimitsConfig struct {
 	AllowOrigins []string
 }
 
-type duration time.Duration
-
-func (d *duration) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return fmt.Errorf("want a duration string such as \"5s\" or \"750ms\", got %s", b)
-	}
-	v, err := time.ParseDuration(s)
-	if err != nil {
-		return err
-	}
-	if v <= 0 {
-		return fmt.Errorf("duration %q is not positive", s)
-	}
-	*d = duration(v)
-	return nil
-}
-
 type limitsJSON struct {
-	ConnectTimeout *duration `json:"connectTimeout"`
-	CallTimeout    *duration `json:"callTimeout"`
-	StreamTimeout  *duration `json:"streamTimeout"`
-	MaxBody        *int64    `json:"maxBody"`
-	MaxSSEEvent    *int      `json:"maxSSEEvent"`
-	MaxSSEEvents   *int      `json:"maxSSEEvents"`
-	MaxRedirects   *int      `json:"maxRedirects"`
-	MaxJSONDepth   *int      `json:"maxJSONDepth"`
-	MaxCardSkills  *int      `json:"maxCardSkills"`
-	MaxRunBytes    *int64    `json:"maxRunBytes"`
-	AllowOrigins   []string  `json:"allowOrigins"`
+	ConnectTimeout *strictjson.Duration `json:"connectTimeout"`
+	CallTimeout    *strictjson.Duration `json:"callTimeout"`
+	StreamTimeout  *strictjson.Duration `json:"streamTimeout"`
+	MaxBody        *int64               `json:"maxBody"`
+	MaxSSEEvent    *int                 `json:"maxSSEEvent"`
+	MaxSSEEvents   *int                 `json:"maxSSEEvents"`
+	MaxRedirects   *int                 `json:"maxRedirects"`
+	MaxJSONDepth   *int                 `json:"maxJSONDepth"`
+	MaxCardSkills  *int                 `json:"maxCardSkills"`
+	MaxRunBytes    *int64               `json:"maxRunBytes"`
+	AllowOrigins   []string             `json:"allowOrigins"`
 }
 
 // engineLimitMembers are the members limitsJSON decodes; every other member must be an object a document claims.
@@ -106,9 +88,9 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 	if err := dec.Decode(&j); err != nil {
 		return out, fmt.Errorf("limits: %w", err)
 	}
-	posInt := func(name string, p *int, dst *int) { positive(&errs, name, p, dst) }
-	posInt64 := func(name string, p *int64, dst *int64) { positive(&errs, name, p, dst) }
-	dur := func(p *duration, dst *time.Duration) {
+	posInt := func(name string, p *int, dst *int) { strictjson.Positive(&errs, "limits."+name, p, dst) }
+	posInt64 := func(name string, p *int64, dst *int64) { strictjson.Positive(&errs, "limits."+name, p, dst) }
+	dur := func(p *strictjson.Duration, dst *time.Duration) {
 		if p != nil {
 			*dst = time.Duration(*p)
 		}
@@ -133,18 +115,6 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 		out.AllowOrigins = append(out.AllowOrigins, n)
 	}
 	return out, errors.Join(errs...)
-}
-
-// positive sets *dst to *p when the member is present and positive; a present non-positive value is an error.
-func positive[T int | int64](errs *[]error, name string, p, dst *T) {
-	if p == nil {
-		return
-	}
-	if *p <= 0 {
-		*errs = append(*errs, fmt.Errorf("limits.%s: %d is not positive", name, *p))
-		return
-	}
-	*dst = *p
 }
 
 // LimitsOf returns the client limits a target configuration asks for (for Options.Limits): nil when it sets

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/extconf/extconf/harness/a2a"
 )
@@ -165,4 +166,38 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		out[name] = f.Type
 	}
 	return out
+}
+
+// Duration is a positive duration written as a Go duration string ("5s", "750ms"), as the harness's own formats
+// spell timeouts.
+type Duration time.Duration
+
+// UnmarshalJSON accepts only a positive duration string.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("want a duration string such as \"5s\" or \"750ms\", got %s", b)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	if v <= 0 {
+		return fmt.Errorf("duration %q is not positive", s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// Positive sets *dst to *p when the member is present and positive; a present non-positive value is an error
+// naming the member (prefix.name).
+func Positive[T int | int64](errs *[]error, name string, p, dst *T) {
+	if p == nil {
+		return
+	}
+	if *p <= 0 {
+		*errs = append(*errs, fmt.Errorf("%s: %d is not positive", name, *p))
+		return
+	}
+	*dst = *p
 }
