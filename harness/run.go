@@ -33,6 +33,8 @@ type Options struct {
 	JSONReport, JUnitReport string      // Ginkgo's reporters, when set
 	Limits                  *a2a.Limits // client limits; nil: defaults
 	SpecTimeout             time.Duration
+	// Strict: advisory (SHOULD-level) findings fail the run like a requirement's (runsuite run --strict).
+	Strict bool
 }
 
 // Result is what a run produced.
@@ -55,6 +57,8 @@ type Result struct {
 type Selection struct {
 	Documents []string `json:"documents"`
 	Rows      []string `json:"rows,omitempty"`
+	// Strict: advisory (SHOULD-level) findings count against the target's status (runsuite run --strict).
+	Strict bool `json:"strict,omitempty"`
 }
 
 // CardSeen is a card fetched during the run.
@@ -94,7 +98,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		cards: map[string]*cardFetch{}, applicable: map[string]*applicability{}, suites: map[string]Suite{},
 		SpecTimeout: o.SpecTimeout, reach: rch, runCtx: ctx}
 
-	sel := Selection{Documents: o.Documents, Rows: o.Rows}
+	sel := Selection{Documents: o.Documents, Rows: o.Rows, Strict: o.Strict}
 	var chosen []Suite
 	for _, s := range o.Suites {
 		if len(o.Documents) == 0 || contains(o.Documents, s.Document) {

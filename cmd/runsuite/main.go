@@ -105,7 +105,7 @@ const usage = `runsuite — the extconf conformance harness
   runsuite run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST]
                [--req IDS] [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME]
                [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS] [--latitude IDS]
-               [--force] [--allow-nothing-graded]
+               [--force] [--allow-nothing-graded] [--strict]
   runsuite catalog [--format table|json|index|index-json] [--check-specs DIR]
   runsuite falsify [--sabotage IDS] [--latitude IDS] [--json FILE] [--whole-document]
                    [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE]]
@@ -120,6 +120,9 @@ Exit status: 0 every selected applicable row about the target passed, none is bl
 graded; 1 a target row failed, is blocked or was not tested, or nothing about the target was graded (NOTHING
 GRADED; --allow-nothing-graded accepts that with 0); 2 usage or configuration error (before the run); 3 harness
 defect (a harness self-check failed, or the bundle just written does not verify); 130 interrupted.
+
+Advisory: rows at SHOULD, SHOULD NOT or RECOMMENDED level are graded like any other, but a finding on one (failed,
+blocked, not tested) is reported apart as advisory and does not fail the run; --strict makes it fail (exit 1).
 
 Self-checks: rows witnessed by the harness's own reference client (catalog witness reference-client) are about
 the harness, not the target. They run and are reported in their own "harness self-check" section; they never
@@ -193,6 +196,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in this directory")
 	forceFlag := fs.Bool("force", false, "overwrite a bundle already in --out")
 	allowNothingFlag := fs.Bool("allow-nothing-graded", false, "exit 0 when no row about the target was graded (CI jobs that expect it)")
+	strictFlag := fs.Bool("strict", false, "advisory findings (rows at SHOULD level) fail the run like a requirement's (exit 1)")
 	rulesFlag := fs.String("rules", "", "also evaluate the proposed data rules of this directory (reported apart, never counted)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
@@ -290,7 +294,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	fmt.Fprintf(stderr, "runsuite: running %s against %s target\n", strings.Join(orAll(docs), ","), tgt.Kind)
 	ropts := harness.Options{Suites: suites.All(), Documents: docs, Rows: splitList(*reqFlag),
-		Sabotage: set, Runner: st.runner, Seed: *seedFlag, Progress: stderr, JSONReport: *jsonFlag, Limits: limits}
+		Sabotage: set, Runner: st.runner, Seed: *seedFlag, Progress: stderr, JSONReport: *jsonFlag, Limits: limits,
+		Strict: *strictFlag}
 	var res *harness.Result
 	if tgt.Blocked != "" {
 		res, err = harness.BlockedRun(tgt, ropts, tgt.Blocked)

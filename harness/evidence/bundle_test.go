@@ -576,13 +576,13 @@ func TestVerifyReportsMalformedBundles(t *testing.T) {
 	path := writeBundle(t, harness.Runner{}, nil)
 	raw, _ := os.ReadFile(path)
 	// An unknown member: every check still runs, and the schema names it.
-	os.WriteFile(path, bytes.Replace(raw, []byte(`{"assertionCount"`), []byte(`{"approvedBy":"me","assertionCount"`), 1), 0o644)
+	os.WriteFile(path, bytes.Replace(raw, []byte(`{"advisory"`), []byte(`{"approvedBy":"me","advisory"`), 1), 0o644)
 	rep := verify(t, path, nil)
 	if rep.OK() || rep.Bundle == nil || !strings.Contains(strings.Join(rep.Problems(), "\n"), "approvedBy") || len(rep.Checks) < 5 {
 		t.Fatalf("unknown member: %v", rep.Problems())
 	}
 	// A doubled status (decoders disagree on which one wins) and a case variant: each refused by name.
-	for from, to := range map[string]string{`"status":`: `"status":"passed","status":`, `{"assertionCount"`: `{"AssertionCount":0,"assertionCount"`} {
+	for from, to := range map[string]string{`"status":`: `"status":"passed","status":`, `{"advisory"`: `{"AssertionCount":0,"advisory"`} {
 		os.WriteFile(path, bytes.Replace(raw, []byte(from), []byte(to), 1), 0o644)
 		if _, _, err := evidence.Load(path); err == nil || !(strings.Contains(err.Error(), `duplicate member "status"`) || strings.Contains(err.Error(), `unknown member "AssertionCount"`)) {
 			t.Errorf("%s: Load = %v, want the member named", to, err)
