@@ -8,6 +8,7 @@ const (
 	TermsEntryURLMissing                   ID = "terms.entry-url-missing"
 	TermsEntryDigestMissing                ID = "terms.entry-digest-missing"
 	TermsDigestUppercaseHex                ID = "terms.digest-uppercase-hex"
+	TermsOfferingSkillName                 ID = "terms.offering-skill-name"
 	TermsEntryURLHTTP                      ID = "terms.entry-url-http"
 	TermsURLServesNonJSON                  ID = "terms.url-serves-non-json"
 	TermsURLServesOtherProposal            ID = "terms.url-serves-other-proposal"
@@ -66,6 +67,7 @@ func init() {
 		a(TermsEntryURLMissing, "TE-3.3a", "one proposals[] entry has no url"),
 		a(TermsEntryDigestMissing, "TE-3.3b", "one proposals[] entry has no digest"),
 		a(TermsDigestUppercaseHex, "TE-3.3b", "an entry's digest is the right hash spelled in uppercase hex"),
+		a(TermsOfferingSkillName, "TE-3.3f", "an entry's offering is its skill's display name (\"Reconcile statement\") instead of the skill's id"),
 		a(TermsEntryURLHTTP, "TE-3.3c", "an entry's url is http://, the same bytes served on a plain-HTTP loopback listener"),
 		a(TermsURLServesNonJSON, "TE-3.3d", "an entry's url answers 200 with an HTML page"),
 		a(TermsURLServesOtherProposal, "TE-3.3e", "an entry's url serves the other offering's (valid, signed) proposal; the card keeps its digest"),

@@ -380,6 +380,8 @@ func (a *agent) entry(name, url string) map[string]any {
 			delete(e, "digest")
 		case a.set.On(sabotage.TermsDigestUppercaseHex):
 			e["digest"] = "sha256:" + strings.ToUpper(strings.TrimPrefix(a.digests[name], "sha256:"))
+		case a.set.On(sabotage.TermsOfferingSkillName):
+			e["offering"] = "Reconcile statement" // the skill's name, not its id (terms §3 rule 3, SHOULD)
 		}
 	}
 	return e

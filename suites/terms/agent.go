@@ -61,6 +61,39 @@ func registerAgentSpecs(s *state) {
 		}
 	})
 
+	harness.Spec(e, "TE-3.3f", "an entry's offering is the id of the skill the card declares for that offering (SHOULD)", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.3f")
+		d.needEntries(w)
+		fold := func(x string) string {
+			return strings.Map(func(r rune) rune {
+				if r == ' ' || r == '-' || r == '_' || r == '.' {
+					return -1
+				}
+				return r
+			}, strings.ToLower(x))
+		}
+		checked := 0
+		for _, en := range d.entries {
+			off, ok := en.obj["offering"].(string)
+			if !ok || off == "" {
+				continue // offering is OPTIONAL
+			}
+			// The skill for that offering: one whose id or name is the offering up to case and separators. Where
+			// none is, the card declares no skill for it and the recommendation does not apply to this entry.
+			for _, sk := range d.card.Skills {
+				if fold(sk.ID) == fold(off) || fold(sk.Name) == fold(off) {
+					checked++
+					w.Check(off == sk.ID, fmt.Sprintf("proposals[%d].offering equals the id of skill %q", en.index, sk.ID),
+						fmt.Sprintf("proposals[%d].offering: %q; skill id %q, name %q", en.index, off, sk.ID, sk.Name), d.ex)
+					break
+				}
+			}
+		}
+		if checked == 0 {
+			w.Inapplicable("no entry names an offering for which the card declares a skill")
+		}
+	})
+
 	harness.Spec(e, "TE-3.3c", "every proposals entry's url is an absolute https URL", func(w *harness.W) {
 		d := s.declaration(w, "TE-3.3c")
 		d.needEntries(w)
