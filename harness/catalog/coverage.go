@@ -76,8 +76,8 @@ type Coverage struct {
 	// punctuation).
 	UncoveredRules []UncoveredRule
 	Unfound        []Unfound
-	Missing   []string // documents whose text file was not found
-	Digests   []string // documents whose text differs from the digest the catalog recorded
+	Missing        []string // documents whose text file was not found
+	Digests        []string // documents whose text differs from the digest the catalog recorded
 }
 
 // OK reports whether every keyword is covered and every source found.
