@@ -257,6 +257,9 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 				ans.Projections = cache.termsBy[sk]
 			}
 			declared := cache.declared
+			if !declared && sk == "" && a.set.On(sabotage.IVNoTermsRefused) {
+				return a.refusal(live, "terms"), nil // a refusal where §4 rule 4 requires the answer declared false
+			}
 			if !declared && a.set.On(sabotage.IVTermsFabricatedFromCard) {
 				declared = true
 				ans.Projections = []projection{cache.description}

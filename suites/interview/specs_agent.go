@@ -269,6 +269,17 @@ func registerAgentSpecs(e *harness.Env) {
 		checkTerms(s)
 	})
 
+	harness.Spec(e, "IV-4.6", "an agent without a terms extension answers interview/terms with no projection and declared false", func(w *harness.W) {
+		const row = "IV-4.6"
+		s := open(w, row, roleNoTerms)
+		if _, ok := s.card.Extension(termsURI); ok {
+			w.Inapplicable("the agent in role " + roleNoTerms + " declares the terms extension")
+		}
+		r := s.ask("interview/terms", nil, true, "interview/terms on an agent with no terms extension")
+		ok := r.Answer != nil && r.Answer.Malformed == "" && len(r.Answer.Projections) == 0 && r.Answer.Declared != nil && !*r.Answer.Declared
+		w.Check(ok, "an answer {question: \"terms\", declared: false, projections: []}, not a refusal or an error", r.Observed(), r.Exchange)
+	})
+
 	harness.Spec(e, "IV-4.5", "interview/refusals includes only grounds declared in the card or a committed proposal", func(w *harness.W) {
 		const row = "IV-4.5"
 		s := open(w, row, roleMain)
