@@ -9,6 +9,7 @@ const (
 	TermsEntryDigestMissing                ID = "terms.entry-digest-missing"
 	TermsDigestUppercaseHex                ID = "terms.digest-uppercase-hex"
 	TermsOfferingSkillName                 ID = "terms.offering-skill-name"
+	TermsProposalOtherHost                 ID = "terms.proposal-other-host"
 	TermsEntryURLHTTP                      ID = "terms.entry-url-http"
 	TermsURLServesNonJSON                  ID = "terms.url-serves-non-json"
 	TermsURLServesOtherProposal            ID = "terms.url-serves-other-proposal"
@@ -67,6 +68,7 @@ func init() {
 		a(TermsEntryURLMissing, "TE-3.3a", "one proposals[] entry has no url"),
 		a(TermsEntryDigestMissing, "TE-3.3b", "one proposals[] entry has no digest"),
 		a(TermsDigestUppercaseHex, "TE-3.3b", "an entry's digest is the right hash spelled in uppercase hex"),
+		a(TermsProposalOtherHost, "TE-8.5", "the categorise entry's url names the host proposals.unrelated.example instead of the card's own"),
 		a(TermsOfferingSkillName, "TE-3.3f", "an entry's offering is its skill's display name (\"Reconcile statement\") instead of the skill's id"),
 		a(TermsEntryURLHTTP, "TE-3.3c", "an entry's url is http://, the same bytes served on a plain-HTTP loopback listener"),
 		a(TermsURLServesNonJSON, "TE-3.3d", "an entry's url answers 200 with an HTML page"),

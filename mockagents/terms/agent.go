@@ -391,6 +391,9 @@ func (a *agent) entry(name, url string) map[string]any {
 func (a *agent) buildCard(party string) a2a.AgentCard {
 	base := a.base
 	recURL, catURL := a.recURL(), a.docBase()+"/terms/"+categorise+".sow.json"
+	if a.set.On(sabotage.TermsProposalOtherHost) {
+		catURL = "https://proposals.unrelated.example/terms/" + categorise + ".sow.json" // not the publisher's (terms §8, SHOULD)
+	}
 	proposals := []any{a.entry(reconcile, recURL), a.entry(categorise, catURL)}
 	if party == PartyA || (party == "" && a.set.On(sabotage.TermsDirectedProposalPublic)) ||
 		(party == PartyB && a.set.On(sabotage.TermsDirectedProposalOtherParty)) {

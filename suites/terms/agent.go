@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -91,6 +92,30 @@ func registerAgentSpecs(s *state) {
 		}
 		if checked == 0 {
 			w.Inapplicable("no entry names an offering for which the card declares a skill")
+		}
+	})
+
+	harness.Spec(e, "TE-8.5", "every proposals entry's url is on the card's own host or domain (SHOULD)", func(w *harness.W) {
+		d := s.declaration(w, "TE-8.5")
+		d.needEntries(w)
+		cardURL, _ := s.e.Target.CardURL(Role)
+		cu, err := url.Parse(cardURL)
+		if err != nil || cu.Hostname() == "" {
+			w.Blocked("the card URL " + cardURL + " has no host to compare with")
+		}
+		card := strings.ToLower(cu.Hostname())
+		parent := ""
+		if labels := strings.Split(card, "."); len(labels) >= 3 && net.ParseIP(card) == nil {
+			parent = strings.Join(labels[1:], ".")
+		}
+		for _, en := range d.entries {
+			u, err := url.Parse(en.url)
+			if en.url == "" || err != nil {
+				continue // TE-3.3a, TE-3.3c
+			}
+			h := strings.ToLower(u.Hostname())
+			ok := h == card || strings.HasSuffix(h, "."+card) || (parent != "" && (h == parent || strings.HasSuffix(h, "."+parent)))
+			w.Check(ok, fmt.Sprintf("proposals[%d].url is on %s or under its domain", en.index, card), "url: "+en.url, d.ex)
 		}
 	})
 
