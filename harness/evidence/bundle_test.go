@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -482,7 +483,14 @@ func TestJUnitOneCasePerRow(t *testing.T) {
 	if len(seen) != len(b.Rows) || doc.Tests != len(b.Rows) {
 		t.Fatalf("%d distinct test cases, tests=%d, for %d rows", len(seen), doc.Tests, len(b.Rows))
 	}
-	all := harness.Totals(b.Rows)
+	// Advisory rows that did not pass are <skipped type="advisory"> (the run is not strict), not failures.
+	var counted []harness.RowVerdict
+	for _, r := range b.Rows {
+		if !r.Advisory {
+			counted = append(counted, r)
+		}
+	}
+	all := harness.Totals(counted)
 	notTested := all["not-tested"] + all["blocked"]
 	if pass != 1 || fail != 1+notTested || doc.Failures != fail || skipped != len(b.Rows)-1-fail {
 		t.Fatalf("pass %d fail %d (failures attr %d) skipped %d; totals %v", pass, fail, doc.Failures, skipped, b.Totals)
@@ -612,5 +620,30 @@ func TestHTMLOfTamperedBundleSaysUnverified(t *testing.T) {
 	}
 	if !strings.Contains(html, "runner.name: was &#34;Independent Test Lab&#34;, now &#34;Mallory&#34;") {
 		t.Fatalf("the verification table does not name the change")
+	}
+}
+
+// The advisory section is recomputed from the rows: a bundle whose advisory count disagrees with its rows, or
+// whose status ignores selection.strict, does not verify.
+func TestVerifyRecomputesAdvisory(t *testing.T) {
+	path := writeBundle(t, harness.Runner{}, nil)
+	raw, _ := os.ReadFile(path)
+	b, _, err := evidence.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := fmt.Sprintf(`"advisory":{"count":%d,`, b.Advisory.Count)
+	if !bytes.Contains(raw, []byte(from)) {
+		t.Fatalf("bundle lacks %s", from)
+	}
+	os.WriteFile(path, bytes.Replace(raw, []byte(from), []byte(fmt.Sprintf(`"advisory":{"count":%d,`, b.Advisory.Count+1)), 1), 0o644)
+	if rep := verify(t, path, nil); rep.OK() || !strings.Contains(strings.Join(rep.Problems(), "\n"), "advisory.count") {
+		t.Fatalf("a forged advisory count verifies: %v", rep.Problems())
+	}
+	os.WriteFile(path, bytes.Replace(raw, []byte(`"selection":{`), []byte(`"selection":{"strict":true,`), 1), 0o644)
+	if b.Advisory.Count > 0 && b.Status == "passed" {
+		if rep := verify(t, path, nil); rep.OK() {
+			t.Fatalf("a strict bundle with advisory findings and status passed verifies")
+		}
 	}
 }
