@@ -10,6 +10,7 @@ const (
 	TermsDigestUppercaseHex                ID = "terms.digest-uppercase-hex"
 	TermsOfferingSkillName                 ID = "terms.offering-skill-name"
 	TermsProposalOtherHost                 ID = "terms.proposal-other-host"
+	TermsWithdrawnURL404                   ID = "terms.withdrawn-url-404"
 	TermsEntryURLHTTP                      ID = "terms.entry-url-http"
 	TermsURLServesNonJSON                  ID = "terms.url-serves-non-json"
 	TermsURLServesOtherProposal            ID = "terms.url-serves-other-proposal"
@@ -91,6 +92,7 @@ func init() {
 		a(TermsCardTermUnbacked, "TE-4.1b", "the card says cancel on 7 days' notice while the termination clause states 30"),
 		a(TermsCardDataUseUnbacked, "TE-4.1c", "the card says statements are retained for 1 day while the confidentiality clause states 30"),
 		a(TermsCardNotUpdatedOnChange, "TE-8.3a", "after the standing proposal changes the agent serves the new document but keeps the old card"),
+		a(TermsWithdrawnURL404, "TE-8.3c", "after the standing proposal changes (published at a new url) the old url answers a bare 404"),
 		a(TermsCardNotResignedOnChange, "TE-8.3b", "after the standing proposal changes the card's digest is updated but its old signature is kept"),
 
 		c(TermsClientRejectsUnknownSoWSpec, "TE-3.4b", "the reference consumer fails every entry of a card whose sow_spec it does not know"),

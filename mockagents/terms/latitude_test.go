@@ -27,6 +27,9 @@ func TestLatitudes(t *testing.T) {
 			}
 			got := runWith(t, sabotage.Set{}, opt)
 			for id, v := range got {
+				if v.Advisory && v.Verdict == harness.ExecutedFail {
+					continue // declining a SHOULD (in-place-change declines §8's) is a latitude for the MUST rows
+				}
 				if v.Verdict == harness.ExecutedFail || v.Verdict == harness.NotTested || v.Verdict == harness.Blocked {
 					t.Errorf("%s: %s is %s: %s", name, id, v.Verdict, firstLine(v.Detail))
 				}
