@@ -36,7 +36,7 @@ func BlockedRun(tgt *target.Target, o Options, reason string) (*Result, error) {
 	env := &Env{Target: tgt, Catalog: cat, Client: client, Sabotage: o.Sabotage, Runner: o.Runner,
 		cards: map[string]*cardFetch{}, applicable: map[string]*applicability{}, suites: map[string]Suite{},
 		SpecTimeout: o.SpecTimeout}
-	sel := Selection{Documents: o.Documents, Rows: o.Rows}
+	sel := Selection{Documents: o.Documents, Rows: o.Rows, Strict: o.Strict}
 	if len(sel.Documents) == 0 {
 		for _, d := range catalog.Documents {
 			sel.Documents = append(sel.Documents, d.ID)
@@ -45,7 +45,7 @@ func BlockedRun(tgt *target.Target, o Options, reason string) (*Result, error) {
 	now := time.Now()
 	res := &Result{Seed: o.Seed, Selection: sel, Started: now, Finished: now, Env: env, Cards: map[string]CardSeen{}}
 	for _, r := range cat.Rows {
-		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, SelfCheck: r.SelfCheck()}
+		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, SelfCheck: r.SelfCheck(), Advisory: r.Advisory() && !r.SelfCheck()}
 		switch {
 		case !contains(sel.Documents, r.Document) || (len(sel.Rows) > 0 && !contains(sel.Rows, r.ID)):
 			v.Verdict, v.Detail = Skipped, "not in the run's selection"

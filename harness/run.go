@@ -37,6 +37,8 @@ type Options struct {
 	SpecTimeout             time.Duration
 	// OnSpec, when set, is told when each spec that runs starts and ends (the CLI's progress display).
 	OnSpec func(SpecEvent)
+	// Strict: advisory (SHOULD-level) findings fail the run like a requirement's (runsuite run --strict).
+	Strict bool
 }
 
 // SpecEvent is one spec starting (Done false) or ending (Done true): its document, its text and its row labels.
@@ -67,6 +69,8 @@ type Result struct {
 type Selection struct {
 	Documents []string `json:"documents"`
 	Rows      []string `json:"rows,omitempty"`
+	// Strict: advisory (SHOULD-level) findings count against the target's status (runsuite run --strict).
+	Strict bool `json:"strict,omitempty"`
 }
 
 // CardSeen is a card fetched during the run.
@@ -106,7 +110,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		cards: map[string]*cardFetch{}, applicable: map[string]*applicability{}, suites: map[string]Suite{},
 		SpecTimeout: o.SpecTimeout, reach: rch, runCtx: ctx}
 
-	sel := Selection{Documents: o.Documents, Rows: o.Rows}
+	sel := Selection{Documents: o.Documents, Rows: o.Rows, Strict: o.Strict}
 	var chosen []Suite
 	for _, s := range o.Suites {
 		if len(o.Documents) == 0 || contains(o.Documents, s.Document) {

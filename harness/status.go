@@ -34,6 +34,42 @@ func TargetRows(rows []RowVerdict) []RowVerdict {
 	return out
 }
 
+// RequiredRows are the rows about the target at a requirement level (MUST, MUST NOT, REQUIRED, SHALL): the rows
+// that decide the run.
+func RequiredRows(rows []RowVerdict) []RowVerdict {
+	var out []RowVerdict
+	for _, r := range rows {
+		if !r.SelfCheck && !r.Advisory {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// AdvisoryRows are the rows about the target at a recommendation level (SHOULD, SHOULD NOT, RECOMMENDED): graded
+// like any other, reported apart, deciding the run only when it is strict.
+func AdvisoryRows(rows []RowVerdict) []RowVerdict {
+	var out []RowVerdict
+	for _, r := range rows {
+		if !r.SelfCheck && r.Advisory {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// AdvisoryFindings are the advisory rows that did not pass: executed-fail, blocked or not-tested. They do not fail
+// a run unless it is strict.
+func AdvisoryFindings(rows []RowVerdict) []RowVerdict {
+	var out []RowVerdict
+	for _, r := range AdvisoryRows(rows) {
+		if r.Counts() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // SelfCheckRows are the rows witnessed by the harness's own reference client.
 func SelfCheckRows(rows []RowVerdict) []RowVerdict {
 	var out []RowVerdict
@@ -61,16 +97,29 @@ func (v RowVerdict) Interrupted() bool {
 }
 
 // Status is the target's status from all rows of a run, with the reason when it is not a plain pass or fail.
-// Self-check rows never enter it.
-func Status(rows []RowVerdict) (status, reason string) {
+// Self-check rows never enter it; advisory (SHOULD-level) findings do not fail it: StatusOf(rows, true) is the
+// strict status, where they do.
+func Status(rows []RowVerdict) (status, reason string) { return StatusOf(rows, false) }
+
+// StatusOf is Status, strict or not. A strict run fails on an advisory finding like on a requirement's; a run
+// that is not strict reports advisory findings apart and passes if every requirement row passed. Advisory rows
+// count as graded either way.
+func StatusOf(rows []RowVerdict, strict bool) (status, reason string) {
 	for _, r := range rows {
 		if r.Interrupted() {
 			return StatusInterrupted, "the run was interrupted before every row finished"
 		}
 	}
 	target := TargetRows(rows)
-	if !Passed(target) {
-		return StatusFailed, ""
+	deciding := RequiredRows(rows)
+	if strict {
+		deciding = target
+	}
+	if !Passed(deciding) {
+		if !Passed(RequiredRows(rows)) {
+			return StatusFailed, ""
+		}
+		return StatusFailed, fmt.Sprintf("strict: %d advisory finding(s) on recommendation rows", len(AdvisoryFindings(rows)))
 	}
 	graded := 0
 	why := map[string]int{}

@@ -29,10 +29,13 @@ var VerdictOrder = []string{ExecutedPass, ExecutedFail, Blocked, NotTested, Inap
 
 // RowVerdict is one row's outcome in a run.
 type RowVerdict struct {
-	ID         string   `json:"id"`
-	Document   string   `json:"document"`
-	Aliases    []string `json:"aliases,omitempty"`
-	SelfCheck  bool     `json:"selfCheck,omitempty"` // about the harness (its reference client), not the target
+	ID        string   `json:"id"`
+	Document  string   `json:"document"`
+	Aliases   []string `json:"aliases,omitempty"`
+	SelfCheck bool     `json:"selfCheck,omitempty"` // about the harness (its reference client), not the target
+	// Advisory: a recommendation row (SHOULD-level) about the target: graded like any other, but a finding on it
+	// does not fail the run unless the run is strict.
+	Advisory   bool     `json:"advisory,omitempty"`
 	Verdict    string   `json:"verdict"`
 	Assertions int      `json:"assertions"`
 	Controls   int      `json:"controls,omitempty"`
@@ -123,7 +126,7 @@ func Verdicts(cat *catalog.Catalog, report gtypes.Report, sel Selection, env *En
 	}
 	out := make([]RowVerdict, 0, len(cat.Rows))
 	for _, r := range cat.Rows {
-		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, SelfCheck: r.SelfCheck()}
+		v := RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, SelfCheck: r.SelfCheck(), Advisory: r.Advisory() && !r.SelfCheck()}
 		cs := contribs[r.ID]
 		switch {
 		case !contains(sel.Documents, r.Document) || (len(sel.Rows) > 0 && !contains(sel.Rows, r.ID)):

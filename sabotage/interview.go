@@ -3,6 +3,9 @@ package sabotage
 // The toggles' ids, in registration order; each toggle's targets and description are registered below.
 const (
 	IVInterviewEntryRequired        ID = "iv.interview-entry-required"
+	IVNoTermsDeclaration            ID = "iv.no-terms-declaration"
+	IVSelectorMissAnswered          ID = "iv.selector-miss-answered"
+	IVNoTermsRefused                ID = "iv.noterms-terms-refused"
 	IVAnswersWithoutActivation      ID = "iv.answers-without-activation"
 	IVNoExtensionsEcho              ID = "iv.no-extensions-echo"
 	IVIdentityOmitsVersion          ID = "iv.identity-omits-version"
@@ -51,6 +54,12 @@ const (
 func init() {
 	a, c := SideAgent, SideClient
 	Register(
+		Toggle{ID: IVNoTermsDeclaration, Document: "interview", Side: a, Targets: []string{"IV-3.3"},
+			Description: "the main agent's card declares the interview extension but not the terms extension (its proposals still served)"},
+		Toggle{ID: IVSelectorMissAnswered, Document: "interview", Side: a, Targets: []string{"IV-4.3"},
+			Description: "a skill selector matching no declared id is answered with an empty projection list instead of the standard refusal"},
+		Toggle{ID: IVNoTermsRefused, Document: "interview", Side: a, Targets: []string{"IV-4.6"},
+			Description: "an agent without a terms extension refuses interview/terms (out_of_scope) instead of answering declared false"},
 		Toggle{ID: IVInterviewEntryRequired, Document: "interview", Side: a, Targets: []string{"IV-3.1"},
 			Description: "the card's interview extension entry carries \"required\": true (the card is re-signed)"},
 		Toggle{ID: IVAnswersWithoutActivation, Document: "interview", Side: a, Targets: []string{"IV-3.2a"},

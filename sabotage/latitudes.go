@@ -29,13 +29,13 @@ const (
 	SILatNestedConstraints ID = "si.lat.nested-constraints"
 	SILatDraft07Dialect    ID = "si.lat.draft07-dialect"
 
-	TermsLatThirdPartyHost       ID = "terms.lat.third-party-host"
-	TermsLatVersionedURLOnChange ID = "terms.lat.versioned-url-on-change"
-	TermsLatRetiredKeySignature  ID = "terms.lat.retired-key-signature"
-	TermsLatUnsignedCard         ID = "terms.lat.unsigned-card"
-	TermsLatClientSeatAbsent     ID = "terms.lat.client-seat-absent"
-	TermsLatStdBase64Sig         ID = "terms.lat.std-base64-sig"
-	TermsLatNoTermProse          ID = "terms.lat.no-term-prose"
+	TermsLatThirdPartyHost      ID = "terms.lat.third-party-host"
+	TermsLatInPlaceChange       ID = "terms.lat.in-place-change"
+	TermsLatRetiredKeySignature ID = "terms.lat.retired-key-signature"
+	TermsLatUnsignedCard        ID = "terms.lat.unsigned-card"
+	TermsLatClientSeatAbsent    ID = "terms.lat.client-seat-absent"
+	TermsLatStdBase64Sig        ID = "terms.lat.std-base64-sig"
+	TermsLatNoTermProse         ID = "terms.lat.no-term-prose"
 
 	IVLatRefusalDetailWorded ID = "iv.lat.refusal-detail-worded"
 	IVLatHTTPJSONFirst       ID = "iv.lat.http-json-first"
@@ -127,9 +127,9 @@ func init() {
 		Latitude{ID: TermsLatThirdPartyHost, Documents: []string{"terms"},
 			Permits:     `terms §8: "url SHOULD live under an authority the card's publisher controls" (a SHOULD) and "A proposal hosted elsewhere adds that host to the set of parties who can make verification fail, though never to the set who can forge terms"`,
 			Description: "the public proposals are served from a second TLS origin, which the operator's limits.allowOrigins lists"},
-		Latitude{ID: TermsLatVersionedURLOnChange, Documents: []string{"terms"},
-			Permits:     `terms §8: "SHOULD keep serving a withdrawn proposal's bytes long enough for holders of old cards to learn what happened"; a change may list a new url`,
-			Description: "a changed proposal is published at a new url /terms/versions/<n>/…, the old url keeping its bytes, and the card lists the new url"},
+		Latitude{ID: TermsLatInPlaceChange, Documents: []string{"terms"},
+			Permits:     `terms §8: "SHOULD keep serving a withdrawn proposal's bytes long enough for holders of old cards to learn what happened" (a SHOULD declined: only the advisory TE-8.3c may fail; every requirement row must still pass)`,
+			Description: "a changed proposal replaces the old one at its url (the reference agent's default publishes it at a new versioned url and keeps the old bytes)"},
 		Latitude{ID: TermsLatRetiredKeySignature, Documents: []string{"terms"},
 			Permits:     `A2A 1.0 §8.4.3: a verifier accepts a card when at least one of its signatures verifies`,
 			Description: "the card is signed twice: first by a retired key no trusted JWK Set holds, then by the current one"},

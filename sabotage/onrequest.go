@@ -6,6 +6,7 @@ const (
 	ORExtRequiredTrue                 ID = "or.ext-required-true"
 	ORParamsSkillsMap                 ID = "or.params-skills-map"
 	ORSkillsEntryDuplicated           ID = "or.skills-entry-duplicated"
+	ORPublicSkillNeedsActivation      ID = "or.public-skill-needs-activation"
 	OREntryMissingID                  ID = "or.entry-missing-id"
 	OREntryIDDangling                 ID = "or.entry-id-dangling"
 	ORPersonEntryMissing              ID = "or.person-entry-missing"
@@ -68,6 +69,7 @@ func init() {
 		agent(ORExtRequiredTrue, "the card declares the extension with required: true", "OR-3.1b"),
 		agent(ORParamsSkillsMap, "params.skills is an object keyed by skill id instead of an array", "OR-3.2a"),
 		agent(ORSkillsEntryDuplicated, "the service-pricing entry is listed twice", "OR-3.2b"),
+		agent(ORPublicSkillNeedsActivation, "the public skill (opening hours) is answered only to a client that activated the extension; others get an error", "OR-5.2"),
 		agent(OREntryMissingID, "the service-pricing entry names its skill in skillId instead of id", "OR-3.3a"),
 		agent(OREntryIDDangling, "the service-pricing entry's id is service-prices, which no skill has", "OR-3.3b"),
 		agent(ORPersonEntryMissing, "the service-pricing entry has no personEntry", "OR-3.4a"),

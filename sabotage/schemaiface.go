@@ -61,6 +61,7 @@ const (
 	SIDescribeTamperedDocument          ID = "si.describe-tampered-document"
 	SIDescribeTaskNotCompleted          ID = "si.describe-task-not-completed"
 	SIDescribeTextOnly                  ID = "si.describe-text-only"
+	SINoExtensionsEcho                  ID = "si.no-extensions-echo"
 	SIDetailsDottedPath                 ID = "si.details-dotted-path"
 	SIDetailsEchoCredential             ID = "si.details-echo-credential"
 	SIDetailsEchoOtherTenant            ID = "si.details-echo-other-tenant"
@@ -237,6 +238,8 @@ func init() {
 			Description: "describe_skill returns the evaluate_resource_condition document with interaction.cancellable flipped; both carried digests stay the advertised one"},
 		Toggle{ID: SIDescribeTaskNotCompleted, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.17a"},
 			Description: "describe_skill answers with a Message carrying the result object, no Task"},
+		Toggle{ID: SINoExtensionsEcho, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.3c"},
+			Description: "the agent activates the extension but sends no A2A-Extensions response header"},
 		Toggle{ID: SIDescribeTextOnly, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.12a"},
 			Description: "describe_skill refuses the Data Part request object and accepts only a text part naming the skill"},
 		Toggle{ID: SIDetailsDottedPath, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.56a"},

@@ -8,6 +8,9 @@ const (
 	TermsEntryURLMissing                   ID = "terms.entry-url-missing"
 	TermsEntryDigestMissing                ID = "terms.entry-digest-missing"
 	TermsDigestUppercaseHex                ID = "terms.digest-uppercase-hex"
+	TermsOfferingSkillName                 ID = "terms.offering-skill-name"
+	TermsProposalOtherHost                 ID = "terms.proposal-other-host"
+	TermsWithdrawnURL404                   ID = "terms.withdrawn-url-404"
 	TermsEntryURLHTTP                      ID = "terms.entry-url-http"
 	TermsURLServesNonJSON                  ID = "terms.url-serves-non-json"
 	TermsURLServesOtherProposal            ID = "terms.url-serves-other-proposal"
@@ -66,6 +69,8 @@ func init() {
 		a(TermsEntryURLMissing, "TE-3.3a", "one proposals[] entry has no url"),
 		a(TermsEntryDigestMissing, "TE-3.3b", "one proposals[] entry has no digest"),
 		a(TermsDigestUppercaseHex, "TE-3.3b", "an entry's digest is the right hash spelled in uppercase hex"),
+		a(TermsProposalOtherHost, "TE-8.5", "the categorise entry's url names the host proposals.unrelated.example instead of the card's own"),
+		a(TermsOfferingSkillName, "TE-3.3f", "an entry's offering is its skill's display name (\"Reconcile statement\") instead of the skill's id"),
 		a(TermsEntryURLHTTP, "TE-3.3c", "an entry's url is http://, the same bytes served on a plain-HTTP loopback listener"),
 		a(TermsURLServesNonJSON, "TE-3.3d", "an entry's url answers 200 with an HTML page"),
 		a(TermsURLServesOtherProposal, "TE-3.3e", "an entry's url serves the other offering's (valid, signed) proposal; the card keeps its digest"),
@@ -87,6 +92,7 @@ func init() {
 		a(TermsCardTermUnbacked, "TE-4.1b", "the card says cancel on 7 days' notice while the termination clause states 30"),
 		a(TermsCardDataUseUnbacked, "TE-4.1c", "the card says statements are retained for 1 day while the confidentiality clause states 30"),
 		a(TermsCardNotUpdatedOnChange, "TE-8.3a", "after the standing proposal changes the agent serves the new document but keeps the old card"),
+		a(TermsWithdrawnURL404, "TE-8.3c", "after the standing proposal changes (published at a new url) the old url answers a bare 404"),
 		a(TermsCardNotResignedOnChange, "TE-8.3b", "after the standing proposal changes the card's digest is updated but its old signature is kept"),
 
 		c(TermsClientRejectsUnknownSoWSpec, "TE-3.4b", "the reference consumer fails every entry of a card whose sow_spec it does not know"),

@@ -131,6 +131,12 @@ func checkSpecs(cat *catalog.Catalog, dir string, stdout io.Writer) (int, error)
 	for _, u := range cov.Uncovered {
 		fmt.Fprintf(stdout, "UNCOVERED %s @%d: …%s…\n", u.Document, u.Offset, u.Context)
 	}
+	for _, u := range cov.UncoveredRules {
+		fmt.Fprintf(stdout, "UNCOVERED RULE %s @%d: %s\n", u.Document, u.Offset, u.Item)
+		for _, g := range u.Gaps {
+			fmt.Fprintf(stdout, "    unquoted: %q\n", g)
+		}
+	}
 	for _, u := range cov.Unfound {
 		fmt.Fprintf(stdout, "UNFOUND %s %s: %q\n", u.Document, u.ID, u.Text)
 	}
@@ -138,12 +144,12 @@ func checkSpecs(cat *catalog.Catalog, dir string, stdout io.Writer) (int, error)
 		fmt.Fprintf(stdout, "TEXT CHANGED %s\n", m)
 	}
 	for _, d := range catalog.Documents {
-		fmt.Fprintf(stdout, "%-17s %3d keywords, %3d rows\n", d.ID, cov.Keywords[d.ID], len(cat.ByDocument(d.ID)))
+		fmt.Fprintf(stdout, "%-17s %3d keywords, %3d numbered rules, %3d rows\n", d.ID, cov.Keywords[d.ID], cov.Rules[d.ID], len(cat.ByDocument(d.ID)))
 	}
 	if !cov.OK() {
 		fmt.Fprintln(stdout, "catalog does NOT cover the documents")
 		return exitFail, nil
 	}
-	fmt.Fprintln(stdout, "every normative keyword is quoted by a row; every row's source is found")
+	fmt.Fprintln(stdout, "every normative keyword (MUST, REQUIRED, SHALL, SHOULD, RECOMMENDED) and every numbered rule is quoted by a row or an exclusion; every row's source is found")
 	return exitPass, nil
 }

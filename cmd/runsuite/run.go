@@ -91,6 +91,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	dockerfileFlag := fs.String("dockerfile", "", "container target: build the Dockerfile in `DIR`")
 	forceFlag := fs.Bool("force", false, "overwrite a bundle already in --out")
 	allowNothingFlag := fs.Bool("allow-nothing-graded", false, "exit 0 when no row about the target was graded (CI jobs that expect it)")
+	strictFlag := fs.Bool("strict", false, "advisory findings (rows at SHOULD level) fail the run like a requirement's (exit 1)")
 	quietFlag := fs.Bool("quiet", false, "no progress on stderr (errors and warnings still go there)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
@@ -195,7 +196,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		defer writeContainerLog(*outFlag, tgt, stderr) // beside the bundle, on every path (runs before Close)
 	}
 	ropts := harness.Options{Suites: suites.All(), Documents: docs, Rows: rows,
-		Sabotage: set, Runner: st.runner, Seed: *seedFlag, JSONReport: *jsonFlag, Limits: limits}
+		Sabotage: set, Runner: st.runner, Seed: *seedFlag, JSONReport: *jsonFlag, Limits: limits, Strict: *strictFlag}
 	var prog *progress
 	if !*quietFlag {
 		fmt.Fprintf(stderr, "runsuite: running %s against %s target\n", strings.Join(orAll(docs), ","), tgt.Kind)

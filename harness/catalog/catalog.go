@@ -1,5 +1,6 @@
 // Package catalog holds the requirement rows of the five extension documents: every normative MUST, MUST NOT,
-// REQUIRED and SHALL, quoted exactly, with how an outside party can witness it. Row ids are the keys everything
+// REQUIRED and SHALL, every recommendation (SHOULD, SHOULD NOT, RECOMMENDED) and every declarative numbered rule
+// an outside party can witness, quoted exactly, with how an outside party can witness it. Row ids are the keys everything
 // else hangs off: spec labels, sabotage targets, verdicts and evidence.
 package catalog
 
@@ -71,6 +72,20 @@ type Row struct {
 // harness's own reference client (its verifier, consumer, renderer) against fixtures. Its verdict is a self-check
 // and never counts for or against the target.
 func (r Row) SelfCheck() bool { return r.Witness == WitnessReferenceClient }
+
+// Advisory reports whether the row is a recommendation (SHOULD, SHOULD NOT, RECOMMENDED, NOT RECOMMENDED): it is
+// graded like any other row, but a finding on it does not fail the run unless the run is strict. Not following a
+// recommendation is a latitude for the requirement rows, so no requirement row may depend on an advisory one.
+func (r Row) Advisory() bool { return AdvisoryLevel(r.Level) }
+
+// AdvisoryLevel reports whether level is a recommendation level.
+func AdvisoryLevel(level string) bool {
+	switch level {
+	case "SHOULD", "SHOULD NOT", "RECOMMENDED", "NOT RECOMMENDED":
+		return true
+	}
+	return false
+}
 
 // Witnessable reports whether a test (and so a sabotage toggle) must exist for the row.
 func (r Row) Witnessable() bool { return r.Witness != WitnessUnwitnessable }
@@ -176,7 +191,8 @@ func New(files []File) (*Catalog, error) {
 
 var (
 	idPattern = regexp.MustCompile(`^[A-Za-z0-9.-]+$`)
-	levels    = map[string]bool{"MUST": true, "MUST NOT": true, "REQUIRED": true, "SHALL": true, "SHALL NOT": true}
+	levels    = map[string]bool{"MUST": true, "MUST NOT": true, "REQUIRED": true, "SHALL": true, "SHALL NOT": true,
+		"SHOULD": true, "SHOULD NOT": true, "RECOMMENDED": true, "NOT RECOMMENDED": true}
 	subjects  = map[string]bool{"agent": true, "client": true, "consumer": true, "publisher": true, "surface": true, "deployment": true}
 	witnesses = map[string]bool{WitnessWire: true, WitnessStatic: true, WitnessReferenceClient: true, WitnessGated: true, WitnessUnwitnessable: true}
 )

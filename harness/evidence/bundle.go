@@ -52,7 +52,8 @@ type Bundle struct {
 	Finished       string               `json:"finished"`
 	Status         string               `json:"status"`                 // the target's: harness.Status
 	StatusReason   string               `json:"statusReason,omitempty"` // why, when nothing was graded or the run was interrupted
-	Totals         map[string]int       `json:"totals"`                 // rows about the target only
+	Totals         map[string]int       `json:"totals"`                 // requirement rows about the target only
+	Advisory       Advisory             `json:"advisory"`               // recommendation rows about the target
 	SelfCheck      SelfCheck            `json:"selfCheck"`              // rows about the harness itself
 	AssertionCount int                  `json:"assertionCount"`
 	Rows           []harness.RowVerdict `json:"rows"`
@@ -67,6 +68,32 @@ type Bundle struct {
 type SelfCheck struct {
 	Status string         `json:"status"` // harness.SelfCheck*
 	Totals map[string]int `json:"totals"`
+}
+
+// Advisory is what the recommendation rows (SHOULD, SHOULD NOT, RECOMMENDED) about the target add up to: graded
+// like any other row, reported apart. Their findings do not fail the run unless selection.strict is set.
+type Advisory struct {
+	Totals   map[string]int    `json:"totals"`
+	Count    int               `json:"count"`    // len(Findings)
+	Findings []AdvisoryFinding `json:"findings"` // the advisory rows that did not pass
+}
+
+// AdvisoryFinding is one recommendation row the target did not (or could not be shown to) follow.
+type AdvisoryFinding struct {
+	ID       string `json:"id"`
+	Document string `json:"document"`
+	Verdict  string `json:"verdict"`
+	Detail   string `json:"detail,omitempty"`
+}
+
+// AdvisoryOf builds the advisory section from a run's rows.
+func AdvisoryOf(rows []harness.RowVerdict) Advisory {
+	a := Advisory{Totals: harness.Totals(harness.AdvisoryRows(rows)), Findings: []AdvisoryFinding{}}
+	for _, r := range harness.AdvisoryFindings(rows) {
+		a.Findings = append(a.Findings, AdvisoryFinding{ID: r.ID, Document: r.Document, Verdict: r.Verdict, Detail: r.Detail})
+	}
+	a.Count = len(a.Findings)
+	return a
 }
 
 // BundleVersion is the bundle format this harness writes and verifies (2: target and self-check rows apart).
@@ -255,7 +282,7 @@ func NewFromDigest(res *harness.Result, tgt *target.Target, transcriptSHA string
 		Catalog: CatalogRef{Digest: cat.Digest, Rows: len(cat.Rows)},
 		Runner:  res.Env.Runner, Selection: res.Selection, Seed: res.Seed,
 		Started: res.Started.UTC().Format(time.RFC3339Nano), Finished: res.Finished.UTC().Format(time.RFC3339Nano),
-		Rows: res.Rows, Totals: harness.Totals(harness.TargetRows(res.Rows)), Falsifiability: fals,
+		Rows: res.Rows, Totals: harness.Totals(harness.RequiredRows(res.Rows)), Falsifiability: fals, Advisory: AdvisoryOf(res.Rows),
 		SelfCheck: SelfCheck{Status: harness.SelfCheckStatus(res.Rows), Totals: harness.Totals(harness.SelfCheckRows(res.Rows))},
 		Target:    TargetRef{Kind: tgt.Kind, ImageID: tgt.ImageID, Sabotage: tgt.Sabotage, Cards: []CardRef{}}}
 	if b.Selection.Documents == nil {
@@ -284,7 +311,7 @@ func NewFromDigest(res *harness.Result, tgt *target.Target, transcriptSHA string
 	for _, r := range res.Rows {
 		b.AssertionCount += r.Assertions
 	}
-	b.Status, b.StatusReason = harness.Status(res.Rows)
+	b.Status, b.StatusReason = harness.StatusOf(res.Rows, res.Selection.Strict)
 	b.Transcript = TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: transcriptSHA}
 	if res.Env != nil && res.Env.Client != nil {
 		if x := res.Env.Client.Recorder().Redactor(); x != nil {

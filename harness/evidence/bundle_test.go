@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -482,7 +483,14 @@ func TestJUnitOneCasePerRow(t *testing.T) {
 	if len(seen) != len(b.Rows) || doc.Tests != len(b.Rows) {
 		t.Fatalf("%d distinct test cases, tests=%d, for %d rows", len(seen), doc.Tests, len(b.Rows))
 	}
-	all := harness.Totals(b.Rows)
+	// Advisory rows that did not pass are <skipped type="advisory"> (the run is not strict), not failures.
+	var counted []harness.RowVerdict
+	for _, r := range b.Rows {
+		if !r.Advisory {
+			counted = append(counted, r)
+		}
+	}
+	all := harness.Totals(counted)
 	notTested := all["not-tested"] + all["blocked"]
 	if pass != 1 || fail != 1+notTested || doc.Failures != fail || skipped != len(b.Rows)-1-fail {
 		t.Fatalf("pass %d fail %d (failures attr %d) skipped %d; totals %v", pass, fail, doc.Failures, skipped, b.Totals)
@@ -581,13 +589,13 @@ func TestVerifyReportsMalformedBundles(t *testing.T) {
 	path := writeBundle(t, harness.Runner{}, nil)
 	raw, _ := os.ReadFile(path)
 	// An unknown member: every check still runs, and the schema names it.
-	os.WriteFile(path, bytes.Replace(raw, []byte(`{"assertionCount"`), []byte(`{"approvedBy":"me","assertionCount"`), 1), 0o644)
+	os.WriteFile(path, bytes.Replace(raw, []byte(`{"advisory"`), []byte(`{"approvedBy":"me","advisory"`), 1), 0o644)
 	rep := verify(t, path, nil)
 	if rep.OK() || rep.Bundle == nil || !strings.Contains(strings.Join(rep.Problems(), "\n"), "approvedBy") || len(rep.Checks) < 5 {
 		t.Fatalf("unknown member: %v", rep.Problems())
 	}
 	// A doubled status (decoders disagree on which one wins) and a case variant: each refused by name.
-	for from, to := range map[string]string{`"status":`: `"status":"passed","status":`, `{"assertionCount"`: `{"AssertionCount":0,"assertionCount"`} {
+	for from, to := range map[string]string{`"status":`: `"status":"passed","status":`, `{"advisory"`: `{"AssertionCount":0,"advisory"`} {
 		os.WriteFile(path, bytes.Replace(raw, []byte(from), []byte(to), 1), 0o644)
 		if _, _, err := evidence.Load(path); err == nil || !(strings.Contains(err.Error(), `duplicate member "status"`) || strings.Contains(err.Error(), `unknown member "AssertionCount"`)) {
 			t.Errorf("%s: Load = %v, want the member named", to, err)
@@ -698,6 +706,31 @@ func TestProviderNameNormalised(t *testing.T) {
 	for _, name := range []string{"Independent Lab", "Acme", "Agents Inc"} {
 		if _, ok := evidence.ProviderRunner(name, cards); ok {
 			t.Errorf("%q taken for the provider %q", name, cards[0].Provider)
+		}
+	}
+}
+
+// The advisory section is recomputed from the rows: a bundle whose advisory count disagrees with its rows, or
+// whose status ignores selection.strict, does not verify.
+func TestVerifyRecomputesAdvisory(t *testing.T) {
+	path := writeBundle(t, harness.Runner{}, nil)
+	raw, _ := os.ReadFile(path)
+	b, _, err := evidence.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := fmt.Sprintf(`"advisory":{"count":%d,`, b.Advisory.Count)
+	if !bytes.Contains(raw, []byte(from)) {
+		t.Fatalf("bundle lacks %s", from)
+	}
+	os.WriteFile(path, bytes.Replace(raw, []byte(from), []byte(fmt.Sprintf(`"advisory":{"count":%d,`, b.Advisory.Count+1)), 1), 0o644)
+	if rep := verify(t, path, nil); rep.OK() || !strings.Contains(strings.Join(rep.Problems(), "\n"), "advisory.count") {
+		t.Fatalf("a forged advisory count verifies: %v", rep.Problems())
+	}
+	os.WriteFile(path, bytes.Replace(raw, []byte(`"selection":{`), []byte(`"selection":{"strict":true,`), 1), 0o644)
+	if b.Advisory.Count > 0 && b.Status == "passed" {
+		if rep := verify(t, path, nil); rep.OK() {
+			t.Fatalf("a strict bundle with advisory findings and status passed verifies")
 		}
 	}
 }

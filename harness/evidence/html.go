@@ -54,6 +54,10 @@ type htmlView struct {
 	SelfCounts []countRow
 	SelfTotal  countRow
 	SelfRows   []rowView
+	// The recommendation rows about the target: reported apart; their findings fail the run only when strict.
+	AdvisoryRows     []rowView
+	AdvisoryFindings int
+	AdvisoryNote     string
 }
 
 type countRow struct {
@@ -106,7 +110,8 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 	exchanges := indexTranscript(o.Transcript)
 
 	v.StatusLine = StatusLine(b)
-	v.Counts, v.Total = countRows(harness.TargetRows(b.Rows), b.Totals)
+	v.Counts, v.Total = countRows(harness.RequiredRows(b.Rows), b.Totals)
+	v.AdvisoryFindings, v.AdvisoryNote = b.Advisory.Count, AdvisoryNote(b)
 	v.SelfCounts, v.SelfTotal = countRows(harness.SelfCheckRows(b.Rows), b.SelfCheck.Totals)
 
 	for _, r := range b.Rows {
@@ -118,6 +123,12 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 		if r.SelfCheck {
 			v.SelfRows = append(v.SelfRows, rv)
 			continue
+		}
+		if r.Advisory {
+			v.AdvisoryRows = append(v.AdvisoryRows, rv)
+			if !b.Selection.Strict || !r.Counts() {
+				continue
+			}
 		}
 		switch {
 		case r.Counts():
@@ -343,7 +354,7 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 <dt>assertions</dt><dd>{{.B.AssertionCount}}</dd>
 </dl>
 
-<h2>Verdicts per document (rows about the target)</h2>
+<h2>Verdicts per document (requirement rows about the target)</h2>
 <table id="counts">
 <tr><th>document</th>{{range .Verdicts}}<th class="v-{{.}}">{{.}}</th>{{end}}<th>rows</th></tr>
 {{range .Counts}}<tr data-document="{{.Document}}"><td title="{{.Title}}">{{.Document}}</td>{{range .Cells}}<td class="n{{if eq .N 0}} zero{{end}}" data-verdict="{{.Verdict}}">{{.N}}</td>{{end}}<td class="n">{{.Total}}</td></tr>
@@ -361,6 +372,13 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 {{if .Exchanges}}<div>exchanges:</div>{{range .Exchanges}}{{if .Found}}<details><summary><code>{{.Summary}}</code> <code>{{short .ID}}</code></summary><pre>{{.Request}}</pre><pre>{{.Response}}</pre></details>{{else}}<div><code>{{.ID}}</code> (not in the transcript given to the renderer)</div>{{end}}{{end}}{{else}}<div>exchanges: none cited</div>{{end}}
 </article>
 {{end}}
+
+<h2 id="advisory">Advisory: recommendation rows ({{len .AdvisoryRows}} rows, {{.AdvisoryFindings}} findings)</h2>
+<p>Rows at SHOULD, SHOULD NOT or RECOMMENDED level about the target: graded like any other row, reported here apart. Their findings do not fail the run unless it is strict (<code>runsuite run --strict</code>){{if .AdvisoryNote}}{{.AdvisoryNote}}{{end}}.</p>
+{{if .AdvisoryRows}}<table id="advisory-rows">
+<tr><th>row</th><th>verdict</th><th>clause</th><th>detail</th></tr>
+{{range .AdvisoryRows}}<tr id="advisory-{{.ID}}" data-verdict="{{.Verdict}}"><td>{{.ID}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{if .Known}}{{.Row.Level}} “{{.Row.Clause}}”{{end}}</td><td>{{if .Detail}}<pre>{{.Detail}}</pre>{{end}}</td></tr>
+{{end}}</table>{{end}}
 
 <h2 id="self-check">Harness self-check ({{len .SelfRows}} rows)</h2>
 <p>Rows witnessed by the harness's own reference client against its own fixtures: they are about the harness, not the target, and never enter the target's counts or status. A failed self-check is a harness defect.</p>

@@ -15,7 +15,9 @@ import (
 // rows rather than Ginkgo specs. Verdicts map as follows: executed-pass passes; executed-fail, blocked and
 // not-tested are <failure> (each counts against the run; the type attribute carries the verdict, so a blocked row
 // never reads as a pass or as an acceptable skip); inapplicable, unwitnessable and skipped are <skipped> with
-// the reason. The properties of every suite carry the bundle's standing (claim or evidence), tier, runner,
+// the reason. An advisory row (a recommendation: SHOULD, SHOULD NOT, RECOMMENDED) carries the property
+// advisory=true; when it did not pass and the run is not strict it is <skipped type="advisory"> with the finding as
+// message and body (reported, not failing), under --strict a <failure> like any other. The properties of every suite carry the bundle's standing (claim or evidence), tier, runner,
 // signer and catalog digest, so a dashboard shows a self-run as a claim.
 
 type junitSuites struct {
@@ -97,6 +99,8 @@ func JUnitPropertiesWith(b *Bundle, rep *Report) []junitProperty {
 		{"extconf.witnessSha256", b.WitnessSHA256},
 		{"extconf.status", b.Status},
 		{"extconf.statusReason", b.StatusReason},
+		{"extconf.strict", fmt.Sprint(b.Selection.Strict)},
+		{"extconf.advisory.count", fmt.Sprint(b.Advisory.Count)},
 	}
 }
 
@@ -156,10 +160,24 @@ func JUnitWith(w io.Writer, b *Bundle, rep *Report) error {
 		if fals := b.Falsifiability; fals != nil && len(fals.Rows[r.ID]) > 0 {
 			tc.Properties = append(tc.Properties, junitProperty{"killedBy", strings.Join(fals.Rows[r.ID], ",")})
 		}
+		if r.Advisory {
+			tc.Properties = append(tc.Properties, junitProperty{"advisory", "true"})
+		}
 		body := failureBody(r, row, known)
+		advisoryOnly := r.Advisory && !b.Selection.Strict
 		switch r.Verdict {
 		case harness.ExecutedPass:
 		case harness.ExecutedFail, harness.Blocked, harness.NotTested:
+			if advisoryOnly {
+				msg := "advisory (a recommendation; not failing the run without --strict): " + r.Verdict
+				if known {
+					msg += fmt.Sprintf(": %s %q", row.Level, row.Clause)
+				}
+				tc.Skipped = &junitResult{Type: "advisory", Message: msg, Body: body}
+				s.Skipped++
+				out.Skipped++
+				break
+			}
 			msg := r.Verdict
 			if r.SelfCheck && r.Verdict == harness.ExecutedFail {
 				msg = "harness defect: " + msg

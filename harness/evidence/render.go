@@ -68,8 +68,9 @@ func SummaryWith(w io.Writer, b *Bundle, rep *Report) {
 			}
 		}
 	}
-	target, self := harness.TargetRows(b.Rows), harness.SelfCheckRows(b.Rows)
+	target, self, advisory := harness.RequiredRows(b.Rows), harness.SelfCheckRows(b.Rows), harness.AdvisoryRows(b.Rows)
 	printRows(self, "SELF-CHECK ")
+	printRows(advisory, "ADVISORY ")
 	printRows(target, "")
 	if len(self) > 0 {
 		fmt.Fprintf(w, "\nharness self-check (rows about the harness's own reference client; not the target's result): %s\n", strings.ToUpper(b.SelfCheck.Status))
@@ -78,9 +79,24 @@ func SummaryWith(w io.Writer, b *Bundle, rep *Report) {
 			fmt.Fprintln(w, "HARNESS DEFECT: a self-check failed; the harness, not the target, is at fault")
 		}
 	}
-	fmt.Fprintln(w, "\ntarget (rows about the target):")
+	if len(advisory) > 0 {
+		fmt.Fprintf(w, "\nadvisory (recommendation rows about the target: SHOULD, SHOULD NOT, RECOMMENDED): %d finding(s)%s\n", b.Advisory.Count, AdvisoryNote(b))
+		countTable(w, advisory, b.Advisory.Totals)
+	}
+	fmt.Fprintln(w, "\ntarget (requirement rows about the target):")
 	countTable(w, target, b.Totals)
 	fmt.Fprintf(w, "%s (%s)\n", StatusLine(b), headline)
+}
+
+// AdvisoryNote says what the advisory findings do to the run: nothing unless it is strict.
+func AdvisoryNote(b *Bundle) string {
+	switch {
+	case b.Advisory.Count == 0:
+		return ""
+	case b.Selection.Strict:
+		return "; --strict: they fail the run"
+	}
+	return "; reported, not failing the run (--strict would fail it)"
 }
 
 // StatusLine is the target's status for people: "PASSED", "FAILED", "NOTHING GRADED: <why>", "INTERRUPTED: <why>".

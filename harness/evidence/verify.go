@@ -354,7 +354,17 @@ func checkTotals(c *Check, b *Bundle) {
 			}
 		}
 	}
-	compare("", b.Totals, harness.TargetRows(b.Rows))
+	compare("", b.Totals, harness.RequiredRows(b.Rows))
+	compare("advisory.totals.", b.Advisory.Totals, harness.AdvisoryRows(b.Rows))
+	if want := AdvisoryOf(b.Rows); b.Advisory.Count != want.Count || len(b.Advisory.Findings) != want.Count {
+		c.Problems = append(c.Problems, fmt.Sprintf("advisory.count is %d with %d findings but %d advisory rows did not pass", b.Advisory.Count, len(b.Advisory.Findings), want.Count))
+	} else {
+		for i, f := range want.Findings {
+			if g := b.Advisory.Findings[i]; g.ID != f.ID || g.Verdict != f.Verdict || g.Document != f.Document {
+				c.Problems = append(c.Problems, fmt.Sprintf("advisory.findings[%d] is %s %s but the rows make it %s %s", i, g.ID, g.Verdict, f.ID, f.Verdict))
+			}
+		}
+	}
 	compare("selfCheck.totals.", b.SelfCheck.Totals, harness.SelfCheckRows(b.Rows))
 	sum := 0
 	for _, r := range b.Rows {
@@ -363,14 +373,14 @@ func checkTotals(c *Check, b *Bundle) {
 	if sum != b.AssertionCount {
 		c.Problems = append(c.Problems, fmt.Sprintf("assertionCount is %d but the rows' assertions add up to %d", b.AssertionCount, sum))
 	}
-	if want, _ := harness.Status(b.Rows); b.Status != want {
-		c.Problems = append(c.Problems, fmt.Sprintf("status is %q but the rows about the target make it %q", b.Status, want))
+	if want, _ := harness.StatusOf(b.Rows, b.Selection.Strict); b.Status != want {
+		c.Problems = append(c.Problems, fmt.Sprintf("status is %q but the rows about the target make it %q (strict %v)", b.Status, want, b.Selection.Strict))
 	}
 	if want := harness.SelfCheckStatus(b.Rows); b.SelfCheck.Status != want {
 		c.Problems = append(c.Problems, fmt.Sprintf("selfCheck.status is %q but the self-check rows make it %q", b.SelfCheck.Status, want))
 	}
 	if c.OK() {
-		note := fmt.Sprintf("totals, assertionCount (%d) and status (%s) agree with the rows about the target; self-check %s", sum, b.Status, b.SelfCheck.Status)
+		note := fmt.Sprintf("totals, assertionCount (%d) and status (%s) agree with the rows about the target; advisory findings %d (strict %v); self-check %s", sum, b.Status, b.Advisory.Count, b.Selection.Strict, b.SelfCheck.Status)
 		if b.StatusReason != "" {
 			note += "; " + b.StatusReason
 		}
@@ -442,6 +452,8 @@ func checkRows(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s says selfCheck true in a client certification, where every row is about the client under test", r.ID))
 		case b.Target.Kind != TargetKindClient && row.SelfCheck() != r.SelfCheck:
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s says selfCheck %v, the catalog says %v (witness %s)", r.ID, r.SelfCheck, row.SelfCheck(), row.Witness))
+		case (row.Advisory() && !row.SelfCheck()) != r.Advisory:
+			c.Problems = append(c.Problems, fmt.Sprintf("row %s says advisory %v, the catalog gives it level %s", r.ID, r.Advisory, row.Level))
 		}
 	}
 	missing := 0

@@ -173,7 +173,7 @@ func StartAgent(role string, set sabotage.Set) (*Agent, error) {
 }
 
 func startAgent(role string, set sabotage.Set, opt Options) (*Agent, error) {
-	a := &Agent{Role: role, Model: &Model{}, set: set, opt: opt, terms: role != "interview.noterms", churnVersion: 1}
+	a := &Agent{Role: role, Model: &Model{}, set: set, opt: opt, terms: role != "interview.noterms" && !set.On(sabotage.IVNoTermsDeclaration), churnVersion: 1}
 	sa := a2atest.Agent{
 		Name:    "interview reference agent (" + role + ")",
 		Card:    a.card,

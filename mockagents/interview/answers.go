@@ -224,6 +224,9 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 				return nil, a2atest.NewError(a2a.CodeInvalidParams, "skill must be a string", nil)
 			}
 			id, ok := a.match(cache.skills, s)
+			if !ok && a.set.On(sabotage.IVSelectorMissAnswered) {
+				return ans, nil // an empty answer where §4 rule 3 requires the refusal
+			}
 			if !ok {
 				return a.refusal(live, s), nil
 			}
@@ -254,6 +257,9 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 				ans.Projections = cache.termsBy[sk]
 			}
 			declared := cache.declared
+			if !declared && sk == "" && a.set.On(sabotage.IVNoTermsRefused) {
+				return a.refusal(live, "terms"), nil // a refusal where §4 rule 4 requires the answer declared false
+			}
 			if !declared && a.set.On(sabotage.IVTermsFabricatedFromCard) {
 				declared = true
 				ans.Projections = []projection{cache.description}

@@ -59,6 +59,9 @@ func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply
 	}
 	switch s.Kind {
 	case kindPublic:
+		if !cl.activated && a.set.On(sabotage.ORPublicSkillNeedsActivation) {
+			return a2atest.Reply{Err: a2atest.NewError(a2a.CodeInvalidParams, "activate the on-request extension first", nil)}
+		}
 		return a.message(cl, s.Answer, nil)
 	case kindStaff:
 		return a.staff(cl, s)

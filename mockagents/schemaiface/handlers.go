@@ -36,6 +36,9 @@ func (a *agent) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Reply
 	if k.contextID == "" {
 		k.contextID = newID()
 	}
+	if a.set.On(sabotage.SINoExtensionsEcho) {
+		c.RespHeader.Del(a2a.HeaderExtensions) // activated, not echoed (the SHOULD of section 9)
+	}
 	if r := a.limits(k); r != nil {
 		return *r
 	}

@@ -62,9 +62,10 @@ type Options struct {
 	// UnreachableHost lists the fixed-fee proposal at https://192.0.2.1/… (TEST-NET-1), which the run may not reach:
 	// not a latitude but the regression case of TE-3.3d (blocked naming the origin, never failed).
 	UnreachableHost bool
-	// VersionedURLOnChange makes the change hook publish the changed proposal at a new url /terms/versions/<n>/…, keeping
-	// the old url's bytes (terms §8: "SHOULD keep serving a withdrawn proposal's bytes"), and list the new url.
-	VersionedURLOnChange bool
+	// InPlaceChange makes the change hook replace the proposal at its url instead of publishing the changed proposal
+	// at a new url /terms/versions/<n>/… (the default, which keeps the old url's bytes: terms §8 "SHOULD keep serving
+	// a withdrawn proposal's bytes"). Declining that SHOULD is a latitude for the MUST rows; TE-8.3c reports it.
+	InPlaceChange bool
 	// RetiredKeySignature signs the card twice: first with a retired key no trusted JWK Set holds, then with the
 	// current one (A2A §8.4.3: a verifier accepts a card when at least one signature verifies).
 	RetiredKeySignature bool
@@ -82,14 +83,14 @@ type Options struct {
 
 // OptionNames are the starter's named switches, one per Options field.
 var OptionNames = map[string]func(*Options){
-	"third-party-host":        func(o *Options) { o.ThirdPartyHost = true },
-	"unreachable-host":        func(o *Options) { o.UnreachableHost = true },
-	"versioned-url-on-change": func(o *Options) { o.VersionedURLOnChange = true },
-	"retired-key-signature":   func(o *Options) { o.RetiredKeySignature = true },
-	"unsigned-card":           func(o *Options) { o.UnsignedCard = true },
-	"client-seat-absent":      func(o *Options) { o.ClientSeatAbsent = true },
-	"std-base64-sig":          func(o *Options) { o.StdBase64Sig = true },
-	"no-term-prose":           func(o *Options) { o.NoTermProse = true },
+	"third-party-host":      func(o *Options) { o.ThirdPartyHost = true },
+	"unreachable-host":      func(o *Options) { o.UnreachableHost = true },
+	"in-place-change":       func(o *Options) { o.InPlaceChange = true },
+	"retired-key-signature": func(o *Options) { o.RetiredKeySignature = true },
+	"unsigned-card":         func(o *Options) { o.UnsignedCard = true },
+	"client-seat-absent":    func(o *Options) { o.ClientSeatAbsent = true },
+	"std-base64-sig":        func(o *Options) { o.StdBase64Sig = true },
+	"no-term-prose":         func(o *Options) { o.NoTermProse = true },
 }
 
 // ParseOptions reads named switches (OptionNames); an unknown name is an error.
@@ -128,7 +129,7 @@ type agent struct {
 	initial  snapshot
 	rotation int
 	archive  map[string][]byte // archive path → reformatted bytes of a withdrawn proposal
-	versions map[int][]byte    // VersionedURLOnChange: version n → the document served at /terms/versions/<n>/
+	versions map[int][]byte    // unless InPlaceChange: version n → the document served at /terms/versions/<n>/
 }
 
 type snapshot struct {
@@ -147,13 +148,13 @@ func Start(set sabotage.Set) (roles map[string]string, cfg target.Config, closeF
 // latitudeOptions maps each registered terms latitude to its option name (OptionNames). unreachable-host is no
 // latitude: it is meant to block TE-3.3d.
 var latitudeOptions = map[sabotage.ID]string{
-	sabotage.TermsLatThirdPartyHost:       "third-party-host",
-	sabotage.TermsLatVersionedURLOnChange: "versioned-url-on-change",
-	sabotage.TermsLatRetiredKeySignature:  "retired-key-signature",
-	sabotage.TermsLatUnsignedCard:         "unsigned-card",
-	sabotage.TermsLatClientSeatAbsent:     "client-seat-absent",
-	sabotage.TermsLatStdBase64Sig:         "std-base64-sig",
-	sabotage.TermsLatNoTermProse:          "no-term-prose",
+	sabotage.TermsLatThirdPartyHost:      "third-party-host",
+	sabotage.TermsLatInPlaceChange:       "in-place-change",
+	sabotage.TermsLatRetiredKeySignature: "retired-key-signature",
+	sabotage.TermsLatUnsignedCard:        "unsigned-card",
+	sabotage.TermsLatClientSeatAbsent:    "client-seat-absent",
+	sabotage.TermsLatStdBase64Sig:        "std-base64-sig",
+	sabotage.TermsLatNoTermProse:         "no-term-prose",
 }
 
 // OptionsOf returns the options the terms latitudes switched on in set select.
@@ -409,6 +410,8 @@ func (a *agent) entry(name, url string) map[string]any {
 			delete(e, "digest")
 		case a.set.On(sabotage.TermsDigestUppercaseHex):
 			e["digest"] = "sha256:" + strings.ToUpper(strings.TrimPrefix(a.digests[name], "sha256:"))
+		case a.set.On(sabotage.TermsOfferingSkillName):
+			e["offering"] = "Reconcile statement" // the skill's name, not its id (terms §3 rule 3, SHOULD)
 		}
 	}
 	return e
@@ -418,6 +421,9 @@ func (a *agent) entry(name, url string) map[string]any {
 func (a *agent) buildCard(party string) a2a.AgentCard {
 	base := a.base
 	recURL, catURL := a.recURL(), a.docBase()+"/terms/"+categorise+".sow.json"
+	if a.set.On(sabotage.TermsProposalOtherHost) {
+		catURL = "https://proposals.unrelated.example/terms/" + categorise + ".sow.json" // not the publisher's (terms §8, SHOULD)
+	}
 	proposals := []any{a.entry(reconcile, recURL), a.entry(categorise, catURL)}
 	if party == PartyA || (party == "" && a.set.On(sabotage.TermsDirectedProposalPublic)) ||
 		(party == PartyB && a.set.On(sabotage.TermsDirectedProposalOtherParty)) {
@@ -476,14 +482,14 @@ func (a *agent) docBase() string {
 	return a.base
 }
 
-// recURL is the fixed-fee proposal's listed url (a versioned path after a change under VersionedURLOnChange).
+// recURL is the fixed-fee proposal's listed url (a versioned path after a change, unless InPlaceChange).
 func (a *agent) recURL() string {
 	switch {
 	case a.set.On(sabotage.TermsEntryURLHTTP):
 		return a.plainBase + "/terms/" + reconcile + ".sow.json"
 	case a.opt.UnreachableHost:
 		return "https://192.0.2.1/terms/" + reconcile + ".sow.json"
-	case a.opt.VersionedURLOnChange && a.rotation > 0:
+	case a.versioned() && a.rotation > 0:
 		return fmt.Sprintf("%s/terms/versions/%d/%s.sow.json", a.docBase(), a.rotation+1, reconcile)
 	}
 	return a.docBase() + "/terms/" + reconcile + ".sow.json"
@@ -551,6 +557,15 @@ func (a *agent) serveProposal(w http.ResponseWriter, r *http.Request) {
 	if !ok || (name != reconcile && name != categorise) {
 		http.NotFound(w, r)
 		return
+	}
+	if name == reconcile && a.set.On(sabotage.TermsWithdrawnURL404) {
+		a.mu.Lock()
+		withdrawn := a.rotation > 0 && a.versioned()
+		a.mu.Unlock()
+		if withdrawn {
+			http.NotFound(w, r) // a bare 404 where §8 asks to keep serving the withdrawn bytes
+			return
+		}
 	}
 	if name == reconcile && a.set.On(sabotage.TermsURLServesNonJSON) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -643,8 +658,9 @@ func (a *agent) rotate(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if a.opt.VersionedURLOnChange {
-		// The old url keeps the withdrawn bytes; the changed proposal lives at /terms/versions/<n>/.
+	if a.versioned() {
+		// The old url keeps the withdrawn bytes (unless terms.withdrawn-url-404); the changed proposal lives at
+		// /terms/versions/<n>/.
 		a.versions[a.rotation+1] = doc
 	} else {
 		a.served[reconcile] = doc
@@ -668,7 +684,14 @@ func (a *agent) rotate(w http.ResponseWriter, r *http.Request) {
 		"archived": a.base + "/terms/archive/" + strings.TrimPrefix(oldDigest, "sha256:") + ".sow.json"})
 }
 
-// serveVersion serves a changed proposal at its versioned url (VersionedURLOnChange).
+// versioned reports whether a change publishes the changed proposal at a new url, keeping the old url's bytes: the
+// default, unless InPlaceChange, and unless terms.card-not-updated-on-change, whose fault is serving the new document
+// at the url the stale card still lists.
+func (a *agent) versioned() bool {
+	return !a.opt.InPlaceChange && !a.set.On(sabotage.TermsCardNotUpdatedOnChange)
+}
+
+// serveVersion serves a changed proposal at its versioned url (unless InPlaceChange).
 func (a *agent) serveVersion(w http.ResponseWriter, r *http.Request) {
 	var n int
 	if _, err := fmt.Sscanf(r.PathValue("n"), "%d", &n); err != nil || r.PathValue("file") != reconcile+".sow.json" {

@@ -191,9 +191,14 @@ func runLatitude(ctx context.Context, start Starter, l sabotage.Latitude, docs [
 }
 
 // Survives reports whether a row's verdict is one a latitude may leave: executed-pass, inapplicable, blocked with a
-// reason, unwitnessable or skipped. Anything else (executed-fail, not-tested, an unreasoned block, any other
+// reason, unwitnessable or skipped; and, on an advisory (SHOULD-level) row, executed-fail: not following a
+// recommendation is itself a latitude (design.md), so a latitude may decline a SHOULD, as long as no requirement
+// row fails with it. Anything else (executed-fail on a requirement row, not-tested, an unreasoned block, any other
 // status) fails the latitude.
 func Survives(r harness.RowVerdict) bool {
+	if r.Advisory && r.Verdict == harness.ExecutedFail {
+		return true
+	}
 	switch r.Verdict {
 	case harness.ExecutedPass, harness.Inapplicable, harness.Unwitnessable, harness.Skipped:
 		return true

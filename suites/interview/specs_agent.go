@@ -33,6 +33,32 @@ func registerAgentSpecs(e *harness.Env) {
 		w.Negative(ok, "required absent or false", "required: "+string(req), ex)
 	})
 
+	harness.Spec(e, "IV-3.3", "the card declaring the interview extension also declares the terms extension (SHOULD)", func(w *harness.W) {
+		const row = "IV-3.3"
+		_, raw, ex := w.Card(roleMain)
+		_, found := rawExtension(raw, vinterview.URI)
+		if !found {
+			w.Inapplicable("the card does not declare the interview extension")
+		}
+		_, terms := rawExtension(raw, termsURI)
+		w.Check(terms, "capabilities.extensions has an entry whose uri is exactly "+termsURI, "no terms extension entry", ex)
+	})
+
+	harness.Spec(e, "IV-4.3", "a skill selector matching no declared id receives the standard refusal with reason out_of_scope", func(w *harness.W) {
+		const row = "IV-4.3"
+		s := open(w, row, roleMain)
+		if len(s.skills) == 0 {
+			w.Inapplicable("the card declares no skills, so no selector can be shown to match")
+		}
+		for _, m := range []string{"interview/usage", "interview/terms"} {
+			r := s.answer(m, map[string]any{"skill": s.skills[0]}, "control: the exact declared id")
+			w.Control(r.Refusal == nil, m+" with the declared id "+s.skills[0]+" is answered, not refused", r.Observed(), r.Exchange)
+			miss := s.ask(m, map[string]any{"skill": "zz-no-such-skill-" + nonce()}, true, "a selector matching no declared id")
+			w.Negative(refusalShape(miss) == "", m+" with a selector matching nothing: a JSON-RPC result {refused: true, reason: \"out_of_scope\", detail, …}",
+				refusalShape(miss)+"; "+miss.Observed(), miss.Exchange)
+		}
+	})
+
 	harness.Spec(e, "IV-4.1a", "each of the five interview methods answers under activation by projecting the card as served or a committed proposal (the procedure of section 8)", func(w *harness.W) {
 		const row = "IV-4.1a"
 		s := open(w, row, roleMain)
@@ -241,6 +267,17 @@ func registerAgentSpecs(e *harness.Env) {
 			w.Inapplicable("the agent in role " + roleNoTerms + " declares the terms extension")
 		}
 		checkTerms(s)
+	})
+
+	harness.Spec(e, "IV-4.6", "an agent without a terms extension answers interview/terms with no projection and declared false", func(w *harness.W) {
+		const row = "IV-4.6"
+		s := open(w, row, roleNoTerms)
+		if _, ok := s.card.Extension(termsURI); ok {
+			w.Inapplicable("the agent in role " + roleNoTerms + " declares the terms extension")
+		}
+		r := s.ask("interview/terms", nil, true, "interview/terms on an agent with no terms extension")
+		ok := r.Answer != nil && r.Answer.Malformed == "" && len(r.Answer.Projections) == 0 && r.Answer.Declared != nil && !*r.Answer.Declared
+		w.Check(ok, "an answer {question: \"terms\", declared: false, projections: []}, not a refusal or an error", r.Observed(), r.Exchange)
 	})
 
 	harness.Spec(e, "IV-4.5", "interview/refusals includes only grounds declared in the card or a committed proposal", func(w *harness.W) {

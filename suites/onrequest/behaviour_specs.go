@@ -113,6 +113,24 @@ func (s *suite) behaviourSpecs() {
 		}
 	})
 
+	s.spec("OR-5.2", "a public skill is answered to any client, with and without activation", func(w *harness.W) {
+		const row = "OR-5.2"
+		a := s.loadAgent(w, roleMain, row)
+		id, ok := s.publicSkill(a)
+		if !ok {
+			w.Inapplicable("the card has no public skill the harness can ask (every skill is listed, secured, or has no example or configured request)")
+		}
+		for _, m := range anonymousModes {
+			for _, o := range s.send(w, row, a, probe{skill: id, activated: m.activated}) {
+				answered := o.err == "" && strings.TrimSpace(o.reply.AllText()) != ""
+				if obj := o.reply.Object(); obj != nil && (obj.Status == vonrequest.StatusOnRequest || obj.Status == vonrequest.StatusActionReferred) {
+					answered = false
+				}
+				w.Check(answered, fmt.Sprintf("public skill %s is answered (%s, %s): reply text, no referral", id, o.variant, o.mode), o.String(), o.ex)
+			}
+		}
+	})
+
 	s.spec("OR-5.1", "an agent gives the same outcome whether or not the client activates the extension", func(w *harness.W) {
 		const row = "OR-5.1"
 		a := s.loadAgent(w, roleMain, row)

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
+	"strings"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -101,6 +103,28 @@ func registerDescribe(e *harness.Env) {
 		w.Check(d.tree["skill_version"] == en.SkillVersion && calc == en.Digest,
 			fmt.Sprintf("%s: skill_version %s and calculated digest %s", d.skill, en.SkillVersion, en.Digest),
 			fmt.Sprintf("skill_version %#v, calculated %s", d.tree["skill_version"], calc), d.ans.ex)
+	})
+
+	spec(e, "SI-9.3c", "an agent that activates the extension echoes its URI in the A2A-Extensions response header (SHOULD)", func(w *harness.W) {
+		s := open(w, "SI-9.3c")
+		d := s.describeSkill(s.client("A"), false, modeSync, s.describeSkillID("SI-9.3c"), "describe_skill, activated")
+		ex := d.ans.ex
+		if ex == nil {
+			w.Blocked("describe_skill made no exchange: " + d.ans.describe())
+		}
+		listed := func(h http.Header) bool {
+			for _, v := range h.Values(a2a.HeaderExtensions) {
+				for _, u := range strings.Split(v, ",") {
+					if strings.TrimSpace(u) == URI {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		w.Control(listed(ex.RequestHeader), "the request lists "+URI+" in A2A-Extensions (section 9: the client activates it)", fmt.Sprintf("request A2A-Extensions: %q", ex.RequestHeader.Values(a2a.HeaderExtensions)), ex)
+		w.Control(d.ans.task != nil, "describe_skill is answered with a Task (the extension is in use)", d.ans.describe(), ex)
+		w.Negative(listed(ex.ResponseHeader), "the response's A2A-Extensions header lists "+URI, fmt.Sprintf("response A2A-Extensions: %q", ex.ResponseHeader.Values(a2a.HeaderExtensions)), ex)
 	})
 
 	spec(e, "SI-9.17a", "a successful describe_skill Task reaches TASK_STATE_COMPLETED (sync, streamed, GetTask)", func(w *harness.W) {

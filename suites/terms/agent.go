@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"regexp"
 	"strings"
@@ -58,6 +59,63 @@ func registerAgentSpecs(s *state) {
 		for _, en := range d.entries {
 			w.Check(digestSpelling.MatchString(en.dig), fmt.Sprintf("proposals[%d].digest matches ^sha256:[0-9a-f]{64}$", en.index),
 				fmt.Sprintf("proposals[%d].digest: %s", en.index, jsonOf(en.obj["digest"])), d.ex)
+		}
+	})
+
+	harness.Spec(e, "TE-3.3f", "an entry's offering is the id of the skill the card declares for that offering (SHOULD)", func(w *harness.W) {
+		d := s.declaration(w, "TE-3.3f")
+		d.needEntries(w)
+		fold := func(x string) string {
+			return strings.Map(func(r rune) rune {
+				if r == ' ' || r == '-' || r == '_' || r == '.' {
+					return -1
+				}
+				return r
+			}, strings.ToLower(x))
+		}
+		checked := 0
+		for _, en := range d.entries {
+			off, ok := en.obj["offering"].(string)
+			if !ok || off == "" {
+				continue // offering is OPTIONAL
+			}
+			// The skill for that offering: one whose id or name is the offering up to case and separators. Where
+			// none is, the card declares no skill for it and the recommendation does not apply to this entry.
+			for _, sk := range d.card.Skills {
+				if fold(sk.ID) == fold(off) || fold(sk.Name) == fold(off) {
+					checked++
+					w.Check(off == sk.ID, fmt.Sprintf("proposals[%d].offering equals the id of skill %q", en.index, sk.ID),
+						fmt.Sprintf("proposals[%d].offering: %q; skill id %q, name %q", en.index, off, sk.ID, sk.Name), d.ex)
+					break
+				}
+			}
+		}
+		if checked == 0 {
+			w.Inapplicable("no entry names an offering for which the card declares a skill")
+		}
+	})
+
+	harness.Spec(e, "TE-8.5", "every proposals entry's url is on the card's own host or domain (SHOULD)", func(w *harness.W) {
+		d := s.declaration(w, "TE-8.5")
+		d.needEntries(w)
+		cardURL, _ := s.e.Target.CardURL(Role)
+		cu, err := url.Parse(cardURL)
+		if err != nil || cu.Hostname() == "" {
+			w.Blocked("the card URL " + cardURL + " has no host to compare with")
+		}
+		card := strings.ToLower(cu.Hostname())
+		parent := ""
+		if labels := strings.Split(card, "."); len(labels) >= 3 && net.ParseIP(card) == nil {
+			parent = strings.Join(labels[1:], ".")
+		}
+		for _, en := range d.entries {
+			u, err := url.Parse(en.url)
+			if en.url == "" || err != nil {
+				continue // TE-3.3a, TE-3.3c
+			}
+			h := strings.ToLower(u.Hostname())
+			ok := h == card || strings.HasSuffix(h, "."+card) || (parent != "" && (h == parent || strings.HasSuffix(h, "."+parent)))
+			w.Check(ok, fmt.Sprintf("proposals[%d].url is on %s or under its domain", en.index, card), "url: "+en.url, d.ex)
 		}
 	})
 

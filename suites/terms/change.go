@@ -38,6 +38,27 @@ func registerChangeSpecs(s *state) {
 		// the card did not follow only if nothing else took its place; the check above covers every listed url.
 	})
 
+	harness.Spec(e, "TE-8.3c", "after the standing proposal changes the old urls keep serving the withdrawn bytes (SHOULD)", func(w *harness.W) {
+		ch := s.change(w, "TE-8.3c")
+		fresh := map[string]string{}
+		for _, en := range ch.cardAfter.entries {
+			fresh[en.URL] = en.Digest
+		}
+		withdrawn := 0
+		for _, en := range ch.cardBefore.entries {
+			if fresh[en.URL] == en.Digest {
+				continue // still listed with the same commitment: not withdrawn
+			}
+			withdrawn++
+			w.Check(ch.served[en.URL] == en.Digest,
+				fmt.Sprintf("%s, which the card listed before the change, still serves the withdrawn document %s", en.URL, en.Digest),
+				fmt.Sprintf("it serves %s now %s", orNothing(ch.served[en.URL]), ch.gone[en.URL]), ch.cardAfter.ex)
+		}
+		if withdrawn == 0 {
+			w.Inapplicable("the change withdrew no entry the card listed (every url keeps its commitment)")
+		}
+	})
+
 	harness.Spec(e, "TE-8.3b", "after the standing proposal changes the signed card is re-signed", func(w *harness.W) {
 		s.declaration(w, "TE-8.3b")
 		first := s.freshCard(w, "TE-8.3b", "card before the standing proposal changes (signed?)")
@@ -117,6 +138,7 @@ type changed struct {
 	cardBefore, cardAfter cardState
 	before, after         map[string]string // url → digest of the served document, for documents the change touched
 	served                map[string]string // url → digest served after the change, for every url either card lists
+	gone                  map[string]string // url the old card listed → why it served nothing after the change
 }
 
 // freshCard fetches the card bypassing every cache (§8: cards get cached).
@@ -143,6 +165,26 @@ func (s *state) freshCard(w *harness.W, row, note string) cardState {
 }
 
 // servedDigests fetches every entry's document afresh.
+// servedDigestsTolerant is servedDigests that records a url serving no canonical document (digest "", with the
+// reason in gone) instead of blocking the spec.
+func (s *state) servedDigestsTolerant(w *harness.W, entries []vterms.Entry) (map[string]string, map[string]string) {
+	out, gone := map[string]string{}, map[string]string{}
+	for _, en := range entries {
+		body, _, err := vterms.FetchProposal(w.Ctx(), s.proposalClient(), en.URL, a2a.Call{Note: "terms proposal (change rows) " + en.URL})
+		if err != nil {
+			out[en.URL], gone[en.URL] = "", err.Error()
+			continue
+		}
+		d, err := vterms.ProposalDigest(body)
+		if err != nil {
+			out[en.URL], gone[en.URL] = "", "does not canonicalize: "+err.Error()
+			continue
+		}
+		out[en.URL] = d
+	}
+	return out, gone
+}
+
 func (s *state) servedDigests(w *harness.W, entries []vterms.Entry) map[string]string {
 	out := map[string]string{}
 	for _, en := range entries {
@@ -186,7 +228,10 @@ func (s *state) change(w *harness.W, row string) *changed {
 		defer cancel()
 		_, _ = s.e.Client.HTTP(ctx, http.MethodPost, hook+sep+"revert=1", []byte("{}"), a2a.Call{Note: "change hook: revert"})
 	})
-	after := s.servedDigests(w, ch.cardBefore.entries)
+	// The old urls are read tolerantly: one that serves nothing after the change is what TE-8.3c reports (the fresh
+	// card's urls below are read strictly).
+	after, gone := s.servedDigestsTolerant(w, ch.cardBefore.entries)
+	ch.gone = gone
 	ch.before, ch.after = map[string]string{}, map[string]string{}
 	for u, d := range after {
 		if before[u] != d {
@@ -216,4 +261,11 @@ func statusOf(ex *a2a.Exchange) int {
 		return 0
 	}
 	return ex.Status
+}
+
+func orNothing(d string) string {
+	if d == "" {
+		return "nothing (no document, or a fetch that failed)"
+	}
+	return d
 }
