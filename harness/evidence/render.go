@@ -56,13 +56,32 @@ func SummaryWith(w io.Writer, b *Bundle, rep *Report) {
 			len(c.Scenarios), len(c.ScopeRows), strings.ToUpper(c.ScopeStatus))
 	}
 	summaryStanding(w, b)
+	// A detail shared by several rows (a dead target, a missing input) is printed once, with the rows it stands
+	// for, instead of once per row.
 	printRows := func(rows []harness.RowVerdict, prefix string) {
+		shared := map[string][]string{}
 		for _, r := range rows {
-			if r.Verdict != harness.ExecutedFail && r.Verdict != harness.Blocked && r.Verdict != harness.NotTested {
+			if r.Verdict == harness.ExecutedFail || r.Verdict == harness.Blocked || r.Verdict == harness.NotTested {
+				k := r.Verdict + "\x00" + strings.TrimSpace(r.Detail)
+				shared[k] = append(shared[k], r.ID)
+			}
+		}
+		done := map[string]bool{}
+		for _, r := range rows {
+			k := r.Verdict + "\x00" + strings.TrimSpace(r.Detail)
+			ids := shared[k]
+			if len(ids) == 0 || done[k] {
 				continue
 			}
-			row, _ := cat.Row(r.ID)
-			fmt.Fprintf(w, "\n%s%s %s  %s: %q\n", prefix, strings.ToUpper(r.Verdict), r.ID, row.Level, row.Clause)
+			done[k] = true
+			if len(ids) > 2 {
+				fmt.Fprintf(w, "\n%s%s %d rows (%s):\n", prefix, strings.ToUpper(r.Verdict), len(ids), clipList(ids, 12))
+			} else {
+				for _, id := range ids {
+					row, _ := cat.Row(id)
+					fmt.Fprintf(w, "\n%s%s %s  %s: %q\n", prefix, strings.ToUpper(r.Verdict), id, row.Level, row.Clause)
+				}
+			}
 			for _, line := range strings.Split(strings.TrimSpace(r.Detail), "\n") {
 				fmt.Fprintf(w, "    %s\n", line)
 			}
@@ -264,3 +283,4 @@ func summaryStanding(w io.Writer, b *Bundle) {
 		fmt.Fprintln(w)
 	}
 }
+
