@@ -145,7 +145,8 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	}
 
 	var report gtypes.Report
-	ReportAfterSuite("extconf verdicts", func(r Report) { report = r })
+	var stopInterrupts func()
+	ReportAfterSuite("extconf verdicts", func(sc SpecContext, r Report) { report, stopInterrupts = r, stopper(sc) })
 
 	// Ginkgo refuses `go test -count=N` because it cannot rerun one tree; every Run builds a fresh tree, so the
 	// guard does not apply here. Show it count=1 for the duration of the run (the testing loop rereads its flag).
@@ -180,6 +181,9 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		RunSpecs(&quietT{}, "extconf", suiteCfg, repCfg)
 	}
 	finished := time.Now()
+	if stopInterrupts != nil {
+		stopInterrupts() // Ginkgo leaves its per-run interrupt goroutine running otherwise
+	}
 	globals.Reset()
 	if len(defects) > 0 {
 		return nil, fmt.Errorf("suite tree rejected: %s", strings.Join(defects, "; "))
