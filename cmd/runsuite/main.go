@@ -440,7 +440,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 
 // verifyWritten verifies a bundle the run just wrote (a variable so a test can make it fail).
 var verifyWritten = func(path string) (*evidence.Report, error) {
-	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude})
+	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude, TrustWritten: true})
 }
 
 // exitFor is the exit status of a written bundle: interrupted, then a harness defect (the bundle does not verify

@@ -371,6 +371,7 @@ func WriteDir(dir string, b *Bundle, transcript []byte) (string, error) {
 	if err := os.WriteFile(filepath.Join(dir, TranscriptFile), transcript, 0o644); err != nil {
 		return "", err
 	}
+	rememberWritten(filepath.Join(dir, TranscriptFile), transcript)
 	return path, nil
 }
 

@@ -3,6 +3,7 @@ package evidence
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -30,6 +31,10 @@ type VerifyOptions struct {
 	KnownToggle func(id string) bool
 	// KnownLatitude does the same for the latitudes section (sabotage.KnownLatitude). Nil: not checked, noted.
 	KnownLatitude func(id string) bool
+	// TrustWritten: transcript lines byte-identical to those this process just wrote with WriteDir (the
+	// self-check after a run) are checked by hashing them with the id blanked, not by decoding, re-encoding and
+	// canonicalising them; any other line gets the full check.
+	TrustWritten bool
 }
 
 // Check is one named verification step: it holds when it has no problems. Notes say what was checked.
@@ -140,7 +145,7 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 		}
 	}
 
-	transcript, exchanges := checkTranscript(check("transcript"), path, b)
+	transcript, exchanges := checkTranscript(check("transcript"), path, b, o.TrustWritten)
 
 	c = check("witness")
 	if transcript != nil {
@@ -179,13 +184,18 @@ type exchangeLine struct {
 	body   []byte
 }
 
-func checkTranscript(c *Check, path string, b *Bundle) ([]byte, map[string]exchangeLine) {
+func checkTranscript(c *Check, path string, b *Bundle, trustWritten bool) ([]byte, map[string]exchangeLine) {
 	file := b.Transcript.File
 	if file == "" || filepath.Base(file) != file {
 		c.Problems = append(c.Problems, fmt.Sprintf("transcript.file %q must be a bare file name beside the bundle", file))
 		return nil, nil
 	}
-	transcript, err := os.ReadFile(filepath.Join(filepath.Dir(path), file))
+	tpath := filepath.Join(filepath.Dir(path), file)
+	transcript, err := os.ReadFile(tpath)
+	var trusted map[[32]byte]bool
+	if trustWritten {
+		trusted = writtenLines(tpath)
+	}
 	if err != nil {
 		c.Problems = append(c.Problems, fmt.Sprintf("cannot read %s: %v", file, err))
 		return nil, nil
@@ -199,7 +209,13 @@ func checkTranscript(c *Check, path string, b *Bundle) ([]byte, map[string]excha
 	n := 0
 	for sc.Scan() {
 		n++
-		ex, problem := parseExchangeLine(n, sc.Bytes())
+		var ex exchangeLine
+		var problem string
+		if line := sc.Bytes(); trusted != nil && trusted[sha256.Sum256(line)] {
+			ex, problem = parseWrittenLine(n, line)
+		} else {
+			ex, problem = parseExchangeLine(n, line)
+		}
 		if problem != "" {
 			c.Problems = append(c.Problems, problem)
 			continue
@@ -223,6 +239,31 @@ func checkTranscript(c *Check, path string, b *Bundle) ([]byte, map[string]excha
 
 // parseExchangeLine recomputes an exchange's id: SHA-256 over the JCS form of the record with id "" (how the
 // recorder made it), so an edited line names itself.
+// parseWrittenLine reads a line this process wrote: already canonical, so its content digest is the SHA-256 of
+// the line with its id value blanked (the top-level "id" member; `"id":"` cannot occur unescaped inside a string).
+func parseWrittenLine(n int, line []byte) (exchangeLine, string) {
+	var m struct {
+		ID           string `json:"id"`
+		Method       string `json:"method"`
+		URL          string `json:"url"`
+		Seq          int    `json:"seq"`
+		Status       int    `json:"status"`
+		ResponseBody []byte `json:"responseBody"`
+	}
+	if err := json.Unmarshal(line, &m); err != nil {
+		return parseExchangeLine(n, line)
+	}
+	ex := exchangeLine{line: n, id: m.ID, method: m.Method, url: m.URL, seq: m.Seq, status: m.Status, body: m.ResponseBody}
+	member := []byte(`"id":"` + m.ID + `"`)
+	if bytes.Count(line, member) != 1 {
+		return parseExchangeLine(n, line)
+	}
+	if got := Digest(bytes.Replace(line, member, []byte(`"id":""`), 1)); got != ex.id {
+		return ex, fmt.Sprintf("%s line %d (ex#%d %s %s) was edited: its content digests to %s but it carries id %s", TranscriptFile, n, ex.seq, ex.method, ex.url, got, ex.id)
+	}
+	return ex, ""
+}
+
 func parseExchangeLine(n int, line []byte) (exchangeLine, string) {
 	var m map[string]any
 	dec := json.NewDecoder(bytes.NewReader(line))
