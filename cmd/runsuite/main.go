@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,6 +81,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code, err = cmdLatitude(args, stdout)
 	case "prove":
 		code, err = cmdProve(ctx, args, stdout, stderr)
+	case shardCommand: // hidden: one shard of `falsify --jobs N`, run by a child process
+		code, err = cmdFalsifyShard(ctx, os.Stdin, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitPass
@@ -107,7 +110,7 @@ const usage = `runsuite — the extconf conformance harness
                [--tier self|third-party] [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS] [--latitude IDS]
                [--force] [--allow-nothing-graded]
   runsuite catalog [--format table|json|index|index-json] [--check-specs DIR]
-  runsuite falsify [--sabotage IDS] [--latitude IDS] [--json FILE] [--whole-document]
+  runsuite falsify [--sabotage IDS] [--latitude IDS] [--json FILE] [--whole-document] [--jobs N]
                    [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE]]
   runsuite verify BUNDLE [--key FILE]
   runsuite render BUNDLE [--html FILE] [--junit FILE] [--key FILE]
@@ -304,7 +307,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	var fals *evidence.Falsifiability
 	if *falsFlag && !res.Interrupted {
 		var frep *falsify.Report
-		if fals, frep, err = falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, stderr); err != nil {
+		if fals, frep, err = falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, 1, stderr); err != nil {
 			return exitFail, err
 		}
 		if frep.Interrupted {
@@ -493,7 +496,7 @@ func writeFileWith(path string, write func(io.Writer) error) error {
 // toggle of those documents when nil) and returns the table that goes into a bundle, stamped with its run.
 // Latitudes run after the toggles: lats (every latitude applying to docs when nil), none when noLats; no toggle
 // runs when noToggles.
-func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, lats []sabotage.Latitude, noToggles, noLats bool, seed int64, whole bool, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
+func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, lats []sabotage.Latitude, noToggles, noLats bool, seed int64, whole bool, jobs int, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
 	var chosen []harness.Suite
 	for _, s := range suites.All() {
 		if len(docs) == 0 || slices.Contains(docs, s.Document) {
@@ -526,7 +529,7 @@ func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle,
 	started := time.Now().UTC()
 	fmt.Fprintf(stderr, "runsuite: falsification: the reference agents, then %d sabotaged runs, then %d latitude runs\n", len(toggles), len(lats))
 	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: chosen, Toggles: toggles, NoToggles: len(toggles) == 0,
-		Latitudes: lats, NoLatitudes: len(lats) == 0, Seed: seed, WholeDocument: whole})
+		Latitudes: lats, NoLatitudes: len(lats) == 0, Seed: seed, WholeDocument: whole, Jobs: jobs, Worker: shardWorker(stderr)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("falsification: %w", err)
 	}
@@ -684,6 +687,7 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	jsonOut := fs.String("json", "", "write the falsifiability table here")
 	seed := fs.Int64("seed", 1, "Ginkgo random seed")
 	whole := fs.Bool("whole-document", false, "per toggle, run its whole document (collateral across every row; slower)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "run the toggles and latitudes in N child processes (the reference run is shared)")
 	outDir := fs.String("out", "", "also write a bundle of the reference run carrying the falsifiability table here")
 	asFlag := fs.String("as", "", "with --out: who runs the harness")
 	tierFlag := fs.String("tier", "self", "with --out: self or third-party")
@@ -724,7 +728,7 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if len(lats) == 0 {
 		lats = sabotage.Latitudes()
 	}
-	table, rep, err := falsifyTable(ctx, nil, toggles, lats, *sab == "" && *latFlag != "", *latFlag == "" && *sab != "", *seed, *whole, stderr)
+	table, rep, err := falsifyTable(ctx, nil, toggles, lats, *sab == "" && *latFlag != "", *latFlag == "" && *sab != "", *seed, *whole, *jobs, stderr)
 	if err != nil {
 		return exitFail, err
 	}
