@@ -289,12 +289,21 @@ func runShard(ctx context.Context, start Starter, o Options, docs, refPass map[s
 		out.Toggles = append(out.Toggles, tr)
 	}
 	for _, l := range lats {
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
 		lr, err := runLatitude(ctx, start, l, sortedKeys(docs), o)
 		if err != nil {
 			return nil, err
 		}
 		if len(lr.Documents) > 0 {
 			out.Runs++
+		}
+		if ctx.Err() != nil {
+			// Cut short: its rows read not-tested, which proves nothing about the latitude; left out, like a toggle.
+			out.Interrupted = true
+			break
 		}
 		out.Latitudes = append(out.Latitudes, lr)
 	}
