@@ -169,7 +169,8 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	}
 
 	var report gtypes.Report
-	ReportAfterSuite("extconf verdicts", func(r Report) { report = r })
+	var stopInterrupts func()
+	ReportAfterSuite("extconf verdicts", func(sc SpecContext, r Report) { report, stopInterrupts = r, stopper(sc) })
 	if o.OnSpec != nil {
 		event := func(r SpecReport, done bool) {
 			if r.State.Is(gtypes.SpecStateSkipped|gtypes.SpecStatePending) || len(r.ContainerHierarchyTexts) == 0 {
@@ -214,6 +215,9 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		RunSpecs(&quietT{}, "extconf", suiteCfg, repCfg)
 	}
 	finished := time.Now()
+	if stopInterrupts != nil {
+		stopInterrupts() // Ginkgo leaves its per-run interrupt goroutine running otherwise
+	}
 	globals.Reset()
 	if len(defects) > 0 {
 		return nil, fmt.Errorf("suite tree rejected: %s", strings.Join(defects, "; "))

@@ -52,6 +52,18 @@ type Env struct {
 	reach       *reach
 	SpecTimeout time.Duration
 	runCtx      context.Context // ends when the run is interrupted
+	state       sync.Map        // RunState: per-run values of the suites, gone with the Env
+}
+
+// RunState returns the run's value for key, storing mk() on first use. Suites keep per-run state here rather than
+// in package-level maps keyed by the Env: what is stored here is released with the run (nothing per-run survives
+// it, however many runs one process makes).
+func (e *Env) RunState(key any, mk func() any) any {
+	if v, ok := e.state.Load(key); ok {
+		return v
+	}
+	v, _ := e.state.LoadOrStore(key, mk())
+	return v
 }
 
 // Runner is who runs the harness and with what standing (interview §8–§9: a self-run result is a claim).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -38,6 +39,7 @@ kills; 130 when interrupted (unfinished toggles are left out of the table, never
 func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("falsify")
 	sab := fs.String("sabotage", "", "toggle `IDS` to run (default: all; given without --latitude, no latitude runs)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "run the toggles and latitudes in `N` child processes (the reference run is shared)")
 	latFlag := fs.String("latitude", "", "latitude `IDS` to run after the toggles (default: all; given without --sabotage, no toggle runs)")
 	jsonOut := fs.String("json", "", "write the falsifiability table to `FILE`")
 	seed := fs.Int64("seed", 1, "Ginkgo random `SEED`")
@@ -94,7 +96,7 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if len(lats) == 0 {
 		lats = sabotage.Latitudes()
 	}
-	table, rep, err := falsifyTable(ctx, nil, toggles, lats, *sab == "" && *latFlag != "", *latFlag == "" && *sab != "", *seed, *whole, stderr)
+	table, rep, err := falsifyTable(ctx, nil, toggles, lats, *sab == "" && *latFlag != "", *latFlag == "" && *sab != "", *seed, *whole, *jobs, stderr)
 	if err != nil {
 		return exitFail, err
 	}
@@ -163,7 +165,7 @@ func firstLine(s string) string {
 // toggle of those documents when nil) and returns the table that goes into a bundle, stamped with its run.
 // Latitudes run after the toggles: lats (every latitude applying to docs when nil), none when noLats; no toggle
 // runs when noToggles.
-func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, lats []sabotage.Latitude, noToggles, noLats bool, seed int64, whole bool, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
+func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle, lats []sabotage.Latitude, noToggles, noLats bool, seed int64, whole bool, jobs int, stderr io.Writer) (*evidence.Falsifiability, *falsify.Report, error) {
 	var chosen []harness.Suite
 	for _, s := range suites.All() {
 		if len(docs) == 0 || slices.Contains(docs, s.Document) {
@@ -196,7 +198,7 @@ func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle,
 	started := time.Now().UTC()
 	fmt.Fprintf(stderr, "runsuite: falsification: the reference agents, then %d sabotaged runs, then %d latitude runs\n", len(toggles), len(lats))
 	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: chosen, Toggles: toggles, NoToggles: len(toggles) == 0,
-		Latitudes: lats, NoLatitudes: len(lats) == 0, Seed: seed, WholeDocument: whole})
+		Latitudes: lats, NoLatitudes: len(lats) == 0, Seed: seed, WholeDocument: whole, Jobs: jobs, Worker: shardWorker(stderr)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("falsification: %w", err)
 	}

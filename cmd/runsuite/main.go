@@ -86,6 +86,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			name, args = a, args[1:]
 		}
 	}
+	if name == shardCommand { // hidden: one shard of `falsify --jobs N`, run by a child process
+		code, err := cmdFalsifyShard(ctx, os.Stdin, stdout)
+		if err != nil {
+			fmt.Fprintln(stderr, "runsuite:", err)
+		}
+		return code
+	}
 	c := lookup(name)
 	if c == nil {
 		fmt.Fprintf(stderr, "runsuite: unknown command %q%s\nRun 'runsuite help' for the list of commands.\n", name, suggest(name, commandNames()))

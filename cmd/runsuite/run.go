@@ -219,7 +219,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	var fals *evidence.Falsifiability
 	if *falsFlag && !res.Interrupted {
 		var frep *falsify.Report
-		if fals, frep, err = falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, stderr); err != nil {
+		if fals, frep, err = falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, 1, stderr); err != nil {
 			return exitFail, err
 		}
 		if frep.Interrupted {
@@ -435,7 +435,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 
 // verifyWritten verifies a bundle the run just wrote (a variable so a test can make it fail).
 var verifyWritten = func(path string, key *jose.JSONWebKey) (*evidence.Report, error) {
-	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude, Key: key})
+	return evidence.VerifyBundle(path, evidence.VerifyOptions{KnownToggle: sabotage.Known, KnownLatitude: sabotage.KnownLatitude, Key: key, TrustWritten: true})
 }
 
 // exitFor is the exit status of a written bundle: interrupted, then a harness defect (the bundle does not verify

@@ -1,7 +1,8 @@
 package a2atest
 
 import (
-	"encoding/json"
+	"bytes"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -32,14 +33,67 @@ func newTaskStore() *TaskStore {
 	return &TaskStore{tasks: map[string]*taskEntry{}, subs: map[string][]chan a2a.Task{}}
 }
 
-// cloneTask deep-copies a task (every member is JSON, so a round trip is exact).
+// cloneTask deep-copies a task: nothing of the copy aliases the stored task. (It was a JSON round trip, 4 % of a
+// run; the copy encodes to the same JSON, TestCloneTaskEncodesAlike.)
 func cloneTask(t *a2a.Task) a2a.Task {
-	var out a2a.Task
-	b, err := json.Marshal(t)
-	if err == nil && json.Unmarshal(b, &out) == nil {
-		return out
+	out := *t
+	out.Status.Message = cloneMessagePtr(t.Status.Message)
+	out.Artifacts = cloneSlice(t.Artifacts, func(a a2a.Artifact) a2a.Artifact {
+		a.Parts = cloneParts(a.Parts)
+		a.Metadata = bytes.Clone(a.Metadata)
+		a.Extensions = slices.Clone(a.Extensions)
+		return a
+	})
+	out.History = cloneSlice(t.History, cloneMessage)
+	out.Metadata = bytes.Clone(t.Metadata)
+	return out
+}
+
+func cloneMessagePtr(m *a2a.Message) *a2a.Message {
+	if m == nil {
+		return nil
 	}
-	return *t
+	c := cloneMessage(*m)
+	return &c
+}
+
+func cloneMessage(m a2a.Message) a2a.Message {
+	m.Parts = cloneParts(m.Parts)
+	m.Metadata = bytes.Clone(m.Metadata)
+	m.Extensions = slices.Clone(m.Extensions)
+	m.ReferenceTaskIDs = slices.Clone(m.ReferenceTaskIDs)
+	return m
+}
+
+func cloneParts(ps []a2a.Part) []a2a.Part {
+	return cloneSlice(ps, func(p a2a.Part) a2a.Part {
+		p.Text = clonePtr(p.Text)
+		p.URL = clonePtr(p.URL)
+		p.Data = bytes.Clone(p.Data)
+		p.Raw = bytes.Clone(p.Raw)
+		p.Metadata = bytes.Clone(p.Metadata)
+		return p
+	})
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// cloneSlice copies s element by element with f, keeping nil nil and empty empty (the JSON differs: null, []).
+func cloneSlice[T any](s []T, f func(T) T) []T {
+	if s == nil {
+		return nil
+	}
+	out := make([]T, len(s))
+	for i, v := range s {
+		out[i] = f(v)
+	}
+	return out
 }
 
 // Len returns the number of stored tasks.

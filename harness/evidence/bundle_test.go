@@ -734,3 +734,37 @@ func TestVerifyRecomputesAdvisory(t *testing.T) {
 		}
 	}
 }
+
+// The self-check after writing (TrustWritten) reaches the same verdict as the full check: it verifies an untouched
+// bundle, and a line edited after writing (id and content no longer agree) is caught either way, because the
+// edited line is no longer one this process wrote and gets the full check.
+func TestTrustWrittenSameVerdict(t *testing.T) {
+	path := writeBundle(t, harness.Runner{}, nil)
+	for _, trust := range []bool{false, true} {
+		rep, err := evidence.VerifyBundle(path, evidence.VerifyOptions{TrustWritten: trust})
+		if err != nil || !rep.OK() {
+			t.Fatalf("TrustWritten=%v: untouched bundle does not verify: %v %v", trust, err, rep.Problems())
+		}
+	}
+	tp := filepath.Join(filepath.Dir(path), evidence.TranscriptFile)
+	raw, err := os.ReadFile(tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(raw, []byte(`"method":"GET"`), []byte(`"method":"PUT"`), 1)
+	if bytes.Equal(edited, raw) {
+		t.Fatal("fixture transcript has no GET exchange to edit")
+	}
+	if err := os.WriteFile(tp, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, trust := range []bool{false, true} {
+		rep, err := evidence.VerifyBundle(path, evidence.VerifyOptions{TrustWritten: trust})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(rep.Problems(), "\n"), "was edited") {
+			t.Errorf("TrustWritten=%v: an edited line is not caught: %v", trust, rep.Problems())
+		}
+	}
+}

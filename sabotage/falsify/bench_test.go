@@ -26,9 +26,15 @@ func BenchmarkFullRun(b *testing.B) {
 	}
 }
 
-// BenchmarkFalsifyStep is the cost of one toggle's run: the toggle's document's agents with the toggle on, and its
-// suites. It cycles through every registered toggle so the figure is the matrix average.
-func BenchmarkFalsifyStep(b *testing.B) {
+// BenchmarkFalsifyStep is the cost of one toggle's run as the matrix makes it (falsify.Run without
+// --whole-document): the toggle's document's agents with the toggle on, and only the specs labelled with the
+// toggle's target rows. It cycles through every registered toggle, so the figure is the matrix average.
+func BenchmarkFalsifyStep(b *testing.B) { benchToggles(b, false) }
+
+// BenchmarkFalsifyStepWholeDocument is the same with the toggle's whole document run (falsify --whole-document).
+func BenchmarkFalsifyStepWholeDocument(b *testing.B) { benchToggles(b, true) }
+
+func benchToggles(b *testing.B, whole bool) {
 	toggles := sabotage.All()
 	if len(toggles) == 0 {
 		b.Skip("no toggles registered")
@@ -42,7 +48,12 @@ func BenchmarkFalsifyStep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_, err = harness.Run(context.Background(), tgt, harness.Options{Suites: suites.All(), Documents: []string{t.Document}, Sabotage: set, Seed: 1})
+		rows := t.Targets
+		if whole {
+			rows = nil
+		}
+		_, err = harness.Run(context.Background(), tgt, harness.Options{Suites: suites.All(), Documents: []string{t.Document},
+			Rows: rows, Sabotage: set, Seed: 1})
 		_ = tgt.Close()
 		if err != nil {
 			b.Fatal(err)

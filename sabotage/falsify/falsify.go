@@ -6,9 +6,11 @@ package falsify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/evidence"
@@ -30,6 +32,10 @@ type Options struct {
 	WholeDocument bool
 	// NoToggles runs no toggle (Toggles is then ignored): the reference run and the latitudes only.
 	NoToggles bool
+	// Jobs > 1 with a Worker: after the reference run (shared), the toggles and latitudes are dealt to Jobs
+	// workers (child processes) run concurrently; the table is the serial one. Otherwise all run in this process.
+	Jobs   int
+	Worker Worker
 	// Latitudes are run after the toggles, each over the whole of its documents; empty: every registered latitude,
 	// unless NoLatitudes.
 	Latitudes   []sabotage.Latitude
@@ -81,9 +87,156 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 		}
 	}
 
+	lats := o.Latitudes
+	if len(lats) == 0 {
+		lats = sabotage.Latitudes()
+	}
+	if o.NoLatitudes {
+		lats = nil
+	}
+	var res *ShardResult
+	if o.Jobs > 1 && o.Worker != nil && len(toggles)+len(lats) > 1 {
+		res, err = runSharded(ctx, o, sortedKeys(docs), refPass, toggles, lats)
+	} else {
+		res, err = runShard(ctx, start, o, docs, refPass, toggles, lats)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep.Runs += res.Runs
+	rep.Interrupted = res.Interrupted
+	rep.Table.Toggles = append(rep.Table.Toggles, res.Toggles...)
+	for _, tr := range rep.Table.Toggles {
+		for _, id := range tr.Killed {
+			rep.Table.Rows[id] = append(rep.Table.Rows[id], tr.ID)
+		}
+	}
+	rep.Table.Latitudes = res.Latitudes
+	return rep, nil
+}
+
+// Shard is a part of the matrix run by a Worker (a child process), against the shared reference run.
+type Shard struct {
+	Documents     []string `json:"documents"` // the documents with a suite (Options.Suites)
+	Toggles       []string `json:"toggles,omitempty"`
+	Latitudes     []string `json:"latitudes,omitempty"`
+	RefPass       []string `json:"refPass"` // the rows the reference run passed: a kill counts only for them
+	Seed          int64    `json:"seed"`
+	WholeDocument bool     `json:"wholeDocument,omitempty"`
+}
+
+// ShardResult is what a shard produced, toggles and latitudes in the shard's order.
+type ShardResult struct {
+	Toggles     []evidence.ToggleResult   `json:"toggles"`
+	Latitudes   []evidence.LatitudeResult `json:"latitudes"`
+	Runs        int                       `json:"runs"`
+	Interrupted bool                      `json:"interrupted,omitempty"`
+}
+
+// Worker runs a shard elsewhere and returns its result. Ginkgo keeps its tree in process globals, so runs cannot
+// be parallel inside one process: a worker is another process (runsuite re-executing itself), which runs the
+// shard with RunShard.
+type Worker func(ctx context.Context, s Shard) (*ShardResult, error)
+
+// RunShard runs a shard in this process (the worker's side): toggles and latitudes are looked up by id, the
+// suites are o.Suites (the caller picks those of s.Documents).
+func RunShard(ctx context.Context, start Starter, o Options, s Shard) (*ShardResult, error) {
+	docs := map[string]bool{}
+	for _, d := range s.Documents {
+		docs[d] = true
+	}
+	refPass := map[string]bool{}
+	for _, id := range s.RefPass {
+		refPass[id] = true
+	}
+	var toggles []sabotage.Toggle
+	for _, id := range s.Toggles {
+		t, ok := sabotage.Lookup(id)
+		if !ok {
+			return nil, fmt.Errorf("unknown toggle %q", id)
+		}
+		toggles = append(toggles, t)
+	}
+	var lats []sabotage.Latitude
+	for _, id := range s.Latitudes {
+		l, ok := sabotage.LookupLatitude(id)
+		if !ok {
+			return nil, fmt.Errorf("unknown latitude %q", id)
+		}
+		lats = append(lats, l)
+	}
+	o.Seed, o.WholeDocument = s.Seed, s.WholeDocument
+	return runShard(ctx, start, o, docs, refPass, toggles, lats)
+}
+
+// runSharded deals the toggles and latitudes round-robin to o.Jobs workers (toggles are listed by document, so
+// each worker gets every document's share), runs them concurrently and puts the results back in the serial
+// order: the table is the one the serial matrix writes.
+func runSharded(ctx context.Context, o Options, docs []string, refPass map[string]bool, toggles []sabotage.Toggle, lats []sabotage.Latitude) (*ShardResult, error) {
+	jobs := min(o.Jobs, len(toggles)+len(lats))
+	shards := make([]Shard, jobs)
+	pass := sortedKeys(refPass)
+	for i := range shards {
+		shards[i] = Shard{Documents: docs, RefPass: pass, Seed: o.Seed, WholeDocument: o.WholeDocument}
+	}
+	k := 0
+	for _, t := range toggles {
+		shards[k%jobs].Toggles = append(shards[k%jobs].Toggles, string(t.ID))
+		k++
+	}
+	for _, l := range lats {
+		shards[k%jobs].Latitudes = append(shards[k%jobs].Latitudes, string(l.ID))
+		k++
+	}
+	results := make([]*ShardResult, jobs)
+	errs := make([]error, jobs)
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Go(func() { results[i], errs[i] = o.Worker(ctx, shards[i]) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		if ctx.Err() != nil {
+			return &ShardResult{Interrupted: true}, nil
+		}
+		return nil, err
+	}
+	out := &ShardResult{}
+	tog := map[string]evidence.ToggleResult{}
+	lat := map[string]evidence.LatitudeResult{}
+	for _, r := range results {
+		out.Runs += r.Runs
+		out.Interrupted = out.Interrupted || r.Interrupted
+		for _, tr := range r.Toggles {
+			tog[tr.ID] = tr
+		}
+		for _, lr := range r.Latitudes {
+			lat[lr.ID] = lr
+		}
+	}
+	for _, t := range toggles {
+		if tr, ok := tog[string(t.ID)]; ok {
+			out.Toggles = append(out.Toggles, tr)
+		} else if !out.Interrupted {
+			return nil, fmt.Errorf("toggle %s: no worker reported it", t.ID)
+		}
+	}
+	for _, l := range lats {
+		if lr, ok := lat[string(l.ID)]; ok {
+			out.Latitudes = append(out.Latitudes, lr)
+		} else if !out.Interrupted {
+			return nil, fmt.Errorf("latitude %s: no worker reported it", l.ID)
+		}
+	}
+	return out, nil
+}
+
+// runShard runs toggles then latitudes in this process, one run each.
+func runShard(ctx context.Context, start Starter, o Options, docs, refPass map[string]bool, toggles []sabotage.Toggle, lats []sabotage.Latitude) (*ShardResult, error) {
+	out := &ShardResult{Toggles: []evidence.ToggleResult{}}
 	for _, t := range toggles {
 		if ctx.Err() != nil {
-			rep.Interrupted = true
+			out.Interrupted = true
 			break
 		}
 		tr := evidence.ToggleResult{ID: string(t.ID), Document: t.Document, Side: t.Side, Targets: t.Targets,
@@ -91,7 +244,7 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 		if !docs[t.Document] {
 			tr.Error = "no suite for document " + t.Document
 			tr.Survived = append(tr.Survived, t.Targets...)
-			rep.Table.Toggles = append(rep.Table.Toggles, tr)
+			out.Toggles = append(out.Toggles, tr)
 			continue
 		}
 		set, err := sabotage.Parse(string(t.ID))
@@ -103,15 +256,15 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 			rows = t.Targets
 		}
 		res, err := runOnce(ctx, start, set, []string{t.Document}, rows, o)
-		rep.Runs++
+		out.Runs++
 		if ctx.Err() != nil || (res != nil && res.Interrupted) {
-			rep.Interrupted = true
+			out.Interrupted = true
 			break
 		}
 		if err != nil {
 			tr.Error = err.Error()
 			tr.Survived = append(tr.Survived, t.Targets...)
-			rep.Table.Toggles = append(rep.Table.Toggles, tr)
+			out.Toggles = append(out.Toggles, tr)
 			continue
 		}
 		verdict := map[string]string{}
@@ -124,7 +277,6 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 			// Killed for the right reason only: the row failed here and passed in the reference run.
 			if verdict[id] == harness.ExecutedFail && refPass[id] {
 				tr.Killed = append(tr.Killed, id)
-				rep.Table.Rows[id] = append(rep.Table.Rows[id], string(t.ID))
 			} else {
 				tr.Survived = append(tr.Survived, id)
 			}
@@ -134,27 +286,28 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 				tr.Collateral = append(tr.Collateral, r.ID)
 			}
 		}
-		rep.Table.Toggles = append(rep.Table.Toggles, tr)
-	}
-
-	lats := o.Latitudes
-	if len(lats) == 0 {
-		lats = sabotage.Latitudes()
-	}
-	if o.NoLatitudes {
-		lats = nil
+		out.Toggles = append(out.Toggles, tr)
 	}
 	for _, l := range lats {
+		if ctx.Err() != nil {
+			out.Interrupted = true
+			break
+		}
 		lr, err := runLatitude(ctx, start, l, sortedKeys(docs), o)
 		if err != nil {
 			return nil, err
 		}
 		if len(lr.Documents) > 0 {
-			rep.Runs++
+			out.Runs++
 		}
-		rep.Table.Latitudes = append(rep.Table.Latitudes, lr)
+		if ctx.Err() != nil {
+			// Cut short: its rows read not-tested, which proves nothing about the latitude; left out, like a toggle.
+			out.Interrupted = true
+			break
+		}
+		out.Latitudes = append(out.Latitudes, lr)
 	}
-	return rep, nil
+	return out, nil
 }
 
 // runLatitude runs every row of the latitude's documents (those with a suite) with only the latitude on. It

@@ -50,3 +50,33 @@ func TestInterruptedFalsifyReportsNoSurvivor(t *testing.T) {
 		}
 	}
 }
+
+// A latitude run cut short by an interruption is left out too: its rows read not-tested, which must not read as
+// the latitude failing.
+func TestInterruptedLatitudeLeftOut(t *testing.T) {
+	lats := sabotage.Latitudes()
+	if len(lats) < 2 {
+		t.Skip("fewer than two latitudes")
+	}
+	chosen := suites.All() // some latitudes apply to every document
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	starts := 0
+	start := func(set sabotage.Set, docs ...string) (*target.Target, error) {
+		starts++
+		if starts == 3 { // reference, first latitude, then the second latitude is interrupted as it starts
+			cancel()
+		}
+		return mockagents.Start(set, docs...)
+	}
+	rep, err := falsify.Run(ctx, start, falsify.Options{Suites: chosen, NoToggles: true, Latitudes: lats[:2], Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Interrupted {
+		t.Error("the report does not say it was interrupted")
+	}
+	if len(rep.Table.Latitudes) != 1 || rep.Table.Latitudes[0].ID != string(lats[0].ID) {
+		t.Errorf("latitudes in the table: %+v; want only %s, the one that finished", rep.Table.Latitudes, lats[0].ID)
+	}
+}

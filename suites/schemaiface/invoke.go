@@ -35,13 +35,13 @@ type runSet struct {
 	block string
 }
 
-var runSets gosync.Map // *harness.Env → *runSet
+// runSetKey keys the run's *runSet in harness.Env.RunState.
+type runSetKey struct{}
 
 // runs invokes every surveyed skill that has valid arguments (synchronously) and the primary skill streamed,
 // once per run.
 func (s *sess) runs() []run {
-	v, _ := runSets.LoadOrStore(s.e, &runSet{})
-	rs := v.(*runSet)
+	rs := s.e.RunState(runSetKey{}, func() any { return &runSet{} }).(*runSet)
 	s.survey() // blocks outside the once when the survey cannot be made
 	rs.once.Do(func() {
 		cl := s.client("A")

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -650,4 +649,5 @@ func (s *sess) profileFaulty(skill string) bool {
 	return skill == s.prof.UnavailableSkill || (s.prof.CorruptSkill != nil && skill == s.prof.CorruptSkill.Skill)
 }
 
-var surveys sync.Map // *harness.Env → *survey
+// surveyKey keys the run's *survey in harness.Env.RunState.
+type surveyKey struct{}

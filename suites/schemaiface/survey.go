@@ -39,8 +39,7 @@ type survey struct {
 }
 
 func (s *sess) survey() *survey {
-	v, _ := surveys.LoadOrStore(s.e, &survey{})
-	sv := v.(*survey)
+	sv := s.e.RunState(surveyKey{}, func() any { return &survey{} }).(*survey)
 	sv.once.Do(func() {
 		sv.bySk = map[string]*docSeen{}
 		sv.degraded = map[string]string{}

@@ -35,3 +35,15 @@ func BenchmarkCompilePadded(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInterfaceDigestRepeat is one describe call's digest of a document already seen (agent starts, stand-in
+// starts and describe calls digest the same documents again and again).
+func BenchmarkInterfaceDigestRepeat(b *testing.B) {
+	doc := mustRead("testdata/evaluate_resource_condition.json")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := InterfaceDigest(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package skiface
 
 import (
 	_ "embed"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -151,7 +152,42 @@ func ValidateDocument(doc []byte) error {
 	if err != nil {
 		return &Error{Code: InterfaceInvalid, Step: "validate document", Msg: "the packaged Skill Interface Schema is unusable", Err: err}
 	}
-	return validateWith(sch, doc, DefaultLimits().MaxNesting, "validate document")
+	k := sha256.Sum256(doc)
+	if validDocs.has(k) {
+		return nil
+	}
+	if err := validateWith(sch, doc, DefaultLimits().MaxNesting, "validate document"); err != nil {
+		return err
+	}
+	validDocs.add(k)
+	return nil
+}
+
+// validDocs are the SHA-256 digests of documents that validated against the packaged schema: the same documents
+// are validated at every agent start, stand-in start and describe call, and the outcome depends on the bytes
+// alone. Only successes are kept (an *Error is the caller's to annotate); bounded, dropped when full.
+var validDocs = &digestSet{m: map[[32]byte]bool{}}
+
+type digestSet struct {
+	mu sync.Mutex
+	m  map[[32]byte]bool
+}
+
+const digestSetMax = 4096
+
+func (s *digestSet) has(k [32]byte) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[k]
+}
+
+func (s *digestSet) add(k [32]byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.m) >= digestSetMax {
+		clear(s.m)
+	}
+	s.m[k] = true
 }
 
 func validateWith(sch *jsonschema.Schema, doc []byte, maxNesting int, step string) error {
