@@ -131,13 +131,14 @@ func Bundle(res *Result, cat *catalog.Catalog, docs []string, runner harness.Run
 		if r.SelfCheck() {
 			why = "a client row of a document left out by --suite"
 		}
-		rows = append(rows, harness.RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, Verdict: harness.Skipped, Detail: why})
+		rows = append(rows, harness.RowVerdict{ID: r.ID, Document: r.Document, Aliases: r.Aliases, Verdict: harness.Skipped, Detail: why,
+			Advisory: r.Advisory() && !r.SelfCheck()})
 	}
 	b := &evidence.Bundle{BundleVersion: evidence.BundleVersion, Kind: "claim", Harness: evidence.BuildInfo(),
 		Catalog:   evidence.CatalogRef{Digest: cat.Digest, Rows: len(cat.Rows)},
 		Selection: harness.Selection{Documents: append([]string{}, docs...), Rows: clientIDs},
 		Started:   res.Started.Format("2006-01-02T15:04:05.999999999Z07:00"), Finished: res.Finished.Format("2006-01-02T15:04:05.999999999Z07:00"),
-		Rows: rows, Totals: harness.Totals(harness.TargetRows(rows)),
+		Rows: rows, Totals: harness.Totals(harness.RequiredRows(rows)), Advisory: evidence.AdvisoryOf(rows),
 		SelfCheck: evidence.SelfCheck{Status: harness.SelfCheckStatus(rows), Totals: harness.Totals(harness.SelfCheckRows(rows))},
 		Target:    evidence.TargetRef{Kind: evidence.TargetKindClient, Cards: []evidence.CardRef{}}}
 	for _, d := range catalog.Documents {
@@ -174,7 +175,7 @@ func Bundle(res *Result, cat *catalog.Catalog, docs []string, runner harness.Run
 	for _, r := range rows {
 		b.AssertionCount += r.Assertions
 	}
-	b.Status, b.StatusReason = harness.Status(rows)
+	b.Status, b.StatusReason = harness.StatusOf(rows, false)
 	transcript := res.transcript
 	b.Transcript = evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: res.exchanges, SHA256: evidence.Digest(transcript)}
 	b.WitnessSHA256, _ = evidence.Witness(rows, transcript)
