@@ -283,4 +283,3 @@ func summaryStanding(w io.Writer, b *Bundle) {
 		fmt.Fprintln(w)
 	}
 }
-

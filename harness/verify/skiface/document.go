@@ -1,8 +1,8 @@
 package skiface
 
 import (
-	_ "embed"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
