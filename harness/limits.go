@@ -33,7 +33,13 @@ type LimitsConfig struct {
 	// (interface URLs, proposal URLs, jku, …) may reach. Off-origin loopback is the harness's own host and stays
 	// allowed; everything else off the target's origins is refused before dialing (reach.go).
 	AllowOrigins []string
+	// RunTimeout bounds a whole run (limits.runTimeout; DefaultRunTimeout when absent): past it the rows not
+	// finished read not-tested, as for an interruption, so a target that answers slowly everywhere still ends.
+	RunTimeout time.Duration
 }
+
+// DefaultRunTimeout is the run deadline when the configuration sets none.
+const DefaultRunTimeout = 30 * time.Minute
 
 type limitsJSON struct {
 	ConnectTimeout *strictjson.Duration `json:"connectTimeout"`
@@ -47,18 +53,19 @@ type limitsJSON struct {
 	MaxCardSkills  *int                 `json:"maxCardSkills"`
 	MaxRunBytes    *int64               `json:"maxRunBytes"`
 	AllowOrigins   []string             `json:"allowOrigins"`
+	RunTimeout     *strictjson.Duration `json:"runTimeout"`
 }
 
 // engineLimitMembers are the members limitsJSON decodes; every other member must be an object a document claims.
 var engineLimitMembers = map[string]bool{"connectTimeout": true, "callTimeout": true, "streamTimeout": true,
 	"maxBody": true, "maxSSEEvent": true, "maxSSEEvents": true, "maxRedirects": true, "maxJSONDepth": true,
-	"maxCardSkills": true, "allowOrigins": true, "maxRunBytes": true}
+	"maxCardSkills": true, "allowOrigins": true, "maxRunBytes": true, "runTimeout": true}
 
 // ParseLimits reads a "limits" member: members present override the defaults, absent ones keep them. Unknown
 // members, non-positive values and malformed origins are errors (a misspelt limit must not silently not apply).
 // An empty raw value gives the defaults.
 func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
-	out := LimitsConfig{A2A: a2a.DefaultLimits()}
+	out := LimitsConfig{A2A: a2a.DefaultLimits(), RunTimeout: DefaultRunTimeout}
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return out, nil
 	}
@@ -96,6 +103,7 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 		}
 	}
 	a := &out.A2A
+	dur(j.RunTimeout, &out.RunTimeout)
 	dur(j.ConnectTimeout, &a.ConnectTimeout)
 	dur(j.CallTimeout, &a.CallTimeout)
 	dur(j.StreamTimeout, &a.StreamTimeout)

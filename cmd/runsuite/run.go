@@ -153,6 +153,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := harness.CheckConfig(cfg, suites.Documents()...); err != nil {
 		return exitUsage, usageError{fmt.Errorf("target config %s: %w", *cfgFlag, err)}
 	}
+	if l, err := harness.ParseLimits(cfg.Limits); err == nil {
+		// The run deadline: past it, unfinished rows read not-tested and the status says interrupted.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, l.RunTimeout)
+		defer cancel()
+	}
 	limits, err := harness.LimitsOf(cfg) // the configuration's "limits" member; nil keeps the defaults
 	if err != nil {
 		return exitUsage, usageError{fmt.Errorf("target config %s: %w", *cfgFlag, err)}
