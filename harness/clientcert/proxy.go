@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/extconf/extconf/harness/a2atest"
 )
 
 // Bounds of what the proxy reads and keeps: a request body the client sends, a response body it records.
@@ -96,7 +98,7 @@ func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool
 		Transport: &http.Transport{
 			TLSClientConfig:       &tls.Config{RootCAs: cas, MinVersion: tls.VersionTLS12},
 			ResponseHeaderTimeout: 30 * time.Second,
-			DialContext:           loopbackOnly,
+			DialContext:           a2atest.DialLoopbackOnly,
 		},
 		FlushInterval:  -1, // SSE passes through as it comes
 		ModifyResponse: p.modify,
@@ -116,18 +118,6 @@ func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool
 	}
 	go func() { _ = p.srv.ServeTLS(ln, "", "") }()
 	return p, nil
-}
-
-func loopbackOnly(ctx context.Context, network, addr string) (net.Conn, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return nil, fmt.Errorf("recording proxy: %s is not a loopback address", addr)
-	}
-	var d net.Dialer
-	return d.DialContext(ctx, network, addr)
 }
 
 func (p *Proxy) serve(rp *httputil.ReverseProxy, w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/jsonptr"
 )
 
@@ -68,7 +69,7 @@ func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool
 		Transport: &http.Transport{
 			TLSClientConfig:       &tls.Config{RootCAs: cas, MinVersion: tls.VersionTLS12},
 			ResponseHeaderTimeout: 10 * time.Second,
-			DialContext:           loopbackOnly,
+			DialContext:           a2atest.DialLoopbackOnly,
 		},
 		ModifyResponse: p.modify,
 		ErrorLog:       nil,
@@ -81,19 +82,6 @@ func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool
 	}
 	go func() { _ = p.srv.ServeTLS(ln, "", "") }()
 	return p, nil
-}
-
-// loopbackOnly refuses to dial anything but a loopback address: the proxy only ever fronts a local agent.
-func loopbackOnly(ctx context.Context, network, addr string) (net.Conn, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, err
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
-		return nil, fmt.Errorf("rules proxy: %s is not a loopback address", addr)
-	}
-	var d net.Dialer
-	return d.DialContext(ctx, network, addr)
 }
 
 type methodKey struct{}
