@@ -52,6 +52,7 @@ type limitsJSON struct {
 	MaxJSONDepth   *int                 `json:"maxJSONDepth"`
 	MaxCardSkills  *int                 `json:"maxCardSkills"`
 	MaxRunBytes    *int64               `json:"maxRunBytes"`
+	MaxHeaderBytes *int64               `json:"maxHeaderBytes"`
 	AllowOrigins   []string             `json:"allowOrigins"`
 	RunTimeout     *strictjson.Duration `json:"runTimeout"`
 }
@@ -59,7 +60,7 @@ type limitsJSON struct {
 // engineLimitMembers are the members limitsJSON decodes; every other member must be an object a document claims.
 var engineLimitMembers = map[string]bool{"connectTimeout": true, "callTimeout": true, "streamTimeout": true,
 	"maxBody": true, "maxSSEEvent": true, "maxSSEEvents": true, "maxRedirects": true, "maxJSONDepth": true,
-	"maxCardSkills": true, "allowOrigins": true, "maxRunBytes": true, "runTimeout": true}
+	"maxCardSkills": true, "allowOrigins": true, "maxRunBytes": true, "runTimeout": true, "maxHeaderBytes": true}
 
 // ParseLimits reads a "limits" member: members present override the defaults, absent ones keep them. Unknown
 // members, non-positive values and malformed origins are errors (a misspelt limit must not silently not apply).
@@ -114,6 +115,7 @@ func ParseLimits(raw json.RawMessage) (LimitsConfig, error) {
 	posInt("maxJSONDepth", j.MaxJSONDepth, &a.MaxJSONDepth)
 	posInt("maxCardSkills", j.MaxCardSkills, &a.MaxCardSkills)
 	posInt64("maxRunBytes", j.MaxRunBytes, &a.MaxRunBytes)
+	posInt64("maxHeaderBytes", j.MaxHeaderBytes, &a.MaxHeaderBytes)
 	for _, o := range j.AllowOrigins {
 		n, err := normalOrigin(o)
 		if err != nil {

@@ -92,7 +92,7 @@ func NewClient(o Options) *Client {
 		TLSClientConfig:        &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
 		TLSHandshakeTimeout:    lim.ConnectTimeout,
 		ResponseHeaderTimeout:  max(lim.CallTimeout, lim.StreamTimeout), // the per-call deadline is the real bound
-		MaxResponseHeaderBytes: 64 << 10,
+		MaxResponseHeaderBytes: lim.MaxHeaderBytes,
 		DisableCompression:     true, // record bytes as sent; no decompression bombs
 		MaxIdleConns:           64,
 		MaxIdleConnsPerHost:    16,
@@ -230,6 +230,10 @@ func (c *Client) exchange(ctx context.Context, r request) (_ *Exchange, retErr e
 			return err // the caller gave up; not the target's fault
 		case cctx.Err() == context.DeadlineExceeded:
 			return &LimitError{Limit: name, Detail: fmt.Sprintf("(%s): %s %s", limit, r.method, r.url)}
+		}
+		if strings.Contains(err.Error(), "server response headers exceeded") {
+			// net/http's own wording, named as the limit it is
+			return &LimitError{Limit: LimitMaxHeaderBytes, Detail: fmt.Sprintf("(%d bytes): %s %s: the response's headers are larger", c.lim.MaxHeaderBytes, r.method, r.url)}
 		}
 		var ne net.Error
 		if errors.As(err, &ne) && ne.Timeout() {

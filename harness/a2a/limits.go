@@ -19,6 +19,8 @@ type Limits struct {
 	// MaxRunBytes bounds the bytes a whole run holds (every recorded body): past it no further request is sent,
 	// so a target answering every call with a body just under MaxBody cannot grow the run without end.
 	MaxRunBytes int64
+	// MaxHeaderBytes bounds a response's header section (status line and header fields).
+	MaxHeaderBytes int64
 }
 
 // DefaultLimits returns the limits used for any zero field of Options.Limits.
@@ -34,6 +36,7 @@ func DefaultLimits() Limits {
 		MaxJSONDepth:   128,
 		MaxCardSkills:  1000,
 		MaxRunBytes:    64 << 20,
+		MaxHeaderBytes: 64 << 10,
 	}
 }
 
@@ -50,6 +53,7 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.MaxJSONDepth, d.MaxJSONDepth)
 	orDefault(&l.MaxCardSkills, d.MaxCardSkills)
 	orDefault(&l.MaxRunBytes, d.MaxRunBytes)
+	orDefault(&l.MaxHeaderBytes, d.MaxHeaderBytes)
 	return l
 }
 
@@ -88,6 +92,7 @@ const (
 	LimitMaxJSONDepth   = "max-json-depth"
 	LimitMaxCardSkills  = "max-card-skills"
 	LimitMaxRunBytes    = "max-run-bytes"
+	LimitMaxHeaderBytes = "max-header-bytes"
 )
 
 // LimitError reports a violated limit: "limit exceeded: max-body (8388608 bytes) …".
