@@ -108,6 +108,18 @@ func (s Set) Latitudes() []ID {
 	return out
 }
 
+// OptionNames returns, in id order, the names a reference agent gives its options for the latitudes switched on in
+// s (names maps a latitude to its option); latitudes the agent has no option for are not its own and are skipped.
+func (s Set) OptionNames(names map[ID]string) []string {
+	var out []string
+	for _, id := range s.Latitudes() {
+		if n, ok := names[id]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Toggles returns the toggles switched on in s, sorted by id.
 func (s Set) Toggles() []ID {
 	var out []ID

@@ -198,13 +198,7 @@ var latitudeOptions = map[sabotage.ID]string{
 
 // OptionsOf returns the options the on-request latitudes switched on in set select.
 func OptionsOf(set sabotage.Set) []string {
-	var out []string
-	for _, id := range set.Latitudes() {
-		if o, ok := latitudeOptions[id]; ok {
-			out = append(out, o)
-		}
-	}
-	return out
+	return set.OptionNames(latitudeOptions)
 }
 
 // StartWith returns the starter of the chapel with the named options on (Options); it panics on an unknown name, so

@@ -160,10 +160,8 @@ var latitudeOptions = map[sabotage.ID]string{
 // OptionsOf returns the options the terms latitudes switched on in set select.
 func OptionsOf(set sabotage.Set) Options {
 	var o Options
-	for _, id := range set.Latitudes() {
-		if name, ok := latitudeOptions[id]; ok {
-			OptionNames[name](&o)
-		}
+	for _, name := range set.OptionNames(latitudeOptions) {
+		OptionNames[name](&o)
 	}
 	return o
 }
