@@ -10,6 +10,8 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+
+	"github.com/extconf/extconf/harness/strictjson"
 )
 
 // Describer is a type that gives its own schema (e.g. a member that is a string or an object).
@@ -56,26 +58,7 @@ func For(t reflect.Type) map[string]any {
 }
 
 func fields(t reflect.Type, props map[string]any) {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" || (!f.IsExported() && !f.Anonymous) {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			ft := f.Type
-			if ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			if ft.Kind() == reflect.Struct {
-				fields(ft, props)
-				continue
-			}
-		}
-		if name == "" {
-			name = f.Name
-		}
+	for name, f := range strictjson.Fields(t) {
 		s := For(f.Type)
 		if strings.Contains(f.Tag.Get("schema"), "deprecated") {
 			s["deprecated"] = true

@@ -95,7 +95,10 @@ func walk(v any, t reflect.Type, path string) error {
 	case map[string]any:
 		switch t.Kind() {
 		case reflect.Struct:
-			fields := jsonFields(t)
+			fields := map[string]reflect.Type{}
+			for name, f := range Fields(t) {
+				fields[name] = f.Type
+			}
 			keys := make([]string, 0, len(x))
 			for k := range x {
 				keys = append(keys, k)
@@ -138,9 +141,11 @@ func unknown(k, path string, fields map[string]reflect.Type) error {
 	return fmt.Errorf("unknown member %q at %s", k, path)
 }
 
-// jsonFields maps each exact JSON member name of struct t (embedded structs flattened) to its type.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
+// Fields maps each exact JSON member name of struct t (embedded structs flattened, "-" and unexported fields
+// left out) to its field, as encoding/json names them: the one reading of the tags that strict decoding and the
+// configuration's generated schema share.
+func Fields(t reflect.Type) map[string]reflect.StructField {
+	out := map[string]reflect.StructField{}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -154,7 +159,7 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				for k, v := range jsonFields(ft) {
+				for k, v := range Fields(ft) {
 					out[k] = v
 				}
 				continue
@@ -163,7 +168,7 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		if name == "" {
 			name = f.Name
 		}
-		out[name] = f.Type
+		out[name] = f
 	}
 	return out
 }
