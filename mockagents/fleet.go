@@ -71,8 +71,39 @@ func Start(set sabotage.Set, docs ...string) (*target.Target, error) {
 			t.Agents[role] = u
 		}
 		mergeConfig(&t.Config, a.Config)
+		creds, sec, err := announceDoc(d, a)
+		if err != nil {
+			_ = t.Close()
+			return nil, fmt.Errorf("reference agent for %s: announcement: %w", d, err)
+		}
+		addAnnounced(t, d, a, creds, sec)
 	}
 	return t, nil
+}
+
+// addAnnounced adds one document's credentials, section, card URL and shared settings to t.Announced.
+func addAnnounced(t *target.Target, doc string, a *Agents, creds map[string]target.Credential, sec map[string]any) {
+	if t.Announced == nil {
+		t.Announced = &target.Config{Agents: map[string]string{}, Credentials: map[string]target.Credential{}, Documents: map[string]json.RawMessage{}}
+	}
+	an := t.Announced
+	if u, ok := a.Roles[doc]; ok {
+		an.Agents[doc] = u
+	}
+	maps.Copy(an.Credentials, creds)
+	if len(sec) > 0 {
+		b, _ := json.Marshal(sec)
+		an.Documents[doc] = b
+	}
+	if a.Config.Provider != "" {
+		an.Provider = a.Config.Provider
+	}
+	if len(a.Config.TrustedKeys) > 0 {
+		an.TrustedKeys = a.Config.TrustedKeys
+	}
+	if len(a.Config.Limits) > 0 {
+		an.Limits = mergeLimits(an.Limits, a.Config.Limits)
+	}
 }
 
 func mergeConfig(dst *target.Config, src target.Config) {

@@ -5,16 +5,29 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
 )
 
-// baseFromMock is what an operator holds before config init: the reference agents' card URLs, the test CA, and the
-// credentials the mock announces, each named and referred to by the documents that use it.
+// operatorFacts are the members of each document section that no probe of the target can derive: credentials and
+// the principals they stand for, hooks and operator statements, planted canaries, deployment policy. An operator
+// writes these; config init derives the rest (card examples, discovery, valid arguments, degraded skills).
+var operatorFacts = map[string][]string{
+	"agent-cards":      {"principals", "routed", "workflowless", "degraded", "canaries", "foreignR"},
+	"interview":        {"principal", "agents"},
+	"on-request":       {"principals", "operator", "actingFor", "agents", "staffRequests"},
+	"schema-interface": {"principals", "approval", "approvalSkills", "authorization", "constraints", "faultInput", "inputSideEffect", "limits", "revocation", "semantic", "sensitive"},
+	"terms":            {"principals", "changeHook", "claims"},
+}
+
+// baseFromMock is what an operator holds before config init: what the reference agents announce (`runsuite mock`
+// prints it: credentials and one section per document), cut down to the operator facts, with the test CA.
 func baseFromMock(t *testing.T, dir string) (string, map[string]string) {
 	t.Helper()
 	tgt, err := mockagents.Start(sabotage.Set{})
@@ -22,32 +35,43 @@ func baseFromMock(t *testing.T, dir string) (string, map[string]string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tgt.Close() })
-	ca, _ := filepath.Abs("../../fixtures/testpki/ca.pem")
-	agents := map[string]string{}
-	for r, u := range tgt.Agents {
-		if !strings.Contains(r, ".") {
-			agents[r] = u
+	base := announcedFile(t, tgt)
+	for id, raw := range base.Documents {
+		var sec map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &sec); err != nil {
+			t.Fatal(err)
 		}
+		for k := range sec {
+			if !slices.Contains(operatorFacts[id], k) {
+				delete(sec, k)
+			}
+		}
+		base.Documents[id], _ = json.Marshal(sec)
 	}
-	creds := map[string]any{}
-	for name, p := range tgt.Config.Principals {
-		creds[name] = p
+	return writeJSON(t, filepath.Join(dir, "base.json"), base), tgt.Agents
+}
+
+// announcedFile is the reference agents' announcement as a configuration file, with the test CA.
+func announcedFile(t *testing.T, tgt *target.Target) target.Config {
+	t.Helper()
+	if tgt.Announced == nil {
+		t.Fatal("the reference agents announced nothing")
 	}
-	base := map[string]any{
-		"caFile": ca, "agents": agents, "credentials": creds, "trustedKeys": tgt.Config.TrustedKeys, "provider": tgt.Config.Provider,
-		"documents": map[string]any{
-			"schema-interface": map[string]any{"principals": map[string]string{"A": "A", "B": "B"}},
-			"agent-cards":      map[string]any{"principals": map[string]string{"A": "agent-cards.A", "A-restricted": "agent-cards.A-restricted", "B": "agent-cards.B"}},
-			"on-request":       map[string]any{"principals": map[string]string{"A": "on-request.A", "B": "on-request.B"}},
-			"terms":            map[string]any{"principals": []string{"terms-A", "terms-B"}},
-		},
+	cfg := *tgt.Announced
+	cfg.CAFile, _ = filepath.Abs("../../fixtures/testpki/ca.pem")
+	return cfg
+}
+
+func writeJSON(t *testing.T, p string, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
 	}
-	b, _ := json.Marshal(base)
-	p := filepath.Join(dir, "base.json")
 	if err := os.WriteFile(p, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return p, tgt.Agents
+	return p
 }
 
 var predictedRow = regexp.MustCompile(`^  (blocked|inapplicable)\s+\S+ \(.*\): (.+)$`)
@@ -107,12 +131,12 @@ func TestConfigCheckPredictsTheRun(t *testing.T) {
 	if code, _, stderr := runCLI("config", "init", "--target", tgtURL, "--config", base, "--out", initPath); code != exitPass {
 		t.Fatalf("config init: exit %d: %s", code, stderr)
 	}
-	// A second file: the operator gives the terms change hook and declares the multi-operation skill absent.
+	// A second file: the operator leaves out the terms change hook and declares the multi-operation skill absent.
 	var cfg map[string]any
 	b, _ := os.ReadFile(initPath)
 	json.Unmarshal(b, &cfg)
 	docs := cfg["documents"].(map[string]any)
-	docs["terms"].(map[string]any)["changeHook"] = roles["terms.change-hook"]
+	delete(docs["terms"].(map[string]any), "changeHook")
 	docs["schema-interface"].(map[string]any)["absent"] = map[string]string{"multiOperation": "none: no skill selects an operation"}
 	b, _ = json.Marshal(cfg)
 	edited := filepath.Join(dir, "edited.json")
@@ -135,6 +159,9 @@ func TestConfigCheckPredictsTheRun(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d rows blocked, %d declared absent (predicted and run)", filepath.Base(file), len(got["blocked"]), len(got["inapplicable"]))
+		if i == 0 && len(got["blocked"]) > 10 {
+			t.Errorf("config init + the operator facts the reference agents announce: %d rows blocked, want at most 10: %v", len(got["blocked"]), got["blocked"])
+		}
 	}
 }
 
@@ -148,5 +175,28 @@ func TestConfigCheckStrictExit2(t *testing.T) {
 	code, _, stderr = runCLI("run", "--config", p, "--suite", "on-request")
 	if code != exitUsage || !strings.Contains(stderr, `$.documents.on-request`) {
 		t.Errorf("run: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// What the reference agents announce (runsuite mock's "# config" line) is a configuration file in the shape
+// operators write: decoded strictly, it certifies them with no row blocked and no legacy-place warning.
+func TestMockAnnouncementIsAConfigFile(t *testing.T) {
+	tgt, err := mockagents.Start(sabotage.Set{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tgt.Close()
+	dir := t.TempDir()
+	file := writeJSON(t, filepath.Join(dir, "announced.json"), announcedFile(t, tgt))
+	var b strings.Builder
+	if err := announce(&b, tgt); err != nil || !strings.Contains(b.String(), `"documents":`) || strings.Contains(b.String(), `"requests":{"agent-cards:`) {
+		t.Fatalf("announce: %v\n%s", err, b.String())
+	}
+	code, _, stderr := runCLI("run", "--target", tgt.Agents["interview"], "--config", file, "--out", filepath.Join(dir, "run"))
+	if code != exitPass || strings.Contains(stderr, "deprecated") {
+		t.Fatalf("run with the announcement: exit %d\n%s", code, stderr)
+	}
+	if got := ran(t, filepath.Join(dir, "run", "bundle.json")); len(got["blocked"]) > 0 {
+		t.Errorf("blocked: %v", got["blocked"])
 	}
 }

@@ -13,9 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/harness/target/container"
 	"github.com/extconf/extconf/sabotage"
+	"github.com/extconf/extconf/suites"
 )
 
 // ContainerLogFile is the container's stdout and stderr, written beside bundle.json.
@@ -41,6 +43,13 @@ func startContainer(ctx context.Context, image, dockerfile string, cfg target.Co
 	if tgt.Blocked != "" {
 		fmt.Fprintf(stderr, "runsuite: %s (after %s): every selected row is blocked\n", tgt.Blocked, time.Since(started).Round(time.Millisecond))
 		return tgt, nil
+	}
+	// What the reference agents announced joins the operator's file: decode the merged sections afresh, as strictly
+	// as the file's own (a section they announce badly is their defect, named by its path).
+	tgt.Config.Inputs = nil
+	if err := harness.PrepareConfig(&tgt.Config, suites.Documents()...); err != nil {
+		tgt.Close()
+		return nil, fmt.Errorf("the container's announced operator settings: %w", err)
 	}
 	fmt.Fprintf(stderr, "runsuite: container ready in %s, image %s\n", time.Since(started).Round(time.Millisecond), tgt.ImageID)
 	return tgt, nil
@@ -100,12 +109,17 @@ func announce(w io.Writer, tgt *target.Target) error {
 			return err
 		}
 	}
-	if !reflect.ValueOf(tgt.Config).IsZero() {
+	// The operator settings in the configuration file's shape; the legacy shape only for a target that has no other.
+	var said any = tgt.Config
+	if tgt.Announced != nil {
+		said = tgt.Announced
+	}
+	if !reflect.ValueOf(tgt.Config).IsZero() || tgt.Announced != nil {
 		// Byte-faithful: no HTML escaping, so a placeholder such as the actingFor "<person>" survives as written.
 		var b strings.Builder
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(tgt.Config); err != nil {
+		if err := enc.Encode(said); err != nil {
 			return err
 		}
 		if _, err := fmt.Fprintf(w, "%s%s\n", container.MockConfigPrefix, strings.TrimSpace(b.String())); err != nil {

@@ -384,7 +384,7 @@ func (s *suite) actionSpecs() {
 // overLimit asks for e limit+1 times for one person, request k as the calling assistant who(k): the first limit
 // requests are the control, carried out (worded by what); the one over the limit is not carried out.
 func (s *suite) overLimit(w *harness.W, row string, a *agentView, st *statement, e vonrequest.Entry, limit int, who func(k int) string, what func(k int, who string) string) {
-	person := fmt.Sprintf("Alex Example %d", personSeq.Add(1))
+	person := newPerson()
 	window := time.Duration(st.Limits.WindowSeconds) * time.Second
 	earlier := s.requestsSince(e.ID, window)
 	fmt.Fprintf(ginkgo.GinkgoWriter, "%s performs up to %d real actions (%s for %s); the harness made %d earlier request(s) for %s in the limit window\n",

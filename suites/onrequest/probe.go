@@ -2,6 +2,7 @@ package onrequest
 
 import (
 	"bytes"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -219,6 +220,21 @@ func (o outcome) String() string {
 
 var personSeq atomic.Int64
 
+// personTag sets this process's people apart from another run's: an agent's action log outlives a run, and a
+// log entry is matched to a probe by the person's name where it carries no task id.
+var personTag = func() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+	for i := range b {
+		b[i] = letters[int(b[i])%len(letters)]
+	}
+	return string(b)
+}()
+
+// newPerson names a person no earlier probe, of this run or another, has named.
+func newPerson() string { return fmt.Sprintf("Alex Example %s%d", personTag, personSeq.Add(1)) }
+
 // send puts p to the agent over every binding variant the card declares and the harness speaks: JSON-RPC
 // SendMessage, JSON-RPC SendStreamingMessage (when capabilities.streaming), HTTP+JSON message:send.
 func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome {
@@ -267,7 +283,7 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 		if p.person {
 			o.person = p.personName
 			if o.person == "" {
-				o.person = fmt.Sprintf("Alex Example %d", personSeq.Add(1))
+				o.person = newPerson()
 			}
 			af := s.actingFor(w)
 			md = substitutePerson(af.Metadata, o.person)
@@ -399,8 +415,40 @@ func substitutePerson(md json.RawMessage, person string) json.RawMessage {
 	if len(md) == 0 {
 		return nil
 	}
-	name, _ := json.Marshal(person)
-	return bytes.ReplaceAll(md, []byte("<person>"), bytes.Trim(name, `"`))
+	// On the decoded value: the template may spell "<person>" with JSON escapes ("\u003cperson\u003e", as Go's
+	// encoder writes it), and it is the same string.
+	dec := json.NewDecoder(bytes.NewReader(md))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return md // CheckConfig has decoded it before; never reached
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(replacePerson(v, person)); err != nil {
+		return md
+	}
+	return bytes.TrimSpace(b.Bytes())
+}
+
+// replacePerson replaces "<person>" in every string of v, member names included.
+func replacePerson(v any, person string) any {
+	switch x := v.(type) {
+	case string:
+		return strings.ReplaceAll(x, "<person>", person)
+	case []any:
+		for i := range x {
+			x[i] = replacePerson(x[i], person)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[strings.ReplaceAll(k, "<person>", person)] = replacePerson(e, person)
+		}
+		return out
+	}
+	return v
 }
 
 var msgSeq atomic.Int64

@@ -584,6 +584,41 @@ func checkAnnounced(cfg *target.Config, allowed map[string]bool) error {
 			}
 		}
 	}
+	// Document sections name hooks, inventories and statements: every URL in them stays on the container.
+	for id, sec := range cfg.Documents {
+		var v any
+		if err := json.Unmarshal(sec, &v); err != nil {
+			return fmt.Errorf("announced documents.%s: %w", id, err)
+		}
+		if err := urlsOnOrigin(v, "$.documents."+id, allowed); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// urlsOnOrigin checks every http(s) URL string in v against the container's published origins.
+func urlsOnOrigin(v any, path string, allowed map[string]bool) error {
+	switch x := v.(type) {
+	case string:
+		if strings.HasPrefix(x, "http://") || strings.HasPrefix(x, "https://") {
+			if err := onAllowedOrigin(x, allowed); err != nil {
+				return fmt.Errorf("announced %s: %w", path, err)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if err := urlsOnOrigin(e, fmt.Sprintf("%s[%d]", path, i), allowed); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		for k, e := range x {
+			if err := urlsOnOrigin(e, path+"."+k, allowed); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -593,6 +628,13 @@ func mergeAnnounced(op, ann target.Config) target.Config {
 	out.Agents = mergeMap(ann.Agents, op.Agents)
 	out.Principals = mergeMap(ann.Principals, op.Principals)
 	out.Requests = mergeMap(ann.Requests, op.Requests)
+	out.Credentials = mergeMap(ann.Credentials, op.Credentials)
+	out.Documents = mergeMap(ann.Documents, op.Documents)
+	for id, sec := range op.Documents {
+		if a, ok := ann.Documents[id]; ok {
+			out.Documents[id] = mergeObjects(a, sec)
+		}
+	}
 	if out.Inventory == "" {
 		out.Inventory = ann.Inventory
 	}
@@ -609,6 +651,27 @@ func mergeAnnounced(op, ann target.Config) target.Config {
 		out.TrustedKeys = ann.TrustedKeys
 	}
 	return out
+}
+
+// mergeObjects fills the members the operator's section leaves out with the announced ones (objects merged member
+// by member, anything else the operator's).
+func mergeObjects(ann, op json.RawMessage) json.RawMessage {
+	var a, o map[string]json.RawMessage
+	if json.Unmarshal(ann, &a) != nil || json.Unmarshal(op, &o) != nil || o == nil {
+		return op
+	}
+	for k, v := range a {
+		if ov, ok := o[k]; ok {
+			o[k] = mergeObjects(v, ov)
+		} else {
+			o[k] = v
+		}
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		return op
+	}
+	return b
 }
 
 func mergeMap[V any](base, over map[string]V) map[string]V {
