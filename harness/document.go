@@ -47,6 +47,9 @@ type Need struct {
 	Member string   // e.g. "profile.multiOperation", or "principals.B"
 	What   string   // what to give
 	Rows   []string // catalog row ids it unblocks
+	// Always marks an input every target has (valid arguments for a skill): it cannot be declared absent, since
+	// the rows it unblocks apply whatever the operator says.
+	Always bool
 }
 
 // Needer is implemented by documents that publish which of their rows need which input member (runsuite config

@@ -143,9 +143,14 @@ func checkAbsences(id string, in any, d Document) error {
 		return nil
 	}
 	known := map[string]bool{}
+	always := map[string]string{}
 	var names []string
 	if n, ok := d.(Needer); ok {
 		for _, need := range n.Needs() {
+			if need.Always {
+				always[need.Member] = need.What
+				continue
+			}
 			if !known[need.Member] {
 				names = append(names, need.Member)
 			}
@@ -153,6 +158,9 @@ func checkAbsences(id string, in any, d Document) error {
 		}
 	}
 	for _, m := range a.AbsentMembers() {
+		if what, ok := always[m]; ok {
+			return fmt.Errorf("$.documents.%s.absent.%s: every target has %s, so the rows it unblocks apply; give it, or leave them blocked", id, m, what)
+		}
 		if !known[m] {
 			return fmt.Errorf("unknown member %q at $.documents.%s.absent (a conditional input of %s: %s)", m, id, id, strings.Join(names, ", "))
 		}

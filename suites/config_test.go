@@ -109,6 +109,11 @@ func TestAbsentMembers(t *testing.T) {
 		!strings.Contains(err.Error(), `unknown member "multiOperations" at $.documents.schema-interface.absent`) {
 		t.Errorf("a misspelt absent member: %v", err)
 	}
+	// Valid arguments exist for every skill: declaring them absent would turn applicable rows inapplicable.
+	if _, err := prepare(t, `{"documents": {"schema-interface": {"absent": {"arguments|requests": "none"}}}}`); err == nil ||
+		!strings.Contains(err.Error(), `$.documents.schema-interface.absent.arguments|requests: every target has`) {
+		t.Errorf("an always-present input declared absent: %v", err)
+	}
 	cfg, err := prepare(t, `{"documents": {"schema-interface": {"absent": {"multiOperation": "none"}}}}`)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,9 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
+	"github.com/extconf/extconf/suites"
 )
 
 // operatorFacts are the members of each document section that no probe of the target can derive: credentials and
@@ -199,4 +202,73 @@ func TestMockAnnouncementIsAConfigFile(t *testing.T) {
 	if got := ran(t, filepath.Join(dir, "run", "bundle.json")); len(got["blocked"]) > 0 {
 		t.Errorf("blocked: %v", got["blocked"])
 	}
+}
+
+// Every conditional input of every document declared absent: config check predicts each row that then reads
+// inapplicable, and the run makes exactly those rows inapplicable quoting the declaration.
+func TestEveryAbsenceDeclaredPredictsTheRun(t *testing.T) {
+	dir := t.TempDir()
+	tgt, err := mockagents.Start(sabotage.Set{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tgt.Close()
+	cfg := announcedFile(t, tgt)
+	for _, d := range suites.Documents() {
+		n, ok := d.(harness.Needer)
+		if !ok {
+			continue
+		}
+		var sec map[string]any
+		json.Unmarshal(cfg.Documents[d.ID()], &sec)
+		keep := map[string]any{"absent": map[string]string{}}
+		if p, ok := sec["principals"]; ok {
+			keep["principals"] = p // credentials stay: absence is about conditional inputs, not access
+		}
+		for _, need := range n.Needs() {
+			if need.Always {
+				continue
+			}
+			keep["absent"].(map[string]string)[need.Member] = "declared absent by the test: " + need.Member
+		}
+		cfg.Documents[d.ID()], _ = json.Marshal(keep)
+	}
+	file := writeJSON(t, filepath.Join(dir, "absent.json"), cfg)
+	tgtURL := tgt.Agents["interview"]
+	_, out, stderr := runCLI("config", "check", file, "--target", tgtURL)
+	want := predicted(out)
+	if len(want["inapplicable"]) == 0 {
+		t.Fatalf("nothing predicted inapplicable:\n%s\n%s", out, stderr)
+	}
+	if code, _, stderr := runCLI("run", "--target", tgtURL, "--config", file, "--out", filepath.Join(dir, "run")); code == exitUsage {
+		t.Fatalf("run: exit 2: %s", stderr)
+	}
+	got := ran(t, filepath.Join(dir, "run", "bundle.json"))
+	for _, v := range []string{"blocked", "inapplicable"} {
+		if strings.Join(got[v], " ") != strings.Join(want[v], " ") {
+			t.Errorf("%s rows\n  predicted %v\n  ran       %v", v, want[v], got[v])
+		}
+	}
+	if t.Failed() {
+		t.Log(detailsOf(t, filepath.Join(dir, "run", "bundle.json"), "blocked"))
+	}
+}
+
+// detailsOf lists the target rows of a bundle with one verdict, with their details.
+func detailsOf(t *testing.T, bundle, verdict string) string {
+	b, _ := os.ReadFile(bundle)
+	var bun struct {
+		Rows []struct {
+			ID, Verdict, Detail string
+			SelfCheck           bool
+		} `json:"rows"`
+	}
+	json.Unmarshal(b, &bun)
+	var out strings.Builder
+	for _, r := range bun.Rows {
+		if !r.SelfCheck && r.Verdict == verdict {
+			fmt.Fprintf(&out, "\n  %s %s: %.300s", r.ID, r.Verdict, r.Detail)
+		}
+	}
+	return out.String()
 }

@@ -627,7 +627,7 @@ func registerSecrets(s *session, spec specFn) {
 			}
 		}
 		if len(cs) == 0 {
-			member := "canaries"
+			member := canariesAny
 			if len(which) == 1 {
 				member = "canaries." + camelKind(which[0])
 			}

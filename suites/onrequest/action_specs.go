@@ -179,7 +179,7 @@ func (s *suite) actionSpecs() {
 		role := roleUnattested
 		if _, ok := s.e.Target.CardURL(roleUnattested); !ok {
 			s.loadAgent(w, roleMain, row) // an agent that does not declare the extension is inapplicable, never blocked
-			st := s.requireStatement(w, row, "the operator's attestation level under the Agent Capability trust framework")
+			st := s.requireStatement(w, row, "operator.attestationLevel|agents.unattested", "the operator's attestation level under the Agent Capability trust framework")
 			switch {
 			case st.AttestationLevel == nil:
 				w.Blocked("the operator statement gives no attestationLevel")

@@ -278,7 +278,7 @@ func (s *suite) behaviourSpecs() {
 			case st != nil && st.StaffReachable != nil:
 				w.Inapplicable("the operator states that a person can be reached, and no agent plays " + roleUnstaffed)
 			default:
-				w.Blocked(fmt.Sprintf("whether anybody can be reached is the operator's knowledge: state staffReachable in the operator statement, or name an agent where nobody can be reached with the role %q", roleUnstaffed))
+				w.Need("operator.staffReachable|agents.unstaffed", false, fmt.Sprintf("whether anybody can be reached is the operator's knowledge: state staffReachable in the operator statement, or name an agent where nobody can be reached with the role %q", roleUnstaffed))
 			}
 		}
 		a := s.loadAny(w, role, row)

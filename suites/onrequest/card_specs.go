@@ -168,7 +168,7 @@ func (s *suite) cardSpecs() {
 		if len(tels) == 0 {
 			w.Inapplicable("the card has no tel: personEntry")
 		}
-		st := s.requireStatement(w, "OR-3.4d", "which telephone numbers are answered by or for the operator")
+		st := s.requireStatement(w, "OR-3.4d", "operator.operatorPhones", "which telephone numbers are answered by or for the operator")
 		if len(st.OperatorPhones) == 0 {
 			w.Blocked("the operator statement lists no operatorPhones, the numbers answered by or for the operator")
 		}
@@ -270,7 +270,7 @@ func (s *suite) cardSpecs() {
 			}
 		}
 		if len(values) == 0 {
-			w.Blocked("no value given on request is known: state them in the operator statement (\"values\": {skillId: [value, …]}, role on-request.operator), or configure actingFor so that what the agent gives on opt-in can be read")
+			w.Need("operator.values|actingFor", false, "no value given on request is known: state them in the operator statement (\"values\": {skillId: [value, …]}, role on-request.operator), or configure actingFor so that what the agent gives on opt-in can be read")
 		}
 		// The card is the public card and, where the agent declares one, the card it serves to an authenticated
 		// caller (read with the first calling assistant's credential).

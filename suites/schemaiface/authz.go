@@ -228,7 +228,8 @@ func registerAuthz(e *harness.Env) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			ap := s.prof.Approval
-			if ap == nil || len(ap.Cases) <= idx {
+			w.Need("approval", ap != nil, "approved and unapproved requests with the grant hook")
+			if len(ap.Cases) <= idx {
 				w.Blocked(fmt.Sprintf("the profile's approval.cases needs %d entries (an approved request with its grant hook, and an unapproved one)", idx+1))
 			}
 			c := ap.Cases[idx]
@@ -263,7 +264,8 @@ func registerAuthz(e *harness.Env) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			rv := s.prof.Revocation
-			if rv == nil || len(rv.Cases) <= idx {
+			w.Need("revocation", rv != nil, "a permitted request, a revoke hook, a request the revocation forbids")
+			if len(rv.Cases) <= idx {
 				w.Blocked(fmt.Sprintf("the profile's revocation.cases needs %d entries (a permitted request, a revoke hook, a request the revocation forbids)", idx+1))
 			}
 			c := rv.Cases[idx]

@@ -250,7 +250,7 @@ func registerGated(e *harness.Env) {
 			}
 		}
 		if len(ids) == 0 {
-			w.Blocked("the profile names neither an unavailableSkill nor a corruptSkill")
+			w.Need("unavailableSkill|corruptSkill", false, "the profile names neither an unavailableSkill nor a corruptSkill, and the survey found none")
 		}
 		cl := s.client("A")
 		s.describeControl("SI-9.51a", cl)
