@@ -399,7 +399,7 @@ func (s *suite) actingFor(w *harness.W) target.ActingFor {
 	af := s.e.Target.Config.ActingFor
 	if af == nil {
 		if s.e.Target.Kind != target.KindMock {
-			w.Need("actingFor", false, `how an assistant shows that it acts for a named person is not configured (OR-5.5 and §9 item 1 leave it undefined): set "actingFor" in the target configuration: {} for the default (Message.metadata[` + vonrequest.URI + `] = {"actingFor": {"name": "<person>"}}, with the extension activated), or any of "message", "metadata" (SendMessage params.metadata), "header"/"value", "credential"/"principal", each a template where "<person>" is replaced by the person's name`)
+			w.Need("actingFor", false, `how an assistant shows that it acts for a named person is not configured (OR-5.5 and §9 item 1 leave it undefined): set "actingFor" in the target configuration: {} for the default (Message.metadata[`+vonrequest.URI+`] = {"actingFor": {"name": "<person>"}}, with the extension activated), or any of "message", "metadata" (SendMessage params.metadata), "header"/"value", "credential"/"principal", each a template where "<person>" is replaced by the person's name`)
 		}
 		return target.ActingFor{Message: defaultActingFor}
 	}
