@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -26,7 +27,7 @@ func announceDoc(doc string, a *Agents) (map[string]target.Credential, map[strin
 	cfg := a.Config
 	// principal name as the document's section spells it → credential name
 	named := map[string]string{}
-	for _, k := range sortedKeys(cfg.Principals) {
+	for _, k := range slices.Sorted(maps.Keys(cfg.Principals)) {
 		name, ok := principalName(doc, k)
 		if !ok {
 			continue // a shared legacy alias of a document-scoped principal
@@ -39,7 +40,7 @@ func announceDoc(doc string, a *Agents) (map[string]target.Credential, map[strin
 	if len(named) > 0 {
 		if doc == "terms" {
 			var list []string
-			for _, n := range sortedKeys(named) {
+			for _, n := range slices.Sorted(maps.Keys(named)) {
 				list = append(list, named[n])
 			}
 			sec["principals"] = list
@@ -123,40 +124,20 @@ func principalName(doc, k string) (string, bool) {
 
 // setAgentCards places one legacy "agent-cards:" key in the agent-cards section.
 func setAgentCards(sec map[string]any, k string, v []string) {
-	sub := func(name string) map[string]any {
-		m, _ := sec[name].(map[string]any)
-		if m == nil {
-			m = map[string]any{}
-			sec[name] = m
-		}
-		return m
+	path := target.AgentCardsPath(k)
+	if path == nil {
+		return
 	}
-	p := strings.SplitN(k, ":", 3)
-	switch {
-	case p[0] == "routed" && len(p) == 3:
-		byRole, _ := sub("routed")[p[1]].(map[string]any)
-		if byRole == nil {
-			byRole = map[string]any{}
-			sub("routed")[p[1]] = byRole
+	m := sec
+	for _, p := range path[:len(path)-1] {
+		next, _ := m[p].(map[string]any)
+		if next == nil {
+			next = map[string]any{}
+			m[p] = next
 		}
-		byRole[p[2]] = v
-	case (p[0] == "workflowless" || p[0] == "degraded") && len(p) == 2:
-		sub(p[0])[p[1]] = v
-	case p[0] == "canary" && len(p) == 2:
-		sub("canaries")[camel(p[1])] = v
-	case p[0] == "foreign-r" && len(p) == 2:
-		sub("foreignR")[p[1]] = v
+		m = next
 	}
-}
-
-func camel(s string) string {
-	p := strings.Split(s, "-")
-	for i := 1; i < len(p); i++ {
-		if p[i] != "" {
-			p[i] = strings.ToUpper(p[i][:1]) + p[i][1:]
-		}
-	}
-	return strings.Join(p, "")
+	m[path[len(path)-1]] = v
 }
 
 // fetchJSON reads a document one of the reference agents serves (loopback, the test CA).
@@ -177,13 +158,4 @@ func fetchJSON(u string, into any) error {
 		return fmt.Errorf("GET %s: %s", u, resp.Status)
 	}
 	return json.Unmarshal(b, into)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

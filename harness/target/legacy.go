@@ -80,18 +80,27 @@ func docPrincipalMember(doc, name string) string {
 }
 
 func agentCardsKey(k string) string {
+	if p := AgentCardsPath(k); p != nil {
+		return "$.documents.agent-cards." + strings.Join(p, ".")
+	}
+	return "$.documents.agent-cards"
+}
+
+// AgentCardsPath is where a legacy "agent-cards:<k>" requests key lives in documents.agent-cards, member by member
+// ("routed:A:x" → routed, A, x); nil for a key that has no place.
+func AgentCardsPath(k string) []string {
 	parts := strings.SplitN(k, ":", 3)
 	switch {
 	case parts[0] == "routed" && len(parts) == 3:
-		return "$.documents.agent-cards.routed." + parts[1] + "." + parts[2]
+		return parts
 	case (parts[0] == "workflowless" || parts[0] == "degraded") && len(parts) == 2:
-		return "$.documents.agent-cards." + parts[0] + "." + parts[1]
+		return parts
 	case parts[0] == "canary" && len(parts) == 2:
-		return "$.documents.agent-cards.canaries." + camel(parts[1])
+		return []string{"canaries", camel(parts[1])}
 	case parts[0] == "foreign-r" && len(parts) == 2:
-		return "$.documents.agent-cards.foreignR." + parts[1]
+		return []string{"foreignR", parts[1]}
 	}
-	return "$.documents.agent-cards"
+	return nil
 }
 
 func camel(s string) string {
