@@ -116,6 +116,9 @@ type RowLedger struct {
 	Assertions int      `json:"assertions"`
 	Controls   int      `json:"controls"`
 	Exchanges  []string `json:"exchanges,omitempty"`
+	// Notes say what the row's verdict rests on beyond the operator's input (an input the suite derived by
+	// probing); they end up in the row's detail whatever its verdict.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // SpecLedger is the report entry a spec leaves behind.
@@ -190,6 +193,14 @@ func (w *W) cite(ex *a2a.Exchange) {
 		return
 	}
 	w.ledger.Exchanges = append(w.ledger.Exchanges, ex.ID)
+}
+
+// Note records, for the row's detail, an input the spec did not get from the operator but derived (by probing the
+// target), so the verdict says what it rests on.
+func (w *W) Note(s string) {
+	if s != "" && !slices.Contains(w.ledger.Notes, s) {
+		w.ledger.Notes = append(w.ledger.Notes, s)
+	}
 }
 
 // Check is the basic assertion: ok must hold for the spec's row. expected says what the row requires, observed

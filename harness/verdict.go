@@ -114,6 +114,9 @@ func Verdicts(cat *catalog.Catalog, report gtypes.Report, sel Selection, env *En
 			default:
 				c.verdict, c.detail = NotTested, "spec state "+sr.State.String()
 			}
+			if len(l.Notes) > 0 && c.verdict != NotTested {
+				c.detail = strings.TrimPrefix(c.detail+"\n"+strings.Join(l.Notes, "\n"), "\n")
+			}
 			contribs[id] = append(contribs[id], c)
 		}
 	}

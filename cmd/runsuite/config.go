@@ -43,7 +43,9 @@ var configCommand = command{
 	synopsis: []string{"config init --target URL [--config BASE] [--suite LIST] [--out FILE]", "config check FILE [--target URL] [--suite LIST]"},
 	long: `init probes the target and writes one typed section per document it declares, with what it could derive;
 the inputs still missing are listed on stderr with the rows they unblock. check lists, without running a spec,
-the rows the file leaves blocked (by member), the rows declared absent, and unused sections and credentials.`,
+the rows the file leaves blocked (by member), the rows declared absent, and unused sections and credentials.
+For schema-interface, init and check (with --target) probe the agent as its principals A and B the way a run
+does (side-effect-free skills only) and count what that derives as given; init writes it into the file.`,
 	examples: []string{"# a skeleton for an agent", "runsuite config init --target https://agent.example --out target.json",
 		"# what a run with it would leave blocked", "runsuite config check target.json --target https://agent.example"},
 	run: cmdConfig,
@@ -186,7 +188,7 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		derive(ctx, p, d, sec)
 		if d == "schema-interface" {
-			deriveSchemaInterface(ctx, p, base, sec)
+			deriveSchemaInterface(ctx, p, base, sec, stderr)
 		}
 		sections[d] = sec
 	}
@@ -309,6 +311,7 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 	for _, d := range docs {
 		declared[d] = true
 	}
+	var probed *probe
 	if *tgtFlag != "" {
 		p, err := probeTarget(ctx, *tgtFlag, cfg, docs)
 		if err != nil {
@@ -317,7 +320,7 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 		for _, n := range p.notes {
 			fmt.Fprintf(stderr, "runsuite config: %s\n", n)
 		}
-		declared = p.declared
+		declared, probed = p.declared, p
 	}
 	var run []harness.Document
 	for _, d := range suites.Documents() {
@@ -325,7 +328,21 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 			run = append(run, d)
 		}
 	}
-	blocked := printPredictions(stdout, "predicted", harness.Predict(cfg.Documents, run...))
+	secs := cfg.Documents
+	if *tgtFlag != "" && declared["schema-interface"] {
+		// The run derives what probing shows (schemaiface.DeriveSection); so does the prediction.
+		var sec map[string]any
+		if json.Unmarshal(cfg.Documents["schema-interface"], &sec) != nil || sec == nil {
+			sec = map[string]any{}
+		}
+		deriveSchemaInterface(ctx, probed, cfg, sec, stderr)
+		secs = map[string]json.RawMessage{}
+		for k, v := range cfg.Documents {
+			secs[k] = v
+		}
+		secs["schema-interface"], _ = json.Marshal(sec)
+	}
+	blocked := printPredictions(stdout, "predicted", harness.Predict(secs, run...))
 	for _, u := range unused(cfg, declared) {
 		fmt.Fprintf(stdout, "  unused       %s\n", u)
 	}

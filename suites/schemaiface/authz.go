@@ -49,9 +49,10 @@ func refusedWith(an *answer, code string) bool {
 	return an.state() != a2a.StateCompleted && an.msg == nil && (an.code() == code || silentBinding(an))
 }
 
+// authz is the profile's authorization cases (empty when there are none: each case Needs its own member).
 func (s *sess) authz(row string) *AuthzProfile {
 	if s.prof.Authorization == nil {
-		s.w.Need("authorization", false, "requests of principal A that principal B may not make")
+		return &AuthzProfile{}
 	}
 	return s.prof.Authorization
 }
@@ -113,9 +114,8 @@ func registerAuthz(e *harness.Env) {
 	}
 	skillCase := func(s *sess) (string, json.RawMessage) {
 		c := s.authz("").Skill
-		if c == nil {
-			s.w.Blocked("the profile's authorization.skill is missing (a request principal B holds no grant for)")
-		}
+		s.w.Need("authorization.skill", c != nil, "a request of principal A that principal B holds no grant for")
+		s.note("authorization.skill")
 		return c.Skill, c.Arguments
 	}
 	refusedAs := func(row string, code, state string) func(w *harness.W, an *answer) {
@@ -149,16 +149,18 @@ func registerAuthz(e *harness.Env) {
 	observeOnly := func(s *sess) (string, json.RawMessage) {
 		az := s.authz("")
 		if c, ok := az.Modes["observe_only"]; ok {
+			s.note("authorization.modes.observe_only")
 			return c.Skill, c.Arguments
 		}
 		if az.Skill != nil {
 			if d := s.survey().bySk[az.Skill.Skill]; d != nil && d.tree != nil {
 				if au, _ := d.tree["authority"].(map[string]any); au["default_mode"] == "observe_only" {
+					s.note("authorization.skill")
 					return az.Skill.Skill, az.Skill.Arguments
 				}
 			}
 		}
-		s.w.Blocked("the profile names no observe_only skill principal B may not use (authorization.modes.observe_only)")
+		s.w.Need("authorization.modes.observe_only|authorization.skill", false, "an observe_only skill principal A may use and principal B may not")
 		return "", nil
 	}
 	pair("SI-8.2b", "the authority member is no permission: an unauthorized caller of an observe_only skill is refused", observeOnly, refusedAs("SI-8.2b", skiface.AuthorizationFailed, ""))
@@ -166,11 +168,10 @@ func registerAuthz(e *harness.Env) {
 	spec(e, "SI-8.3", "runtime authorization runs for skills of every advertised default_mode", func(w *harness.W) {
 		s := open(w, "SI-8.3")
 		modes := s.authz("SI-8.3").Modes
-		if len(modes) == 0 {
-			w.Blocked("the profile's authorization.modes is empty (per default_mode, a request principal B may not make)")
-		}
+		w.Need("authorization.modes", len(modes) > 0, "per advertised default_mode, a request of principal A that principal B may not make")
 		for _, mode := range sortedKeys(anyMap(modes)) {
 			c := modes[mode]
+			s.note("authorization.modes." + mode)
 			d := s.doc("SI-8.3", c.Skill)
 			au, _ := d.tree["authority"].(map[string]any)
 			w.Check(au["default_mode"] == mode, c.Skill+" advertises default_mode "+mode, fmt.Sprintf("%#v", au["default_mode"]), d.ans.ex)
@@ -183,9 +184,8 @@ func registerAuthz(e *harness.Env) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			pc := get(s.authz(row))
-			if pc == nil {
-				w.Blocked("the profile's authorization." + which + " is missing (a request principal B may make and one it may not)")
-			}
+			w.Need("authorization."+which, pc != nil, "a request principal B may make and one beyond its "+which+" grant")
+			s.note("authorization." + which)
 			var before *answer
 			if pc.Check != nil {
 				before = s.invoke(s.client("A"), false, modeSync, pc.Skill, pc.Check, "state before principal B's refused request")
@@ -217,7 +217,7 @@ func registerAuthz(e *harness.Env) {
 	pairCase("SI-12.5e", "the requested constraints are authorized at invocation time", "constraint", con, nil)
 	pairCase("SI-9.57d", "error details disclose nothing of a resource the caller may not see", "resource", res, func(w *harness.W, s *sess, pc *PairCase, an *answer) {
 		if len(pc.Canaries) == 0 {
-			w.Blocked("the profile's authorization.resource.canaries is empty (strings of the denied resource principal B must never see)")
+			w.Need("authorization.resource.canaries", false, "strings of the denied resource principal B must never see")
 		}
 		for _, c := range pc.Canaries {
 			w.Negative(!containsBytes(an.ex, c), "the refusal does not contain "+fmt.Sprintf("%q", c), clip(string(an.ex.ResponseBody), 300), an.ex)
@@ -228,10 +228,7 @@ func registerAuthz(e *harness.Env) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			ap := s.prof.Approval
-			w.Need("approval", ap != nil, "approved and unapproved requests with the grant hook")
-			if len(ap.Cases) <= idx {
-				w.Blocked(fmt.Sprintf("the profile's approval.cases needs %d entries (an approved request with its grant hook, and an unapproved one)", idx+1))
-			}
+			w.Need("approval", ap != nil && len(ap.Cases) > idx, fmt.Sprintf("approval.cases needs %d entries (an approved request with its grant hook, and an unapproved one)", idx+1))
 			c := ap.Cases[idx]
 			cl := s.client("A")
 			var before *answer
@@ -264,10 +261,7 @@ func registerAuthz(e *harness.Env) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			rv := s.prof.Revocation
-			w.Need("revocation", rv != nil, "a permitted request, a revoke hook, a request the revocation forbids")
-			if len(rv.Cases) <= idx {
-				w.Blocked(fmt.Sprintf("the profile's revocation.cases needs %d entries (a permitted request, a revoke hook, a request the revocation forbids)", idx+1))
-			}
+			w.Need("revocation", rv != nil && len(rv.Cases) > idx, fmt.Sprintf("revocation.cases needs %d entries (a permitted request, a revoke hook, a request the revocation forbids)", idx+1))
 			c := rv.Cases[idx]
 			cl := s.client("A")
 			first := s.invoke(cl, false, modeSync, rv.Skill, c.First, "a permitted side-effecting request")

@@ -91,7 +91,7 @@ func registerGated(e *harness.Env) {
 	multi("SI-8.4c", "a multi-operation skill's input_schema defines each operation's own requirements", func(w *harness.W, s *sess, sch map[string]any) {
 		mo := s.prof.MultiOperation
 		if len(mo.Requires) == 0 {
-			w.Blocked("the profile's multiOperation.requires is empty (per operation, a member only that operation requires)")
+			w.Need("multiOperation.requires", false, "per operation, a member only that operation requires")
 		}
 		for _, op := range sortedKeys(anyStrMap(mo.Requires)) {
 			member := mo.Requires[op]
@@ -117,6 +117,7 @@ func registerGated(e *harness.Env) {
 		if s.prof.Constraints == nil {
 			w.Need("constraints", false, "a skill, its constraint members, satisfiable and unsatisfiable arguments")
 		}
+		s.note("constraints")
 		return s
 	}
 	// satisfied sends the constraint skill with satisfiable constraints, the positive control of the constraint rows.
@@ -130,7 +131,7 @@ func registerGated(e *harness.Env) {
 		c := s.prof.Constraints
 		ks := sortedKeys(anyRawMap(c.Unsatisfiable))
 		if len(ks) == 0 {
-			s.w.Blocked("the profile's constraints.unsatisfiable is empty (arguments with a constraint the target cannot honour)")
+			s.w.Need("constraints.unsatisfiable", false, "arguments with a constraint the target cannot honour")
 		}
 		for _, k := range ks {
 			check(k, s.invoke(s.client("A"), false, modeSync, c.Skill, c.Unsatisfiable[k], c.Skill+" with an unsatisfiable "+k+" constraint"))
@@ -151,7 +152,7 @@ func registerGated(e *harness.Env) {
 		s := cons(w, "SI-8.10b")
 		c := s.prof.Constraints
 		if c.Invalid == nil {
-			w.Blocked("the profile's constraints.invalid is missing (arguments with a structurally invalid constraint value)")
+			w.Need("constraints.invalid", false, "arguments with a structurally invalid constraint value")
 		}
 		satisfied(s, "SI-8.10b")
 		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Invalid, c.Skill+" with a structurally invalid constraint")
@@ -172,7 +173,10 @@ func registerGated(e *harness.Env) {
 		in := decodeTree(c.Satisfiable)
 		for _, p := range sortedKeys(anyStrMap(c.Reflects)) {
 			q := c.Reflects[p]
-			want, _ := resolve(in, p)
+			want, asked := resolve(in, p)
+			if !asked {
+				continue // the satisfiable request does not supply this constraint: nothing to reflect
+			}
 			got, _ := resolve(res, q)
 			w.Check(fmt.Sprint(want) == fmt.Sprint(got), "the output member "+q+" reflects the honoured constraint "+p, fmt.Sprintf("requested %v, output %v", want, got), ok.ex)
 		}
@@ -187,7 +191,7 @@ func registerGated(e *harness.Env) {
 			c := s.prof.Constraints
 			args, ok := c.Unsatisfiable[cs.kind]
 			if !ok {
-				w.Blocked("the profile's constraints.unsatisfiable." + cs.kind + " is missing")
+				w.Need("constraints.unsatisfiable."+cs.kind, false, "arguments with a "+cs.kind+" constraint the target cannot honour")
 			}
 			satisfied(s, cs.row)
 			an := s.invoke(s.client("A"), false, modeSync, c.Skill, args, c.Skill+" with an unsatisfiable "+cs.kind+" constraint")
@@ -226,9 +230,10 @@ func registerGated(e *harness.Env) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			skill := id(s.prof)
-			if skill == "" {
-				w.Need(map[string]string{"SI-9.27": "unavailableSkill", "SI-9.28": "corruptSkill"}[row], false, "the profile names no such skill (unavailableSkill / corruptSkill)")
-			}
+			member := map[string]string{"SI-9.27": "unavailableSkill", "SI-9.28": "corruptSkill"}[row]
+			w.Need(member, skill != "", map[string]string{"SI-9.27": "a skill deliberately unavailable (describe_skill answered interface_unavailable for none)",
+				"SI-9.28": "an advertised skill whose stored document is corrupt (describe_skill answered interface_invalid for none)"}[row])
+			s.note(member)
 			cl := s.client("A")
 			s.describeControl(row, cl)
 			check(w, s, s.describeSkill(cl, false, modeSync, skill, "describe_skill("+skill+")"))
@@ -249,9 +254,8 @@ func registerGated(e *harness.Env) {
 				ids = append(ids, id)
 			}
 		}
-		if len(ids) == 0 {
-			w.Need("unavailableSkill|corruptSkill", false, "the profile names neither an unavailableSkill nor a corruptSkill, and the survey found none")
-		}
+		w.Need("unavailableSkill|corruptSkill", len(ids) > 0, "a skill deliberately unavailable, or one whose stored document is corrupt (describe_skill answered interface_unavailable or interface_invalid for none)")
+		s.note("unavailableSkill", "corruptSkill")
 		cl := s.client("A")
 		s.describeControl("SI-9.51a", cl)
 		for _, id := range ids {
@@ -265,6 +269,7 @@ func registerGated(e *harness.Env) {
 		if c == nil {
 			w.Need("corruptSkill", false, "an advertised skill whose stored document is corrupt, and plausible arguments")
 		}
+		s.note("corruptSkill")
 		s.primaryControl("SI-9.29b", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Arguments, c.Skill+" with its advertised binding")
 		w.Negative(an.state() != a2a.StateCompleted, "the skill with a corrupt document is not executed", an.describe(), an.ex)
@@ -359,9 +364,15 @@ func registerGated(e *harness.Env) {
 		spec(e, row, text, func(w *harness.W) {
 			s := open(w, row)
 			l := s.prof.Limits
-			if l == nil || (l.PayloadBytes == 0 && l.NestingDepth == 0) {
-				w.Need("limits", false, "the target's declared payload size and nesting limits, a skill and its arguments")
+			switch row {
+			case "SI-12.2h":
+				w.Need("limits.payloadBytes", l != nil && l.PayloadBytes > 0, "the target's payload size limit, a skill, its arguments and the string member to lengthen")
+			case "SI-12.2i":
+				w.Need("limits.nestingDepth", l != nil && l.NestingDepth > 0, "the target's nesting limit, a skill and its arguments")
+			default:
+				w.Need("limits", l != nil && (l.PayloadBytes > 0 || l.NestingDepth > 0), "the target's payload size or nesting limit, a skill and its arguments")
 			}
+			s.note("limits")
 			en, _ := s.entry(l.Skill)
 			cl := s.client("A")
 			if l.PayloadBytes > 0 && row != "SI-12.2i" {

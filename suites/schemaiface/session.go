@@ -2,13 +2,16 @@ package schemaiface
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	gosync "sync"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -33,6 +36,7 @@ type sess struct {
 	rpc     *a2a.AgentInterface
 	rest    *a2a.AgentInterface
 	prof    *Profile
+	dv      *Derivation // what the run derived by probing (nil: nothing could be)
 }
 
 // entry is one params.skills[] binding as advertised (members missing read as "").
@@ -63,7 +67,57 @@ func open(w *harness.W, row string) *sess {
 		w.Blocked(err.Error())
 	}
 	s.prof = p
+	s.dv = s.derivation()
+	s.dv.Apply(s.prof)
 	return s
+}
+
+// derivedKey keys the run's *derivedOnce in harness.Env.RunState.
+type derivedKey struct{}
+
+type derivedOnce struct {
+	once gosync.Once
+	d    *Derivation
+}
+
+// derivation is what the run derives by probing the agent (once per run, in the first spec that opens the
+// session): the members the operator's profile leaves out that the agent's answers show (derive.go).
+func (s *sess) derivation() *Derivation {
+	dv := s.e.RunState(derivedKey{}, func() any { return &derivedOnce{} }).(*derivedOnce)
+	dv.once.Do(func() {
+		sv := s.surveyData()
+		if sv.block != "" {
+			return
+		}
+		ag := &Agent{Ctx: s.w.Ctx(), Card: s.card, A: s.client("A"), Docs: map[string]map[string]any{}, Degraded: sv.degraded, Limits: limits(s.e)}
+		if p, ok := s.e.Target.Config.PrincipalOf(docID, "B"); ok && p.Header != "" {
+			ag.B = s.e.Client.WithHeader(p.Header, p.Value)
+		}
+		for sk, d := range sv.bySk {
+			if d.tree != nil {
+				ag.Docs[sk] = d.tree
+			}
+		}
+		in, _ := s.e.Input(docID).(*Input)
+		absent := func(m string) bool {
+			if in == nil {
+				return false
+			}
+			_, ok := in.Declared(m)
+			return ok
+		}
+		dv.d = Derive(ag, s.prof, s.arguments, absent)
+	})
+	return dv.d
+}
+
+// note records in the row's detail that the spec uses a derived member (nothing when the operator gave it).
+func (s *sess) note(members ...string) {
+	for _, m := range members {
+		if n := s.dv.notes(m); n != "" {
+			s.w.Note(n)
+		}
+	}
 }
 
 func entriesOf(params map[string]any) []entry {
@@ -186,26 +240,35 @@ func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note
 	if want := s.deliverable(skillOf(m), mode); want != mode {
 		mode, note = want, note+" (as "+want+": "+mode+" not offered)"
 	}
-	if !rest && s.rpc == nil && s.rest != nil {
+	an, why := post(s.w.Ctx(), cl, s.rpc, s.rest, rest, mode, m, note)
+	if why != "" {
+		s.w.Inapplicable(why)
+	}
+	return an
+}
+
+// post sends m over JSON-RPC (rest=false, when the card declares it) or HTTP+JSON, synchronously or streamed,
+// activating the extension. why is set when the card declares no interface to send it over.
+func post(ctx context.Context, cl *a2a.Client, rpc, restIf *a2a.AgentInterface, rest bool, mode string, m a2a.Message, note string) (_ *answer, why string) {
+	if !rest && rpc == nil && restIf != nil {
 		rest = true // an agent serving HTTP+JSON only
 	}
 	call := a2a.Call{Extensions: []string{URI}, Note: note}
-	ctx := s.w.Ctx()
 	if rest {
-		if s.rest == nil {
-			s.w.Inapplicable("the card declares no HTTP+JSON interface")
+		if restIf == nil {
+			return &answer{err: errors.New("no HTTP+JSON interface")}, "the card declares no HTTP+JSON interface"
 		}
 		path := "/message:send"
 		if mode == modeStream {
 			path = "/message:stream"
 		}
-		if s.rest.Tenant != "" {
-			path = "/" + url.PathEscape(s.rest.Tenant) + path
+		if restIf.Tenant != "" {
+			path = "/" + url.PathEscape(restIf.Tenant) + path
 		}
-		ex, err := cl.REST(ctx, http.MethodPost, s.rest.URL, path, a2a.SendMessageRequest{Message: m}, call)
+		ex, err := cl.REST(ctx, http.MethodPost, restIf.URL, path, a2a.SendMessageRequest{Message: m}, call)
 		an := &answer{ex: ex, err: err}
 		if err != nil {
-			return an
+			return an, ""
 		}
 		if ex.Status != http.StatusOK {
 			var st struct {
@@ -216,44 +279,44 @@ func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note
 			} else {
 				an.err = fmt.Errorf("HTTP %d without a google.rpc.Status body", ex.Status)
 			}
-			return an
+			return an, ""
 		}
 		if mode == modeStream {
 			for i, ev := range ex.Events {
 				var e a2a.StreamEvent
 				if err := json.Unmarshal(ev, &e); err != nil {
 					an.err = fmt.Errorf("SSE event %d: %w", i+1, err)
-					return an
+					return an, ""
 				}
 				an.events = append(an.events, e)
 			}
 			an.task, an.msg = assembleStream(an.events)
-			return an
+			return an, ""
 		}
 		var res a2a.SendResult
 		if err := json.Unmarshal(ex.ResponseBody, &res); err != nil {
 			an.err = fmt.Errorf("message:send result: %w", err)
 		}
 		an.task, an.msg = res.Task, res.Message
-		return an
+		return an, ""
 	}
-	if s.rpc == nil {
-		s.w.Inapplicable("the card declares neither a JSON-RPC nor an HTTP+JSON interface")
+	if rpc == nil {
+		return &answer{err: errors.New("no interface")}, "the card declares neither a JSON-RPC nor an HTTP+JSON interface"
 	}
-	req := a2a.SendMessageRequest{Message: m, Tenant: s.rpc.Tenant}
+	req := a2a.SendMessageRequest{Message: m, Tenant: rpc.Tenant}
 	if mode == modeStream {
-		evs, resps, ex, err := cl.SendStreamingMessage(ctx, s.rpc.URL, req, call)
+		evs, resps, ex, err := cl.SendStreamingMessage(ctx, rpc.URL, req, call)
 		an := &answer{ex: ex, err: err, events: evs}
 		for _, r := range resps {
 			if r.Error != nil {
 				an.bindErr, _ = json.Marshal(r.Error)
-				return an
+				return an, ""
 			}
 		}
 		an.task, an.msg = assembleStream(evs)
-		return an
+		return an, ""
 	}
-	res, resp, ex, err := cl.SendMessage(ctx, s.rpc.URL, req, call)
+	res, resp, ex, err := cl.SendMessage(ctx, rpc.URL, req, call)
 	an := &answer{ex: ex, err: err}
 	if resp != nil && resp.Error != nil {
 		an.bindErr, _ = json.Marshal(resp.Error)
@@ -262,7 +325,7 @@ func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note
 	if res != nil {
 		an.task, an.msg = res.Task, res.Message
 	}
-	return an
+	return an, ""
 }
 
 // skillOf is the skill a request object names ("" when m carries none).
@@ -599,6 +662,7 @@ func sortedKeys(m map[string]any) []string {
 // arguments returns valid arguments for a skill: the profile's, else requests[<skill>][0] when it is a JSON object.
 func (s *sess) arguments(skill string) (json.RawMessage, bool) {
 	if a, ok := s.prof.Arguments[skill]; ok && len(a) > 0 {
+		s.note("arguments." + skill)
 		return a, true
 	}
 	if r := s.e.Target.Config.Requests[skill]; len(r) > 0 {

@@ -39,6 +39,15 @@ type survey struct {
 }
 
 func (s *sess) survey() *survey {
+	sv := s.surveyData()
+	if sv.block != "" {
+		s.w.Blocked(sv.block)
+	}
+	return sv
+}
+
+// surveyData is survey without ending the spec when the survey could not be made (block says why).
+func (s *sess) surveyData() *survey {
 	sv := s.e.RunState(surveyKey{}, func() any { return &survey{} }).(*survey)
 	sv.once.Do(func() {
 		sv.bySk = map[string]*docSeen{}
@@ -63,9 +72,6 @@ func (s *sess) survey() *survey {
 			sv.bySk[e.SkillID] = d
 		}
 	})
-	if sv.block != "" {
-		s.w.Blocked(sv.block)
-	}
 	return sv
 }
 

@@ -1,0 +1,136 @@
+package schemaiface_test
+
+import (
+	"github.com/extconf/extconf/harness/harnesstest"
+	mock "github.com/extconf/extconf/mockagents/schemaiface"
+	"strings"
+	"testing"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/sabotage"
+	"github.com/extconf/extconf/suites/schemaiface"
+)
+
+// credentialsOnly makes the target a URL target configured with the two principals and nothing else.
+func credentialsOnly(tgt *target.Target) {
+	tgt.Kind = target.KindURL
+	tgt.Config = target.Config{Principals: tgt.Config.Principals}
+}
+
+// Issue #18, done-when: against the reference agent as a URL target with only the credentials, at most 20 agent
+// rows are blocked, each naming the member it lacks, none fails, and rows resting on a derived input say so.
+func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
+	rows, _ := run(t, sabotage.Set{}, credentialsOnly)
+	blocked := 0
+	for id := range agentRows() {
+		r := rows[id]
+		switch r.Verdict {
+		case harness.ExecutedFail, harness.NotTested:
+			t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+		case harness.Blocked:
+			blocked++
+			if !strings.Contains(r.Detail, "documents.schema-interface.") || !strings.Contains(r.Detail, " is missing: ") {
+				t.Errorf("%s: blocked without naming a member: %s", id, r.Detail)
+			}
+		}
+	}
+	if blocked > 20 {
+		t.Errorf("%d agent rows blocked with only credentials, want at most 20", blocked)
+	}
+	for id, want := range map[string]string{
+		"SI-4.1a":  "arguments.evaluate_resource_condition derived: the draft's worked example",
+		"SI-8.7b":  "authorization.skill derived: A completed evaluate_resource_condition",
+		"SI-8.3":   "authorization.modes.recommend_only derived",
+		"SI-8.7e":  "authorization.constraint derived",
+		"SI-9.67a": "constraints derived",
+		"SI-12.2h": "limits derived",
+		"SI-9.27":  "unavailableSkill derived",
+		"SI-9.28":  "corruptSkill derived",
+	} {
+		if r := rows[id]; r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, want) {
+			t.Errorf("%s: %s, detail %q, want executed-pass naming %q", id, r.Verdict, r.Detail, want)
+		}
+	}
+	t.Logf("%d agent rows blocked with only credentials", blocked)
+}
+
+// derivedRowsBlocked runs with only credentials against the agent with toggle on and wants each row blocked naming
+// member: the probe that would derive it is answered ambiguously, so nothing is derived and nothing fails.
+func derivedRowsBlocked(t *testing.T, toggle sabotage.ID, member string, rows ...string) {
+	t.Helper()
+	got, _ := run(t, sabotage.MustParse(toggle), credentialsOnly)
+	for _, id := range rows {
+		r := got[id]
+		if r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "documents.schema-interface."+member+" is missing") {
+			t.Errorf("%s: %s (%s), want blocked naming %s", id, r.Verdict, r.Detail, member)
+		}
+	}
+}
+
+// Principal B is permitted every skill: no request A may make and B may not shows, nothing is derived.
+func TestDeriveAuthorizationSkillNotWhenBIsPermitted(t *testing.T) {
+	derivedRowsBlocked(t, sabotage.SIAuthzSkillUnchecked, "authorization.skill", "SI-8.7b", "SI-12.5b", "SI-12.7a", "SI-12.7b", "SI-12.8b", "SI-9.50d")
+	derivedRowsBlocked(t, sabotage.SIAuthzSkillUnchecked, "authorization.modes", "SI-8.3")
+}
+
+// Principal B may demand any freshness: no constraint beyond its grant shows.
+func TestDeriveAuthorizationConstraintNotWhenBIsPermitted(t *testing.T) {
+	derivedRowsBlocked(t, sabotage.SIAuthzConstraintUnchecked, "authorization.constraint", "SI-8.7e", "SI-12.5e")
+}
+
+// An agent that refuses unsatisfiable constraints with another condition (input_invalid) shows no constraint:
+// nothing is derived, the constraint rows stay blocked (the operator's profile is what fails such an agent).
+func TestDeriveConstraintsNotWhenTheConditionIsAnother(t *testing.T) {
+	derivedRowsBlocked(t, sabotage.SIConstraintWrongCode, "constraints", "SI-8.10a", "SI-8.10b", "SI-8.11a", "SI-8.11b", "SI-9.50c", "SI-9.67a", "SI-9.67b", "SI-9.67c", "SI-9.67d", "SI-9.68a")
+}
+
+// An agent whose limit refusals carry another condition (input_invalid) shows no limit: nothing is derived, the
+// limit rows stay blocked. One without a nesting limit (up to the probe's ceiling) shows none either, while its
+// payload limit is still derived.
+func TestDeriveLimitsNotWhenNoneShows(t *testing.T) {
+	derivedRowsBlocked(t, sabotage.SILimitReportedAsInputInvalid, "limits.payloadBytes", "SI-12.2h")
+	derivedRowsBlocked(t, sabotage.SILimitReportedAsInputInvalid, "limits.nestingDepth", "SI-12.2i")
+	derivedRowsBlocked(t, sabotage.SILimitReportedAsInputInvalid, "limits", "SI-12.3a")
+	got, _ := run(t, sabotage.MustParse(sabotage.SIAgentNoNestingLimit), credentialsOnly)
+	if r := got["SI-12.2i"]; r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "limits.nestingDepth is missing") {
+		t.Errorf("SI-12.2i: %s (%s), want blocked naming limits.nestingDepth", r.Verdict, r.Detail)
+	}
+	if r := got["SI-12.2h"]; r.Verdict != harness.ExecutedPass {
+		t.Errorf("SI-12.2h: %s (%s), want executed-pass on the derived payload limit", r.Verdict, r.Detail)
+	}
+}
+
+// An operator-given member wins over a derived one: the operator's authorization.skill is used as given and
+// no derivation note is written for it.
+func TestOperatorMemberWinsOverDerived(t *testing.T) {
+	got, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		credentialsOnly(tgt)
+		tgt.Config.Requests = map[string][]string{schemaiface.ProfileKey: {`{"authorization":{"skill":{"skill":"propose_remediation","arguments":{"incident_id":"inc-42","objective":"restore link-7 capacity"}}}}`}}
+	})
+	r := got["SI-8.7b"]
+	if r.Verdict != harness.ExecutedPass || strings.Contains(r.Detail, "authorization.skill derived") {
+		t.Errorf("SI-8.7b: %s (%s), want executed-pass on the operator's case", r.Verdict, r.Detail)
+	}
+	// The modes the operator left out are still derived.
+	if r := got["SI-8.3"]; r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, "authorization.modes.observe_only derived") {
+		t.Errorf("SI-8.3: %s (%s)", r.Verdict, r.Detail)
+	}
+}
+
+// Arguments are derived only when they validate against input_schema: a skill whose schema is in a dialect the
+// harness holds no meta-schema for (si.lat.draft07-dialect) gets none, so it takes no part in the authorization
+// modes derived either; nothing fails.
+func TestDeriveArgumentsNotWithoutAValidator(t *testing.T) {
+	rows, _ := harnesstest.Run(t, mock.StartWith(mock.Options{Draft07Propose: true}), sabotage.Set{}, credentialsOnly, "schema-interface",
+		harness.Options{Suites: []harness.Suite{schemaiface.Suite()}, Seed: 1})
+	for id := range agentRows() {
+		if r := rows[id]; r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
+			t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+		}
+	}
+	r := rows["SI-8.3"]
+	if strings.Contains(r.Detail, "arguments.propose_remediation derived") || strings.Contains(r.Detail, "authorization.modes.recommend_only derived") {
+		t.Errorf("SI-8.3: %s (%s): propose_remediation was probed without a validator", r.Verdict, r.Detail)
+	}
+}
