@@ -167,3 +167,27 @@ func checkAbsences(id string, in any, d Document) error {
 	}
 	return nil
 }
+
+// WithTargetNeeds adds to preds the rows blocked on inputs a document found it needs for this target (beyond its
+// static table, e.g. the arguments of one skill), each row once; the order stays Predict's.
+func WithTargetNeeds(preds []RowPrediction, doc string, needs []Need) []RowPrediction {
+	seen := map[string]bool{}
+	for _, p := range preds {
+		seen[p.Document+" "+p.Row] = true
+	}
+	for _, n := range needs {
+		for _, r := range n.Rows {
+			if !seen[doc+" "+r] {
+				seen[doc+" "+r] = true
+				preds = append(preds, RowPrediction{Document: doc, Row: r, Verdict: Blocked, Member: "documents." + doc + "." + n.Member, Why: n.What})
+			}
+		}
+	}
+	sort.SliceStable(preds, func(i, j int) bool {
+		if preds[i].Document != preds[j].Document {
+			return preds[i].Document < preds[j].Document
+		}
+		return preds[i].Row < preds[j].Row
+	})
+	return preds
+}

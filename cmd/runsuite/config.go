@@ -178,6 +178,7 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if d, ok := raw["documents"]; ok {
 		_ = json.Unmarshal(d, &baseDocs)
 	}
+	var siNeeds []harness.Need
 	for _, d := range docs {
 		if !p.declared[d] {
 			continue // probeTarget's note says why
@@ -188,7 +189,7 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 		derive(ctx, p, d, sec)
 		if d == "schema-interface" {
-			deriveSchemaInterface(ctx, p, base, sec, stderr)
+			siNeeds = deriveSchemaInterface(ctx, p, base, sec, stderr)
 		}
 		sections[d] = sec
 	}
@@ -209,7 +210,8 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 			declared = append(declared, d)
 		}
 	}
-	printPredictions(stderr, "still to give (or declare absent under documents.<id>.absent)", harness.Predict(secRaw, declared...))
+	printPredictions(stderr, "still to give (or declare absent under documents.<id>.absent)",
+		harness.WithTargetNeeds(harness.Predict(secRaw, declared...), "schema-interface", siNeeds))
 	if *outFlag == "" {
 		_, err = stdout.Write(b)
 		return exitPass, err
@@ -329,20 +331,21 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	}
 	secs := cfg.Documents
+	var siNeeds []harness.Need
 	if *tgtFlag != "" && declared["schema-interface"] {
 		// The run derives what probing shows (schemaiface.DeriveSection); so does the prediction.
 		var sec map[string]any
 		if json.Unmarshal(cfg.Documents["schema-interface"], &sec) != nil || sec == nil {
 			sec = map[string]any{}
 		}
-		deriveSchemaInterface(ctx, probed, cfg, sec, stderr)
+		siNeeds = deriveSchemaInterface(ctx, probed, cfg, sec, stderr)
 		secs = map[string]json.RawMessage{}
 		for k, v := range cfg.Documents {
 			secs[k] = v
 		}
 		secs["schema-interface"], _ = json.Marshal(sec)
 	}
-	blocked := printPredictions(stdout, "predicted", harness.Predict(secs, run...))
+	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.Predict(secs, run...), "schema-interface", siNeeds))
 	for _, u := range unused(cfg, declared) {
 		fmt.Fprintf(stdout, "  unused       %s\n", u)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/suites/schemaiface"
 )
@@ -12,8 +13,11 @@ import (
 // deriveSchemaInterface fills the schema-interface section with what the run itself would derive by probing the
 // agent with the section's principals (schemaiface.DeriveSection: the same code), so the file says it and config
 // check predicts the run exactly. Each derived member is reported on w.
-func deriveSchemaInterface(ctx context.Context, p *probe, cfg target.Config, sec map[string]any, w io.Writer) {
-	for _, n := range schemaiface.DeriveSection(ctx, p.client, p.cards["schema-interface"], cfg, sec) {
+// It returns what this agent's rows need beyond the document's static table (config check predicts those too).
+func deriveSchemaInterface(ctx context.Context, p *probe, cfg target.Config, sec map[string]any, w io.Writer) []harness.Need {
+	notes, needs := schemaiface.DeriveSection(ctx, p.client, p.cards["schema-interface"], cfg, sec)
+	for _, n := range notes {
 		fmt.Fprintf(w, "runsuite config: schema-interface: %s\n", n)
 	}
+	return needs
 }

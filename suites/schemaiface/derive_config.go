@@ -13,15 +13,16 @@ import (
 // DeriveSection is the run's derivation (Derive) for runsuite config init and check: it asks describe_skill for
 // every advertised skill as principal A, probes as the run does, and writes the derived members into sec (the
 // documents.schema-interface section, decoded JSON), leaving every member sec gives or declares absent. cfg is
-// the prepared configuration (its principals of this document). It returns what was derived, one note per member.
-func DeriveSection(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, cfg target.Config, sec map[string]any) []string {
+// the prepared configuration (its principals of this document). It returns what was derived, one note per member,
+// and the inputs this agent's rows need beyond the static Needs table (arguments of a skill of the kind a row picks).
+func DeriveSection(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, cfg target.Config, sec map[string]any) ([]string, []harness.Need) {
 	if card == nil {
-		return nil
+		return nil, nil
 	}
 	var in Input
 	b, _ := json.Marshal(sec)
 	if json.Unmarshal(b, &in) != nil {
-		return nil
+		return nil, nil
 	}
 	ag := &Agent{Ctx: ctx, Card: card, A: cl, Docs: map[string]map[string]any{}, Degraded: map[string]string{}, Limits: skiface.DefaultLimits()}
 	if p, ok := cfg.PrincipalOf(docID, "A"); ok {
@@ -104,5 +105,17 @@ func DeriveSection(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, cfg
 	for _, k := range sortedKeys(anyStrMap(dv.Notes)) {
 		notes = append(notes, dv.Notes[k])
 	}
-	return notes
+	var skills []string
+	for _, e := range entriesOf(params) {
+		skills = append(skills, e.SkillID)
+	}
+	argsNow, _ := sec["arguments"].(map[string]any)
+	has := func(skill string) bool {
+		if a, ok := argsNow[skill].(map[string]any); ok && a != nil {
+			return true
+		}
+		_, ok := givenArgs(skill)
+		return ok
+	}
+	return notes, argumentNeeds(skills, ag.Docs, has)
 }

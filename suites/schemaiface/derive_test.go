@@ -23,20 +23,30 @@ func credentialsOnly(tgt *target.Target) {
 func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
 	rows, _ := run(t, sabotage.Set{}, credentialsOnly)
 	blocked := 0
+	var execute []string
 	for id := range agentRows() {
 		r := rows[id]
 		switch r.Verdict {
 		case harness.ExecutedFail, harness.NotTested:
 			t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
 		case harness.Blocked:
-			blocked++
 			if !strings.Contains(r.Detail, "documents.schema-interface.") || !strings.Contains(r.Detail, " is missing: ") {
 				t.Errorf("%s: blocked without naming a member: %s", id, r.Detail)
 			}
+			// The run never invokes a skill with side effects on arguments it made up: a row that needs an
+			// execute-mode skill's valid arguments (SI-6.5a) is counted apart, and must say so.
+			if strings.Contains(r.Detail, "an execute-mode skill (the run derives arguments only for skills without side effects)") {
+				execute = append(execute, id)
+				continue
+			}
+			blocked++
 		}
 	}
 	if blocked > 20 {
 		t.Errorf("%d agent rows blocked with only credentials, want at most 20", blocked)
+	}
+	if strings.Join(execute, " ") != "SI-6.5a" {
+		t.Errorf("rows blocked on an execute-mode skill's arguments: %v, want [SI-6.5a]", execute)
 	}
 	for id, want := range map[string]string{
 		"SI-4.1a":  "arguments.evaluate_resource_condition derived: the draft's worked example",
@@ -52,7 +62,7 @@ func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
 			t.Errorf("%s: %s, detail %q, want executed-pass naming %q", id, r.Verdict, r.Detail, want)
 		}
 	}
-	t.Logf("%d agent rows blocked with only credentials", blocked)
+	t.Logf("%d agent rows blocked with only credentials, and %v on an execute-mode skill's arguments", blocked, execute)
 }
 
 // derivedRowsBlocked runs with only credentials against the agent with toggle on and wants each row blocked naming

@@ -160,7 +160,7 @@ func registerErrors(e *harness.Env) {
 			}
 		}
 		if skill == "" {
-			w.Inapplicable("no execute-mode skill with configured valid arguments (the profile's arguments)")
+			s.needArguments(w, "SI-6.5a", "no advertised skill has authority.default_mode execute")
 		}
 		cl := s.client("A")
 		s.control("SI-6.5a", cl, skill, args, skill+" with a valid representation")
@@ -191,7 +191,7 @@ func registerErrors(e *harness.Env) {
 				}
 			}
 			if skill == "" {
-				w.Inapplicable("no advertised input_schema with configured arguments declares a format the suite exercises at its root (" + firstNonEmpty(only, "date-time, date, time, email, ipv4, uuid") + ")")
+				s.needArguments(w, row, "no advertised input_schema declares a format the suite exercises at its root ("+firstNonEmpty(only, "date-time, date, time, email, ipv4, uuid")+")")
 			}
 			cl := s.client("A")
 			s.control(row, cl, skill, withMember(args, member, formatSamples[f][0]), fmt.Sprintf("%s with %s %q", skill, member, formatSamples[f][0]))

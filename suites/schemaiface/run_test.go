@@ -146,7 +146,10 @@ func TestWithCredentialsAndArgumentsOnly(t *testing.T) {
 				t.Errorf("%s (gated): %s %s", id, r.Verdict, r.Detail)
 			}
 		case "wire", "static":
-			if r.Verdict != harness.ExecutedPass && r.Verdict != harness.Inapplicable {
+			// A row that picks a kind of skill (an execute-mode one) the arguments given do not cover is blocked
+			// naming that skill's arguments.
+			onArgs := r.Verdict == harness.Blocked && strings.Contains(r.Detail, "documents.schema-interface.arguments.")
+			if r.Verdict != harness.ExecutedPass && r.Verdict != harness.Inapplicable && !onArgs {
 				t.Errorf("%s (%s): %s %s", id, c.Witness, r.Verdict, r.Detail)
 			}
 		}
