@@ -16,12 +16,18 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	cc "github.com/extconf/extconf/harness/clientcert"
+	vinterview "github.com/extconf/extconf/harness/verify/interview"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
 )
 
 // Scenarios are every document's client scenarios.
-func Scenarios() []cc.Scenario { return append(SchemaInterface(), Terms()...) }
+func Scenarios() []cc.Scenario {
+	return append(append(append(SchemaInterface(), Terms()...), Interview()...), OnRequest()...)
+}
+
+// Actions maps each document to the contract action its client rows belong to.
+var Actions = map[string]string{siDoc: cc.ActionInvoke, "terms": cc.ActionVerifyTerms, ivDoc: cc.ActionInterview, orDoc: cc.ActionRelay}
 
 // Start starts the reference agent of role's document with toggles on; the contract's credentials are principal
 // A's.
@@ -40,6 +46,14 @@ func Start(_ context.Context, role string, toggles []string) (*cc.Counterpart, e
 	if err != nil {
 		return nil, err
 	}
+	var resign func(upstream, rewritten []byte, origin string) []byte
+	answers := false
+	switch role {
+	case ivRole:
+		resign, answers = resignCard(""), true
+	case ivAbsentRole:
+		role, resign, answers = ivRole, resignCard(vinterview.URI), true
+	}
 	t, err := mockagents.Start(set, role)
 	if err != nil {
 		return nil, err
@@ -53,7 +67,7 @@ func Start(_ context.Context, role string, toggles []string) (*cc.Counterpart, e
 	if p, ok := t.Config.Principals["A"]; ok && p.Header != "" {
 		env[cc.EnvAuthHeader], env[cc.EnvAuthValue] = p.Header, p.Value
 	}
-	return &cc.Counterpart{CardURL: u, Env: env, Close: func() { _ = t.Close() }}, nil
+	return &cc.Counterpart{CardURL: u, Env: env, Close: func() { _ = t.Close() }, Resign: resign, RewriteAnswers: answers}, nil
 }
 
 // Rows are the client-subject rows of docs (all documents when empty): the rows the catalog witnesses with the
@@ -93,10 +107,10 @@ func Options(cat *catalog.Catalog, driver cc.Driver, dir string, docs ...string)
 		}
 	}
 	rows, un := Rows(cat, docs...), Unreached()
-	actions := map[string]string{"interview": cc.ActionInterview, "on-request": cc.ActionRelay}
 	for _, r := range rows {
-		if _, ok := un[r.ID]; !ok && actions[r.Document] != "" {
-			un[r.ID] = cc.Unreached{Verdict: harness.NotTested, Reason: "the driver contract's " + actions[r.Document] + " action has no scenario yet"}
+		if u, ok := un[r.ID]; ok {
+			u.Action = Actions[r.Document]
+			un[r.ID] = u
 		}
 	}
 	return cc.Options{Driver: driver, Start: Start, Scenarios: scs, Rows: rows, Unreached: un,

@@ -23,9 +23,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/evidence"
+	vinterview "github.com/extconf/extconf/harness/verify/interview"
+	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
 	"github.com/extconf/extconf/harness/verify/skiface"
 	vterms "github.com/extconf/extconf/harness/verify/terms"
 	"github.com/extconf/extconf/sabotage"
@@ -77,10 +80,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if !set.Empty() {
 			v += "+sabotage:" + strings.Join(set.IDs(), ",")
 		}
-		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms)", Version: v})
-	case clientcert.ActionInvoke, clientcert.ActionVerifyTerms:
+		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
+			Version: v, Actions: []string{clientcert.ActionInvoke, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}})
+	case clientcert.ActionInvoke, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
-		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke (schema-interface) and verify-terms (terms) actions; got " + strconv.Quote(action)})
+		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
 	}
 	timeout := 30 * time.Second
 	if s, err := strconv.Atoi(getenv(clientcert.EnvTimeoutSecs)); err == nil && s > 1 {
@@ -105,8 +109,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if h := getenv(clientcert.EnvAuthHeader); h != "" {
 		c = c.WithHeader(h, getenv(clientcert.EnvAuthValue))
 	}
-	if action == clientcert.ActionVerifyTerms {
+	switch action {
+	case clientcert.ActionVerifyTerms:
 		return verifyTerms(ctx, c, getenv(clientcert.EnvCardURL), set, reply)
+	case clientcert.ActionInterview:
+		var hdr map[string][]string
+		if h := getenv(clientcert.EnvAuthHeader); h != "" {
+			hdr = map[string][]string{h: {getenv(clientcert.EnvAuthValue)}}
+		}
+		return interview(ctx, a2a.NewClient(a2a.Options{RootCAs: roots}), getenv, hdr, set, reply)
+	case clientcert.ActionRelay:
+		return relay(ctx, c, getenv, set, reply)
 	}
 	args0 := json.RawMessage(getenv(clientcert.EnvArguments))
 	if len(args0) == 0 {
@@ -173,4 +186,87 @@ func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotag
 		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "terms_not_stated", Report: b})
 	}
 	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Verified: ds, Report: b})
+}
+
+// interview runs the reference interview verifier (harness/verify/interview, §8) against the card and reports its
+// record: who ran it, the standing, the closure probes as counted, and its rendering for people.
+func interview(ctx context.Context, c *a2a.Client, getenv func(string) string, hdr map[string][]string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	by := vinterview.RunBy{Name: getenv(clientcert.EnvRunnerName), Tier: getenv(clientcert.EnvRunnerTier)}
+	rep := vinterview.Run(ctx, c, getenv(clientcert.EnvCardURL), vinterview.Options{RunBy: by, Header: hdr, Set: set})
+	res := &clientcert.InterviewResult{Outcome: strings.ReplaceAll(rep.Outcome, " ", "-"), Standing: rep.Standing, Passed: rep.Passed, Failed: rep.Failed}
+	if rep.RunBy != nil {
+		res.RunBy = &clientcert.RunBy{Name: rep.RunBy.Name, Tier: rep.RunBy.Tier}
+	}
+	for _, p := range rep.Probes {
+		res.Probes = append(res.Probes, clientcert.InterviewProbe{Name: p.Name, Correct: p.Correct, CountedAs: p.CountedAs})
+	}
+	exit := 0
+	if rep.Outcome == vinterview.NotImplemented {
+		// How the verifier reads absence (§9 rule 2): its reason, and whether it lowers anything.
+		a := vinterview.Applies(nil, set)
+		res.Reason = a.Reason
+		if a.Verdict != harness.Inapplicable {
+			res.Failed++
+			exit = 1
+		}
+	}
+	var out strings.Builder
+	rep.Render(&out)
+	res.Display = out.String()
+	if vinterview.RendererFaults(set).SelfAsEvidence {
+		res.Display = strings.Replace(res.Display, "CLAIM, NOT EVIDENCE (self-run)", "EVIDENCE", 1)
+	}
+	b, _ := json.Marshal(report{Sabotage: set.IDs()})
+	reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Interview: res, Report: b})
+	return exit
+}
+
+// relay is the reference assistant (harness/verify/onrequest.Relay): it sends the person's request to the skill,
+// with the extension activated and acting for the person when one is named, and relays the reply in its words.
+func relay(ctx context.Context, c *a2a.Client, getenv func(string) string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	fail := func(err error) int {
+		b, _ := json.Marshal(report{Message: err.Error(), Sabotage: set.IDs()})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "error", Report: b})
+	}
+	card, ex, err := c.FetchCard(ctx, getenv(clientcert.EnvCardURL), a2a.Call{Note: "refclient: the card"})
+	if err != nil {
+		return fail(err)
+	}
+	in := vonrequest.RelayInput{SkillID: getenv(clientcert.EnvSkill)}
+	if card.Provider != nil {
+		in.Operator = card.Provider.Organization
+	}
+	if d, err := vonrequest.FindDeclaration(ex.ResponseBody); err == nil && d != nil {
+		in.Entry, _ = d.Entry(in.SkillID)
+	}
+	rpc, ok := card.Interface(a2a.BindingJSONRPC)
+	if !ok {
+		return fail(errors.New("the card lists no JSON-RPC interface"))
+	}
+	req := a2a.SendMessageRequest{Message: a2a.Message{MessageID: "refclient-relay", Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(getenv(clientcert.EnvRequest))}}}
+	if p := getenv(clientcert.EnvActingFor); p != "" {
+		md, _ := json.Marshal(map[string]any{vonrequest.URI: map[string]any{"actingFor": map[string]string{"name": p}}})
+		req.Metadata = md
+	}
+	res, _, _, err := c.SendMessage(ctx, rpc.URL, req, a2a.Call{Extensions: []string{vonrequest.URI}, Note: "refclient: the person's request"})
+	if err != nil {
+		return fail(err)
+	}
+	in.Reply = vonrequest.ReplyFromResult(res)
+	var others []vonrequest.OtherSource
+	if raw := getenv(clientcert.EnvOtherSource); raw != "" {
+		var list []struct{ Source, Value string }
+		if err := json.Unmarshal([]byte(raw), &list); err != nil {
+			return fail(fmt.Errorf("%s: %v", clientcert.EnvOtherSource, err))
+		}
+		for _, o := range list {
+			others = append(others, vonrequest.OtherSource{Source: o.Source, Value: o.Value})
+		}
+	}
+	msg, err := vonrequest.Relay(in, others, set)
+	if err != nil {
+		return fail(err)
+	}
+	b, _ := json.Marshal(report{Sabotage: set.IDs()})
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Message: msg, Report: b})
 }

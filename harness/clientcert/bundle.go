@@ -59,7 +59,9 @@ func buildTranscript(scs []ScenarioResult, credentials []string) ([]byte, error)
 			}
 			l.ID = id
 			ex.ID = id
-			b, err := json.Marshal(l)
+			// Written in its canonical (JCS) form, as run transcripts are: runsuite verify reads a line it has just
+			// written as canonical, and its id is the digest of exactly these bytes with the id blanked.
+			b, err := canonicalLine(l)
 			if err != nil {
 				return nil, err
 			}
@@ -72,23 +74,29 @@ func buildTranscript(scs []ScenarioResult, credentials []string) ([]byte, error)
 
 func lineID(l transcriptLine) (string, error) {
 	l.ID = ""
-	raw, err := json.Marshal(l)
+	raw, err := canonicalLine(l)
 	if err != nil {
 		return "", err
+	}
+	return evidence.Digest(raw), nil
+}
+
+// canonicalLine is the JCS form of a transcript line.
+func canonicalLine(l transcriptLine) ([]byte, error) {
+	raw, err := json.Marshal(l)
+	if err != nil {
+		return nil, err
 	}
 	var m map[string]any
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
-		return "", err
+		return nil, err
 	}
 	if raw, err = json.Marshal(m); err != nil {
-		return "", err
+		return nil, err
 	}
-	if raw, err = jcs.Transform(raw); err != nil {
-		return "", err
-	}
-	return evidence.Digest(raw), nil
+	return jcs.Transform(raw)
 }
 
 func redact(h http.Header, values []string) http.Header {
@@ -151,7 +159,7 @@ func Bundle(res *Result, cat *catalog.Catalog, docs []string, runner harness.Run
 		b.Documents = append(b.Documents, ref)
 	}
 	cl := &evidence.ClientRef{Command: res.Client.Command, Name: res.Client.Name, Version: res.Client.Version,
-		IdentityError: res.Client.Error, ScopeStatus: res.Status, ScopeRows: []string{}, Scenarios: []evidence.ClientScenarioRef{}}
+		IdentityError: res.Client.Error, Actions: res.Client.Actions, ScopeStatus: res.Status, ScopeRows: []string{}, Scenarios: []evidence.ClientScenarioRef{}}
 	for id := range res.Checks {
 		cl.ScopeRows = append(cl.ScopeRows, id)
 	}
@@ -167,6 +175,9 @@ func Bundle(res *Result, cat *catalog.Catalog, docs []string, runner harness.Run
 		}
 		if ref.Outcome == "" {
 			ref.Outcome = "none"
+		}
+		if s.NotRun != "" {
+			ref.Outcome, ref.Error = "not-run", s.NotRun
 		}
 		cl.Scenarios = append(cl.Scenarios, ref)
 	}
