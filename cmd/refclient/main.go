@@ -131,7 +131,23 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	cl := &skiface.Client{A2A: c, Sabotage: set, Fetch: func(context.Context, string) ([]byte, error) {
 		return nil, errors.New("refclient: schema retrieval refused")
 	}}
-	res, err := cl.Invoke(ctx, skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill), Arguments: args0})
+	switch p := getenv(clientcert.EnvPolicy); p {
+	case "", "permit":
+	case "deny":
+		cl.Policy.Permit = func(string, json.RawMessage) error {
+			return errors.New("the local policy denies this skill to this caller")
+		}
+	case "no-approval":
+		cl.Policy.Approve = func(string, json.RawMessage) error { return errors.New("no approval is recorded for this invocation") }
+	default:
+		return refuse("input_invalid", report{Message: clientcert.EnvPolicy + " " + strconv.Quote(p) + " is not permit, deny or no-approval", Local: true})
+	}
+	res, err := cl.Invoke(ctx, skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill),
+		Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
+	var task *clientcert.TaskRef
+	if res != nil && res.Task != nil {
+		task = &clientcert.TaskRef{ID: res.Task.ID, State: res.RemoteState}
+	}
 	rep := report{}
 	if res != nil {
 		for _, s := range res.Steps {
@@ -148,10 +164,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		var se *skiface.Error
 		code := "error"
+		var details []clientcert.Detail
 		if errors.As(err, &se) {
 			code, rep.Step = se.Code, se.Step
 			if code == "" {
 				code = "error" // a sabotaged client that drops the code: prose only
+			}
+			for _, d := range se.Details {
+				details = append(details, clientcert.Detail{InstancePath: d.InstancePath, Keyword: d.Keyword, Message: d.Message})
 			}
 		}
 		rep.Message = err.Error()
@@ -161,11 +181,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		rep.Sabotage = set.IDs()
 		b, _ := json.Marshal(rep)
 		// An output the client would still hand its caller is reported, refusal or not: the contract grades it.
-		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: code, Output: res.Output, Report: b})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: code, Output: res.Output, Report: b,
+			Local: res.Local, Task: task, Details: details})
 	}
 	rep.Sabotage = set.IDs()
 	b, _ := json.Marshal(rep)
-	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Output: res.Output, Report: b})
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Output: res.Output, Report: b, Task: task})
 }
 
 // verifyTerms runs the reference terms consumer (harness/verify/terms) over the card: the entries whose digest

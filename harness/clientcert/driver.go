@@ -24,6 +24,8 @@ const (
 	EnvAuthHeader  = "EXTCONF_AUTH_HEADER" // credential: the request header to send on every A2A call …
 	EnvAuthValue   = "EXTCONF_AUTH_VALUE"  // … and its value
 	EnvTimeoutSecs = "EXTCONF_TIMEOUT_SECONDS"
+	EnvSkillVer    = "EXTCONF_SKILL_VERSION" // invoke: the skill_version the caller asks for ("" or absent: the advertised one)
+	EnvPolicy      = "EXTCONF_LOCAL_POLICY"  // invoke: the caller's local policy: permit (absent) | deny | no-approval
 	EnvRunnerName  = "EXTCONF_RUNNER_NAME"   // interview: who the verifier records as running the interview …
 	EnvRunnerTier  = "EXTCONF_RUNNER_TIER"   // … and their tier: self | third-party
 	EnvRequest     = "EXTCONF_REQUEST"       // relay: what the person asks, in their words (send it to the skill)
@@ -56,6 +58,11 @@ type Reply struct {
 	// agent's terms; completed when it accepts at least one, refused ("terms_not_stated") when none.
 	Verified []string        `json:"verified,omitempty"`
 	Report   json.RawMessage `json:"report,omitempty"`
+	// invoke: whether the condition was detected by the client itself (local), the remote task when there is one
+	// (its id and TASK_STATE_*), and the details[] entries it reports for input_invalid / output_invalid.
+	Local   bool     `json:"local,omitempty"`
+	Task    *TaskRef `json:"task,omitempty"`
+	Details []Detail `json:"details,omitempty"`
 	// interview: the verifier's recorded result.
 	Interview *InterviewResult `json:"interview,omitempty"`
 	// relay: what the assistant tells the person, in its words.
@@ -66,6 +73,19 @@ type Reply struct {
 	Name    string   `json:"name,omitempty"`
 	Version string   `json:"version,omitempty"`
 	Actions []string `json:"actions,omitempty"`
+}
+
+// TaskRef is a remote task as the client reports it.
+type TaskRef struct {
+	ID    string `json:"id"`
+	State string `json:"state,omitempty"`
+}
+
+// Detail is one details[] entry of an input_invalid / output_invalid condition (instance_path: RFC 6901).
+type Detail struct {
+	InstancePath string `json:"instance_path"`
+	Keyword      string `json:"keyword,omitempty"`
+	Message      string `json:"message,omitempty"`
 }
 
 // InterviewResult is what an interview verifier records (interview §8 step 5) and shows.

@@ -18,7 +18,8 @@ const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
 const refuse = (reason, message) => say({ outcome: 'refused', reason, report: { message } });
 
 if (env.EXTCONF_ACTION === 'version') {
-  say({ name: 'extconf interop schema-interface client (@a2a-js/sdk 1.3.0)', version: '0.1.0' });
+  // It implements the invoke action only: the harness runs no other scenario and reads those rows inapplicable.
+  say({ name: 'extconf interop schema-interface client (@a2a-js/sdk 1.3.0)', version: '0.1.0', actions: ['invoke'] });
   process.exit(0);
 }
 if (env.EXTCONF_ACTION !== 'invoke') {
