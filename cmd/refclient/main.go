@@ -81,10 +81,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			v += "+sabotage:" + strings.Join(set.IDs(), ",")
 		}
 		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
-			Version: v, Actions: []string{clientcert.ActionInvoke, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}})
-	case clientcert.ActionInvoke, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
+			Version: v, Actions: []string{clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}})
+	case clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
-		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
+		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
 	}
 	timeout := 30 * time.Second
 	if s, err := strconv.Atoi(getenv(clientcert.EnvTimeoutSecs)); err == nil && s > 1 {
@@ -141,6 +141,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		cl.Policy.Approve = func(string, json.RawMessage) error { return errors.New("no approval is recorded for this invocation") }
 	default:
 		return refuse("input_invalid", report{Message: clientcert.EnvPolicy + " " + strconv.Quote(p) + " is not permit, deny or no-approval", Local: true})
+	}
+	if action == clientcert.ActionDelegate {
+		return delegate(ctx, cl, getenv, args0, set, reply)
 	}
 	res, err := cl.Invoke(ctx, skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill),
 		Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
@@ -290,4 +293,84 @@ func relay(ctx context.Context, c *a2a.Client, getenv func(string) string, set s
 	}
 	b, _ := json.Marshal(report{Sabotage: set.IDs()})
 	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Message: msg, Report: b})
+}
+
+// delegate is the reference orchestrator (skiface.Client.Compose): the upstream skill, then — only when the
+// references agree and the transferred instance validates — the downstream skill as a new task, the hop recorded
+// in a correlation record. EXTCONF_TRANSFER_MEMBERS are added to the transferred instance; EXTCONF_DOMAIN_RULE is a
+// freshness handler on the instance validated against its schema_uri.
+func delegate(ctx context.Context, cl *skiface.Client, getenv func(string) string, args json.RawMessage, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	fail := func(code string, err error) int {
+		b, _ := json.Marshal(report{Message: err.Error(), Local: true, Sabotage: set.IDs()})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: code, Local: true, Report: b})
+	}
+	var transfer func(json.RawMessage) json.RawMessage
+	if raw := getenv(clientcert.EnvTransferAdd); raw != "" {
+		var add map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(raw), &add); err != nil {
+			return fail("input_invalid", fmt.Errorf("%s: %v", clientcert.EnvTransferAdd, err))
+		}
+		transfer = func(out json.RawMessage) json.RawMessage {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(out, &m) != nil {
+				return out
+			}
+			for k, v := range add {
+				m[k] = v
+			}
+			b, _ := json.Marshal(m)
+			return b
+		}
+	}
+	if raw := getenv(clientcert.EnvDomainRule); raw != "" {
+		var rule struct {
+			SchemaURI string    `json:"schema_uri"`
+			MaxAge    int       `json:"max_age_seconds"`
+			Now       time.Time `json:"now"`
+		}
+		if err := json.Unmarshal([]byte(raw), &rule); err != nil {
+			return fail("input_invalid", fmt.Errorf("%s: %v", clientcert.EnvDomainRule, err))
+		}
+		cl.Handlers = map[string]func(json.RawMessage) error{rule.SchemaURI: func(inst json.RawMessage) error {
+			var m struct {
+				ObservedAt time.Time `json:"observed_at"`
+			}
+			if err := json.Unmarshal(inst, &m); err != nil {
+				return err
+			}
+			if age := rule.Now.Sub(m.ObservedAt); age > time.Duration(rule.MaxAge)*time.Second {
+				return fmt.Errorf("observation is %s old, the limit is %ds", age, rule.MaxAge)
+			}
+			return nil
+		}}
+	}
+	up := skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill), Arguments: args}
+	down := skiface.Request{CardURL: getenv(clientcert.EnvDownCardURL), SkillID: getenv(clientcert.EnvDownSkill)}
+	comp, err := cl.Compose(ctx, up, down, transfer)
+	out := clientcert.Reply{Outcome: clientcert.OutcomeCompleted}
+	if comp != nil && comp.Correlation != nil {
+		c := comp.Correlation
+		out.Correlation = &clientcert.Correlation{
+			Upstream:   clientcert.Hop{Endpoint: c.Upstream.Endpoint, TaskID: c.Upstream.TaskID, SkillID: c.Upstream.SkillID},
+			Downstream: clientcert.Hop{Endpoint: c.Downstream.Endpoint, TaskID: c.Downstream.TaskID, SkillID: c.Downstream.SkillID}}
+	}
+	if comp != nil && comp.Down != nil && comp.Down.Task != nil {
+		out.Task = &clientcert.TaskRef{ID: comp.Down.Task.ID, State: comp.Down.RemoteState}
+	}
+	rep := report{Sabotage: set.IDs()}
+	if err != nil {
+		out.Outcome, out.Reason = clientcert.OutcomeRefused, "error"
+		var se *skiface.Error
+		if errors.As(err, &se) && se.Code != "" {
+			out.Reason, rep.Step = se.Code, se.Step
+		}
+		rep.Message = err.Error()
+		if comp != nil && comp.Err != nil {
+			out.Local = comp.Down == nil || comp.Down.Local || comp.Down.Task == nil
+		}
+	} else if comp.Down != nil {
+		out.Output = comp.Down.Output
+	}
+	out.Report, _ = json.Marshal(rep)
+	return reply(out)
 }

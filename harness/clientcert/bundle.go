@@ -20,6 +20,7 @@ type transcriptLine struct {
 	ID             string      `json:"id"`
 	Scenario       string      `json:"scenario"`
 	ScenarioSeq    int         `json:"scenarioSeq"`
+	Downstream     bool        `json:"downstream,omitempty"` // sent to the scenario's downstream counterpart
 	Method         string      `json:"method"`
 	URL            string      `json:"url"` // the path the client asked of the proxy
 	Status         int         `json:"status"`
@@ -49,7 +50,7 @@ func buildTranscript(scs []ScenarioResult, credentials []string) ([]byte, error)
 			n++
 			ex.mu.Lock()
 			ex.Header = redact(ex.Header, secrets) // the results file carries the records too
-			l := transcriptLine{Seq: n, Scenario: s.ID, ScenarioSeq: ex.Seq, Method: ex.Method, URL: ex.Path, Status: ex.Status,
+			l := transcriptLine{Seq: n, Scenario: s.ID, ScenarioSeq: ex.Seq, Downstream: ex.Downstream, Method: ex.Method, URL: ex.Path, Status: ex.Status,
 				RequestHeader: ex.Header, RequestBody: ex.Body, ResponseHeader: ex.RespHeader,
 				ResponseBody: ex.RespBody, Truncated: ex.Truncated, Error: ex.Error}
 			ex.mu.Unlock()

@@ -44,13 +44,16 @@ type Starter func(ctx context.Context, role string, toggles []string) (*Counterp
 
 // Scenario is one run of the client under test.
 type Scenario struct {
-	ID        string          `json:"id"`
-	Document  string          `json:"document"`
-	Role      string          `json:"role"` // the counterpart agent's role
-	Action    string          `json:"action"`
-	Toggles   []string        `json:"toggles,omitempty"` // agent-side sabotage on the counterpart
-	Skill     string          `json:"skill,omitempty"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
+	ID       string `json:"id"`
+	Document string `json:"document"`
+	Role     string `json:"role"` // the counterpart agent's role
+	// Downstream, when set, is the role of a second counterpart (behind its own recording proxy) the client
+	// delegates to: the delegate action's downstream agent.
+	Downstream string          `json:"downstream,omitempty"`
+	Action     string          `json:"action"`
+	Toggles    []string        `json:"toggles,omitempty"` // agent-side sabotage on the counterpart
+	Skill      string          `json:"skill,omitempty"`
+	Arguments  json.RawMessage `json:"arguments,omitempty"`
 	// Env are the action's other contract variables (runner, the person's request, other sources, …).
 	Env         map[string]string `json:"env,omitempty"`
 	Description string            `json:"description"`
@@ -380,6 +383,21 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	}
 	defer px.Close()
 	env := map[string]string{EnvCardURL: px.CardURL, EnvAction: sc.Action, EnvCAFile: o.CAFile}
+	var down *Proxy
+	if sc.Downstream != "" {
+		dcp, err := o.Start(ctx, sc.Downstream, nil)
+		if err != nil {
+			ob.Error = "downstream: " + err.Error()
+			return ob
+		}
+		defer dcp.Close()
+		if down, err = startProxy(dcp.CardURL, o.ProxyCert, o.ProxyCAs, dcp.Resign, dcp.RewriteAnswers); err != nil {
+			ob.Error = "downstream recording proxy: " + err.Error()
+			return ob
+		}
+		defer down.Close()
+		env[EnvDownCardURL] = down.CardURL
+	}
 	if sc.Skill != "" {
 		env[EnvSkill] = sc.Skill
 	}
@@ -397,6 +415,14 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	}
 	ob.Invocation = o.Driver.Run(ctx, env)
 	ob.Exchanges = px.Exchanges()
+	if down != nil {
+		// The downstream's exchanges follow the upstream's, numbered on, each marked as the downstream's.
+		for _, ex := range down.Exchanges() {
+			ex.Seq += len(ob.Exchanges)
+			ex.Downstream = true
+			ob.Exchanges = append(ob.Exchanges, ex)
+		}
+	}
 	return ob
 }
 

@@ -17,20 +17,24 @@ import (
 // The driver contract: the environment a client under test is started with, once per scenario.
 const (
 	EnvCardURL     = "EXTCONF_CARD_URL"    // the counterpart's card, through the recording proxy (https)
-	EnvAction      = "EXTCONF_ACTION"      // invoke | verify-terms | interview | relay | version
+	EnvAction      = "EXTCONF_ACTION"      // invoke | delegate | verify-terms | interview | relay | version
 	EnvSkill       = "EXTCONF_SKILL"       // invoke: the skill_id to call
 	EnvArguments   = "EXTCONF_ARGUMENTS"   // invoke: the caller's input, a JSON object
 	EnvCAFile      = "EXTCONF_CA_FILE"     // PEM of the CA the counterpart's certificate chains to
 	EnvAuthHeader  = "EXTCONF_AUTH_HEADER" // credential: the request header to send on every A2A call …
 	EnvAuthValue   = "EXTCONF_AUTH_VALUE"  // … and its value
 	EnvTimeoutSecs = "EXTCONF_TIMEOUT_SECONDS"
-	EnvSkillVer    = "EXTCONF_SKILL_VERSION" // invoke: the skill_version the caller asks for ("" or absent: the advertised one)
-	EnvPolicy      = "EXTCONF_LOCAL_POLICY"  // invoke: the caller's local policy: permit (absent) | deny | no-approval
-	EnvRunnerName  = "EXTCONF_RUNNER_NAME"   // interview: who the verifier records as running the interview …
-	EnvRunnerTier  = "EXTCONF_RUNNER_TIER"   // … and their tier: self | third-party
-	EnvRequest     = "EXTCONF_REQUEST"       // relay: what the person asks, in their words (send it to the skill)
-	EnvActingFor   = "EXTCONF_ACTING_FOR"    // relay: the person the assistant acts for ("" acting for nobody)
-	EnvOtherSource = "EXTCONF_OTHER_SOURCES" // relay: JSON array of {"source","value"} the assistant also holds for the item
+	EnvSkillVer    = "EXTCONF_SKILL_VERSION"       // invoke: the skill_version the caller asks for ("" or absent: the advertised one)
+	EnvPolicy      = "EXTCONF_LOCAL_POLICY"        // invoke: the caller's local policy: permit (absent) | deny | no-approval
+	EnvDownCardURL = "EXTCONF_DOWNSTREAM_CARD_URL" // delegate: the downstream agent's card, through its own proxy
+	EnvDownSkill   = "EXTCONF_DOWNSTREAM_SKILL"    // delegate: the downstream skill_id to hand the upstream output to
+	EnvTransferAdd = "EXTCONF_TRANSFER_MEMBERS"    // delegate: a JSON object of members the orchestrator adds to the transferred instance
+	EnvDomainRule  = "EXTCONF_DOMAIN_RULE"         // delegate: a freshness rule {"schema_uri","max_age_seconds","now"} the orchestrator enforces
+	EnvRunnerName  = "EXTCONF_RUNNER_NAME"         // interview: who the verifier records as running the interview …
+	EnvRunnerTier  = "EXTCONF_RUNNER_TIER"         // … and their tier: self | third-party
+	EnvRequest     = "EXTCONF_REQUEST"             // relay: what the person asks, in their words (send it to the skill)
+	EnvActingFor   = "EXTCONF_ACTING_FOR"          // relay: the person the assistant acts for ("" acting for nobody)
+	EnvOtherSource = "EXTCONF_OTHER_SOURCES"       // relay: JSON array of {"source","value"} the assistant also holds for the item
 )
 
 // Actions of the contract.
@@ -39,6 +43,7 @@ const (
 	ActionVerifyTerms = "verify-terms"
 	ActionInterview   = "interview"
 	ActionRelay       = "relay"
+	ActionDelegate    = "delegate"
 	ActionVersion     = "version"
 )
 
@@ -63,6 +68,8 @@ type Reply struct {
 	Local   bool     `json:"local,omitempty"`
 	Task    *TaskRef `json:"task,omitempty"`
 	Details []Detail `json:"details,omitempty"`
+	// delegate: the delegation hop as the orchestrator records it.
+	Correlation *Correlation `json:"correlation,omitempty"`
 	// interview: the verifier's recorded result.
 	Interview *InterviewResult `json:"interview,omitempty"`
 	// relay: what the assistant tells the person, in its words.
@@ -73,6 +80,20 @@ type Reply struct {
 	Name    string   `json:"name,omitempty"`
 	Version string   `json:"version,omitempty"`
 	Actions []string `json:"actions,omitempty"`
+}
+
+// Correlation is one delegation hop as an orchestrator records it (schema-interface §6): each side's issuing
+// endpoint, task id and skill, in separately named fields.
+type Correlation struct {
+	Upstream   Hop `json:"upstream"`
+	Downstream Hop `json:"downstream"`
+}
+
+// Hop is one side of a delegation hop.
+type Hop struct {
+	Endpoint string `json:"endpoint"`
+	TaskID   string `json:"task_id"`
+	SkillID  string `json:"skill_id"`
 }
 
 // TaskRef is a remote task as the client reports it.

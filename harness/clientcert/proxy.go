@@ -28,8 +28,9 @@ const (
 
 // Exchange is one request the client under test sent through the proxy, and what came back.
 type Exchange struct {
-	ID         string      `json:"id"`  // its transcript id (sha256:…), set when the run's transcript is built
-	Seq        int         `json:"seq"` // within its scenario
+	ID         string      `json:"id"`                   // its transcript id (sha256:…), set when the run's transcript is built
+	Seq        int         `json:"seq"`                  // within its scenario
+	Downstream bool        `json:"downstream,omitempty"` // sent to the scenario's downstream counterpart
 	Method     string      `json:"method"`
 	Path       string      `json:"path"`
 	Header     http.Header `json:"header"`

@@ -3,6 +3,7 @@ package schemaifaceclient
 import (
 	"fmt"
 	"sort"
+	"time"
 
 	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
 )
@@ -31,6 +32,11 @@ var standins = map[string]func() *standin{
 		k.doc, k.raw = scramble(sfx.ExampleDocument()), true
 		return &standin{skills: []*skill{k}}
 	},
+	// SI-6.1, 6.3, 9.63–9.68b: the composition's upstream (measure_link_bandwidth, whose output is the link
+	// measurement) and downstream (assess_link_health with identical references, and one variant per compared
+	// member: _uri, _version, _dialect, _digest)
+	"compose-upstream":   func() *standin { return &standin{skills: []*skill{measure()}} },
+	"compose-downstream": func() *standin { return &standin{skills: downstreamSkills()} },
 	// SI-9.10a: the card advertises skill_version 1.2 of the example
 	"skill-version-1-2": func() *standin {
 		k := exampleSkill()
@@ -62,5 +68,14 @@ func StartStandin(name string) (cardURL string, closeFn func(), err error) {
 	return s.cardURL(), s.close, nil
 }
 
-// ExampleSkill is the worked example's skill id the stand-ins serve.
-const ExampleSkill = sfx.ExampleSkill
+// ExampleSkill is the worked example's skill id the stand-ins serve; MeasureSkill the composition's upstream skill,
+// LinkMeasurementURI the schema_uri of its output.
+const (
+	ExampleSkill       = sfx.ExampleSkill
+	MeasureSkill       = measureSkill
+	LinkMeasurementURI = sfx.LinkMeasurementURI
+)
+
+// ObservedBase is the upstream composition stand-in's clock: its observed_at is this instant less the age_seconds
+// asked for.
+func ObservedBase() time.Time { return observedBase }
