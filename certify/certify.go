@@ -177,7 +177,14 @@ func Describe(scs []cc.Scenario) string {
 				}
 			}
 		}
-		fmt.Fprintf(&b, "%-36s %-7s toggles=%-36s %s\n    rows: %s\n", s.ID, s.Action, strings.Join(s.Toggles, ","), s.Description, strings.Join(ids, " "))
+		counterpart := s.Role
+		if s.Downstream != "" {
+			counterpart += " → " + s.Downstream
+		}
+		if len(s.Toggles) > 0 {
+			counterpart += " toggles=" + strings.Join(s.Toggles, ",")
+		}
+		fmt.Fprintf(&b, "%-36s %-12s %s\n    %s\n    rows: %s\n", s.ID, s.Action, counterpart, s.Description, strings.Join(ids, " "))
 	}
 	return b.String()
 }
