@@ -166,6 +166,33 @@ func firstLine(s string) string {
 	return s
 }
 
+// A client that declares the actions it implements is graded on those only: the rows of the others read
+// inapplicable with the reason, their scenarios are not run, and neither the exit status (scope) nor the bundle's
+// status counts them against it.
+func TestDeclaredActionsScopeTheRun(t *testing.T) {
+	res := certifyCmdDocs(t, refclient+" --actions relay")
+	if res.Status != "passed" {
+		t.Errorf("scope status %s", res.Status)
+	}
+	for _, r := range res.Rows {
+		switch {
+		case r.Document == "on-request" && r.Verdict != harness.ExecutedPass:
+			t.Errorf("%s: %s %s", r.ID, r.Verdict, r.Detail)
+		case r.Document != "on-request" && (r.Verdict != harness.Inapplicable || !strings.Contains(r.Detail, "does not implement the")):
+			t.Errorf("%s reads %s %q for a client implementing relay only", r.ID, r.Verdict, r.Detail)
+		}
+	}
+	for _, s := range res.Scenarios {
+		if ran := len(s.Observation.Exchanges) > 0; ran != (s.Action == cc.ActionRelay) || (s.NotRun == "") != ran {
+			t.Errorf("scenario %s (%s): ran %v, not run %q", s.ID, s.Action, ran, s.NotRun)
+		}
+	}
+	b, _ := cc.Bundle(res, catalog.MustLoad(), nil, harness.Runner{Name: "ci", Tier: "self"})
+	if b.Status != "passed" || b.Target.Client.ScopeStatus != "passed" || !slices.Equal(b.Target.Client.Actions, []string{cc.ActionRelay}) {
+		t.Errorf("bundle status %s (%s), scope %s, actions %v", b.Status, b.StatusReason, b.Target.Client.ScopeStatus, b.Target.Client.Actions)
+	}
+}
+
 // A client that ignores digest mismatches (the adapter's --ignore-digest) fails the digest rows: it sends the
 // domain-skill request after a describe_skill answer whose document does not match its digests.
 func TestIgnoreDigestFails(t *testing.T) {

@@ -5,6 +5,7 @@
 //	runsuite client --cmd "go run ./cmd/refclient"
 //	runsuite client --cmd "refclient --ignore-digest"          # deliberately broken: trusts carried digests
 //	runsuite client --cmd "refclient --sabotage si.client-no-activation-header"
+//	runsuite client --cmd "refclient --actions relay"            # a client implementing one action
 //
 // --sabotage takes the reference client's own toggles (`runsuite sabotage list`, side client); it exists so the
 // certification of a client can be shown to fail a client that breaks a rule.
@@ -50,6 +51,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("refclient", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sab := fs.String("sabotage", getenv("EXTCONF_REFCLIENT_SABOTAGE"), "comma-separated client-side toggles to switch on (a deliberately broken client)")
+	actions := fs.String("actions", "", "declare only these contract actions in the version reply (comma-separated; default: all five), as a client implementing a subset would")
 	ignoreDigest := fs.Bool("ignore-digest", false, "shorthand for --sabotage "+string(sabotage.SIClientSkipDocumentDigest)+": trust the carried interface digest without calculating it")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -80,8 +82,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if !set.Empty() {
 			v += "+sabotage:" + strings.Join(set.IDs(), ",")
 		}
+		declared := []string{clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}
+		if *actions != "" {
+			declared = strings.Split(*actions, ",")
+		}
 		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
-			Version: v, Actions: []string{clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}})
+			Version: v, Actions: declared})
 	case clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
 		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
