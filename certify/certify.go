@@ -16,12 +16,19 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	cc "github.com/extconf/extconf/harness/clientcert"
+	vinterview "github.com/extconf/extconf/harness/verify/interview"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
+	sic "github.com/extconf/extconf/suites/schemaifaceclient"
 )
 
 // Scenarios are every document's client scenarios.
-func Scenarios() []cc.Scenario { return append(SchemaInterface(), Terms()...) }
+func Scenarios() []cc.Scenario {
+	return append(append(append(append(SchemaInterface(), Delegate()...), Terms()...), Interview()...), OnRequest()...)
+}
+
+// Actions maps each document to the contract action its client rows belong to.
+var Actions = map[string]string{siDoc: cc.ActionInvoke, "terms": cc.ActionVerifyTerms, ivDoc: cc.ActionInterview, orDoc: cc.ActionRelay}
 
 // Start starts the reference agent of role's document with toggles on; the contract's credentials are principal
 // A's.
@@ -36,9 +43,27 @@ func Start(_ context.Context, role string, toggles []string) (*cc.Counterpart, e
 		}
 		return &cc.Counterpart{CardURL: fx.CardURL(set), Close: fx.Close}, nil
 	}
+	if name, ok := strings.CutPrefix(role, SIStandinRole); ok {
+		if len(toggles) > 0 {
+			return nil, fmt.Errorf("the schema-interface stand-ins take no toggles")
+		}
+		u, closeFn, err := sic.StartStandin(name)
+		if err != nil {
+			return nil, err
+		}
+		return &cc.Counterpart{CardURL: u, Close: closeFn}, nil
+	}
 	set, err := sabotage.Parse(toggles...)
 	if err != nil {
 		return nil, err
+	}
+	var resign func(upstream, rewritten []byte, origin string) []byte
+	answers := false
+	switch role {
+	case ivRole:
+		resign, answers = resignCard(""), true
+	case ivAbsentRole:
+		role, resign, answers = ivRole, resignCard(vinterview.URI), true
 	}
 	t, err := mockagents.Start(set, role)
 	if err != nil {
@@ -53,7 +78,7 @@ func Start(_ context.Context, role string, toggles []string) (*cc.Counterpart, e
 	if p, ok := t.Config.Principals["A"]; ok && p.Header != "" {
 		env[cc.EnvAuthHeader], env[cc.EnvAuthValue] = p.Header, p.Value
 	}
-	return &cc.Counterpart{CardURL: u, Env: env, Close: func() { _ = t.Close() }}, nil
+	return &cc.Counterpart{CardURL: u, Env: env, Close: func() { _ = t.Close() }, Resign: resign, RewriteAnswers: answers}, nil
 }
 
 // Rows are the client-subject rows of docs (all documents when empty): the rows the catalog witnesses with the
@@ -93,10 +118,10 @@ func Options(cat *catalog.Catalog, driver cc.Driver, dir string, docs ...string)
 		}
 	}
 	rows, un := Rows(cat, docs...), Unreached()
-	actions := map[string]string{"interview": cc.ActionInterview, "on-request": cc.ActionRelay}
 	for _, r := range rows {
-		if _, ok := un[r.ID]; !ok && actions[r.Document] != "" {
-			un[r.ID] = cc.Unreached{Verdict: harness.NotTested, Reason: "the driver contract's " + actions[r.Document] + " action has no scenario yet"}
+		if u, ok := un[r.ID]; ok && u.Action == "" {
+			u.Action = Actions[r.Document]
+			un[r.ID] = u
 		}
 	}
 	return cc.Options{Driver: driver, Start: Start, Scenarios: scs, Rows: rows, Unreached: un,
@@ -120,18 +145,17 @@ func Unreached() map[string]cc.Unreached {
 			out[id] = cc.Unreached{Verdict: harness.NotTested, Reason: reason}
 		}
 	}
-	nt("the driver contract has no delegation action yet (the client would act as an orchestrator between two agents)",
-		"SI-6.1", "SI-6.2", "SI-6.3", "SI-9.63", "SI-9.64a", "SI-9.64b", "SI-9.64c", "SI-9.64d", "SI-9.65a", "SI-9.66", "SI-9.68b")
+	out["SI-6.2"] = cc.Unreached{Verdict: harness.NotTested, Action: cc.ActionDelegate,
+		Reason: "needs two endpoints issuing the same task id to one client process, and the client's later look-ups of each: the delegate action reports one hop, not the client's task table"}
 	nt("a limit of the client's own validator: the counterpart would have to serve documents sized for this client's limits, which the contract does not carry yet",
 		"SI-12.2a", "SI-12.2b", "SI-12.2c", "SI-12.2d", "SI-12.2e", "SI-12.2f", "SI-12.2g", "SI-12.3b")
-	nt("internal to the client's validator and not yet reached by a sabotaged counterpart answer in the invoke scenarios",
-		"SI-6.9a", "SI-6.11a", "SI-6.12a", "SI-6.13a", "SI-7.1b", "SI-12.10b")
+	nt("the client's validator is never asked to retrieve through the proxy: a $ref naming a URL the harness watches would need a second listener the contract does not carry yet (SI-6.11b, the refusal of such a document, is graded)",
+		"SI-6.9a")
 	nt("the client's packaged Skill Interface Schema copy is not observable through the contract", "SI-12.9a")
-	nt("the contract carries no local permission or approval policy for the client", "SI-8.2a", "SI-12.4a")
-	nt("the contract carries no caller-requested skill_version (the negative half of the rule)", "SI-9.10a")
-	nt("needs a second target serving the same skill (the cache bound to target identity); no scenario yet", "SI-9.61b")
-	nt("about the client's own report (remote task id, conformance claims, details[] instance paths): the contract's report member is free-form, so nothing can be asserted on it yet",
-		"SI-9.14a", "SI-9.14b", "SI-9.44", "SI-9.56b")
+	nt("needs a second target serving the same skill in the same client process (the cache bound to target identity): the contract runs one counterpart per scenario",
+		"SI-9.61b")
+	nt("about a base A2A invocation of a non-conforming agent (what the client derives and claims for it): the contract has no base-invocation action",
+		"SI-9.14a", "SI-9.14b")
 	nt("about a surface or renderer (what the client displays), which the contract does not carry",
 		"TE-7.1a", "TE-7.1b", "TE-7.1c", "TE-7.2a", "TE-7.2b")
 	nt("the contract has no ranking or filtering action", "TE-7.3b")
@@ -153,7 +177,14 @@ func Describe(scs []cc.Scenario) string {
 				}
 			}
 		}
-		fmt.Fprintf(&b, "%-36s %-7s toggles=%-36s %s\n    rows: %s\n", s.ID, s.Action, strings.Join(s.Toggles, ","), s.Description, strings.Join(ids, " "))
+		counterpart := s.Role
+		if s.Downstream != "" {
+			counterpart += " → " + s.Downstream
+		}
+		if len(s.Toggles) > 0 {
+			counterpart += " toggles=" + strings.Join(s.Toggles, ",")
+		}
+		fmt.Fprintf(&b, "%-36s %-12s %s\n    %s\n    rows: %s\n", s.ID, s.Action, counterpart, s.Description, strings.Join(ids, " "))
 	}
 	return b.String()
 }

@@ -24,6 +24,9 @@ const (
 	siManage   = "manage_resource"
 	siMeasure  = "measure_link_bandwidth"
 	siClean    = "si.invoke.clean"
+	// SIStandinRole prefixes the counterpart role of a scenario played by a schema-interface stand-in
+	// (suites/schemaifaceclient.StartStandin) instead of the reference agent.
+	SIStandinRole = "si.standin:"
 )
 
 // siExampleArguments is the worked example's valid input (the document's own example request).
@@ -266,6 +269,11 @@ func SchemaInterface() []cc.Scenario {
 				}},
 		))
 	}
+	for i := range out {
+		if out[i].ID == "si.invoke.output-invalid" {
+			out[i].Checks = append(out[i].Checks, siDetails())
+		}
+	}
 	// Local conditions before any schema-interface request.
 	noProcedure := func(rows ...string) cc.Check {
 		return cc.Check{Rows: rows, Expect: "no describe_skill and no domain-skill request is sent; the client refuses",
@@ -296,7 +304,127 @@ func SchemaInterface() []cc.Scenario {
 				return cc.Judge(len(m) == 0 && o.Outcome() == cc.OutcomeRefused, fmt.Sprintf("%d domain-skill requests; %s", len(m), o.Describe()), lastEx(o))
 			}}, siReason(skiface.InputInvalid, "SI-9.45b"))
 	bad.Arguments = json.RawMessage(`{"resource_id":"network-resource-123","condition":{"metric":"utilization","operator":"gte","threshold":80}}`)
-	return append(out, unadv, bad)
+	// SI-9.44: the unadvertised skill is a local condition, reported as such with no remote task.
+	unadv.Checks = append(unadv.Checks, cc.Check{Rows: []string{"SI-9.44"}, Expect: "skill_not_advertised is reported as a local condition (local true) with no remote task id or state",
+		Judge: func(o *cc.Observation) cc.Judgement {
+			r := o.Reply()
+			ok := r != nil && r.Outcome == cc.OutcomeRefused && r.Local && r.Task == nil
+			task := "none"
+			if r != nil && r.Task != nil {
+				task = fmt.Sprintf("%+v", *r.Task)
+			}
+			return cc.Judge(ok, fmt.Sprintf("%s; local %v; task %s", o.Describe(), r != nil && r.Local, task), lastEx(o))
+		}})
+	out = append(out, unadv, bad)
+
+	// Local policy: the caller's own permission and approval steps run whatever the document's authority says (the
+	// worked example: observe_only, approval_may_be_required false).
+	policy := func(id, desc, value, row string) cc.Scenario {
+		s := invoke(id, desc, "", noProcedureAfterDescribe(row), siReason(skiface.AuthorizationFailed, row))
+		s.Env = map[string]string{cc.EnvPolicy: value}
+		return s
+	}
+	out = append(out,
+		policy("si.invoke.policy-denies", "the caller's local policy denies the skill (the document says observe_only)", "deny", "SI-8.2a"),
+		policy("si.invoke.no-approval", "no local approval is recorded (the document says approval_may_be_required false)", "no-approval", "SI-12.4a"))
+
+	// Stand-ins (suites/schemaifaceclient): the agents the self-check's specs start for the same rows.
+	standin := func(id, name, desc string, checks ...cc.Check) cc.Scenario {
+		s := invoke(id, desc, "", checks...)
+		s.Role = SIStandinRole + name
+		return s
+	}
+	out = append(out,
+		standin("si.invoke.other-skill-document", "other-skill-document", "describe_skill answers with a valid document for another skill_id, its own true digest on the card",
+			append([]cc.Check{siSawDescribe("SI-12.11a")}, refused([]string{"SI-12.11a"}, skiface.InterfaceInvalid)...)...),
+		standin("si.invoke.bad-default-mode", "bad-default-mode", "a document the standard Skill Interface Schema rejects (authority.default_mode execute_with_approval), digests coherent",
+			append([]cc.Check{siSawDescribe("SI-12.10b")}, refused([]string{"SI-12.10b"}, skiface.InterfaceInvalid)...)...),
+		standin("si.invoke.unresolved-ref", "unresolved-ref", "the input schema's condition.unit is a $ref to #/$defs/unit, which it does not define",
+			append([]cc.Check{siSawDescribe("SI-6.11a")}, refused([]string{"SI-6.11a"}, skiface.InterfaceInvalid)...)...),
+		standin("si.invoke.record-not-a-time", "record-not-a-time", `the supporting record's observed_at is "not-a-time" (format date-time)`, siOutputRefused("SI-6.12a")...),
+		standin("si.invoke.record-no-offset", "record-date-time-no-offset", "the supporting record's observed_at has no offset", siOutputRefused("SI-6.13a")...),
+		standin("si.invoke.record-space", "record-date-time-space", "the supporting record's observed_at has a space separator", siOutputRefused("SI-6.13a")...),
+		standin("si.invoke.scrambled-document", "scrambled-document", "the example served with reordered members, whitespace and \\u0073 escapes (same JCS, same digests)",
+			cc.Check{Rows: []string{"SI-7.1b"}, Expect: "the document is accepted (its JCS digests match) and the invocation completes",
+				Judge: func(o *cc.Observation) cc.Judgement {
+					d, m := siOf(o, "describe"), siOf(o, "domain")
+					return cc.Judge(len(d) == 1 && len(m) == 1 && o.Outcome() == cc.OutcomeCompleted,
+						fmt.Sprintf("%d describe_skill, %d domain-skill requests; %s", len(d), len(m), o.Describe()), lastEx(o))
+				}}),
+	)
+	versioned := func(id, desc, version string, check cc.Check) cc.Scenario {
+		s := standin(id, "skill-version-1-2", desc, check)
+		s.Env = map[string]string{cc.EnvSkillVer: version}
+		return s
+	}
+	sentVersions := func(o *cc.Observation) []string {
+		var vs []string
+		for _, r := range siOf(o, "domain") {
+			vs = append(vs, str(r.data["skill_version"]))
+		}
+		return vs
+	}
+	asked := versioned("si.invoke.version-as-advertised", "the caller asks for skill_version 1.2, which the card advertises", "1.2",
+		cc.Check{Rows: []string{"SI-9.10a"}, Expect: "asking for the advertised 1.2 delegates with skill_version 1.2",
+			Judge: func(o *cc.Observation) cc.Judgement {
+				vs := sentVersions(o)
+				if len(vs) != 1 || vs[0] != "1.2" || o.Outcome() != cc.OutcomeCompleted {
+					return cc.Block(fmt.Sprintf("positive control failed: asking for the advertised 1.2 delegates with it — skill_version sent %q; %s", vs, o.Describe()))
+				}
+				return cc.Pass(fmt.Sprintf("skill_version sent %q", vs), lastEx(o))
+			}})
+	asked.Control = ""
+	older := versioned("si.invoke.version-not-advertised", "the caller asks for skill_version 1.0 while the card advertises 1.2", "1.0",
+		cc.Check{Rows: []string{"SI-9.10a"}, Expect: "asking for 1.0 while the card advertises 1.2 is refused; skill_version 1.0 is never sent",
+			Judge: func(o *cc.Observation) cc.Judgement {
+				vs := sentVersions(o)
+				return cc.Judge(!slices.Contains(vs, "1.0") && o.Outcome() == cc.OutcomeRefused, fmt.Sprintf("skill_version sent %q; %s", vs, o.Describe()), lastEx(o))
+			}})
+	older.Control = asked.ID
+	return append(out, asked, older)
+}
+
+// siOutputRefused: the completed task's output or record fails its schema: the client refuses with output_invalid
+// and delivers no output.
+func siOutputRefused(rows ...string) []cc.Check {
+	return []cc.Check{{Rows: rows, Expect: "the client validates the supporting record, refuses with output_invalid and delivers no output",
+		Judge: func(o *cc.Observation) cc.Judgement {
+			if len(siOf(o, "domain")) == 0 {
+				return cc.Block("positive control failed: the client sends the domain-skill request — " + o.Describe())
+			}
+			r := o.Reply()
+			return cc.Judge(r != nil && r.Outcome == cc.OutcomeRefused && r.Reason == skiface.OutputInvalid && len(r.Output) == 0, o.Describe(), lastEx(o))
+		}}}
+}
+
+// noProcedureAfterDescribe: the client stops before delegating: no domain-skill request, a refusal.
+func noProcedureAfterDescribe(rows ...string) cc.Check {
+	return cc.Check{Rows: rows, Expect: "no domain-skill request is sent; the client refuses",
+		Judge: func(o *cc.Observation) cc.Judgement {
+			m := siOf(o, "domain")
+			return cc.Judge(len(m) == 0 && o.Outcome() == cc.OutcomeRefused, fmt.Sprintf("%d domain-skill requests; %s", len(m), o.Describe()), lastEx(o))
+		}}
+}
+
+// siDetails (SI-9.56b): the output_invalid refusal for a result outside its enum reports details[] whose
+// instance_path is an RFC 6901 JSON Pointer to the invalid field, /result.
+func siDetails() cc.Check {
+	want := `each details[] entry has a non-empty RFC 6901 instance_path, one of them "/result"`
+	return cc.Check{Rows: []string{"SI-9.56b"}, Expect: "the output_invalid refusal carries details[]: " + want,
+		Judge: func(o *cc.Observation) cc.Judgement {
+			r := o.Reply()
+			if r == nil || r.Reason != skiface.OutputInvalid {
+				return cc.Block("the client does not refuse with output_invalid (SI-9.49b judges that): " + o.Describe())
+			}
+			var paths []string
+			ok := len(r.Details) > 0
+			for _, d := range r.Details {
+				paths = append(paths, d.InstancePath)
+				ok = ok && d.InstancePath != "" && skiface.ParsePointer(d.InstancePath) == nil
+			}
+			ok = ok && slices.Contains(paths, "/result")
+			return cc.Judge(ok, fmt.Sprintf("instance paths %q", paths), lastEx(o))
+		}}
 }
 
 // siSawDescribe: a refusal counts only after the client asked describe_skill and so saw the sabotaged answer.

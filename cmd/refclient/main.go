@@ -5,6 +5,7 @@
 //	runsuite client --cmd "go run ./cmd/refclient"
 //	runsuite client --cmd "refclient --ignore-digest"          # deliberately broken: trusts carried digests
 //	runsuite client --cmd "refclient --sabotage si.client-no-activation-header"
+//	runsuite client --cmd "refclient --actions relay"            # a client implementing one action
 //
 // --sabotage takes the reference client's own toggles (`runsuite sabotage list`, side client); it exists so the
 // certification of a client can be shown to fail a client that breaks a rule.
@@ -23,9 +24,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/evidence"
+	vinterview "github.com/extconf/extconf/harness/verify/interview"
+	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
 	"github.com/extconf/extconf/harness/verify/skiface"
 	vterms "github.com/extconf/extconf/harness/verify/terms"
 	"github.com/extconf/extconf/sabotage"
@@ -47,6 +51,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs := flag.NewFlagSet("refclient", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sab := fs.String("sabotage", getenv("EXTCONF_REFCLIENT_SABOTAGE"), "comma-separated client-side toggles to switch on (a deliberately broken client)")
+	actions := fs.String("actions", "", "declare only these contract actions in the version reply (comma-separated; default: all five), as a client implementing a subset would")
 	ignoreDigest := fs.Bool("ignore-digest", false, "shorthand for --sabotage "+string(sabotage.SIClientSkipDocumentDigest)+": trust the carried interface digest without calculating it")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -77,10 +82,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if !set.Empty() {
 			v += "+sabotage:" + strings.Join(set.IDs(), ",")
 		}
-		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms)", Version: v})
-	case clientcert.ActionInvoke, clientcert.ActionVerifyTerms:
+		declared := []string{clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}
+		if *actions != "" {
+			declared = strings.Split(*actions, ",")
+		}
+		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
+			Version: v, Actions: declared})
+	case clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
-		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke (schema-interface) and verify-terms (terms) actions; got " + strconv.Quote(action)})
+		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
 	}
 	timeout := 30 * time.Second
 	if s, err := strconv.Atoi(getenv(clientcert.EnvTimeoutSecs)); err == nil && s > 1 {
@@ -105,8 +115,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if h := getenv(clientcert.EnvAuthHeader); h != "" {
 		c = c.WithHeader(h, getenv(clientcert.EnvAuthValue))
 	}
-	if action == clientcert.ActionVerifyTerms {
+	switch action {
+	case clientcert.ActionVerifyTerms:
 		return verifyTerms(ctx, c, getenv(clientcert.EnvCardURL), set, reply)
+	case clientcert.ActionInterview:
+		var hdr map[string][]string
+		if h := getenv(clientcert.EnvAuthHeader); h != "" {
+			hdr = map[string][]string{h: {getenv(clientcert.EnvAuthValue)}}
+		}
+		return interview(ctx, a2a.NewClient(a2a.Options{RootCAs: roots}), getenv, hdr, set, reply)
+	case clientcert.ActionRelay:
+		return relay(ctx, c, getenv, set, reply)
 	}
 	args0 := json.RawMessage(getenv(clientcert.EnvArguments))
 	if len(args0) == 0 {
@@ -118,7 +137,26 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	cl := &skiface.Client{A2A: c, Sabotage: set, Fetch: func(context.Context, string) ([]byte, error) {
 		return nil, errors.New("refclient: schema retrieval refused")
 	}}
-	res, err := cl.Invoke(ctx, skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill), Arguments: args0})
+	switch p := getenv(clientcert.EnvPolicy); p {
+	case "", "permit":
+	case "deny":
+		cl.Policy.Permit = func(string, json.RawMessage) error {
+			return errors.New("the local policy denies this skill to this caller")
+		}
+	case "no-approval":
+		cl.Policy.Approve = func(string, json.RawMessage) error { return errors.New("no approval is recorded for this invocation") }
+	default:
+		return refuse("input_invalid", report{Message: clientcert.EnvPolicy + " " + strconv.Quote(p) + " is not permit, deny or no-approval", Local: true})
+	}
+	if action == clientcert.ActionDelegate {
+		return delegate(ctx, cl, getenv, args0, set, reply)
+	}
+	res, err := cl.Invoke(ctx, skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill),
+		Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
+	var task *clientcert.TaskRef
+	if res != nil && res.Task != nil {
+		task = &clientcert.TaskRef{ID: res.Task.ID, State: res.RemoteState}
+	}
 	rep := report{}
 	if res != nil {
 		for _, s := range res.Steps {
@@ -135,10 +173,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		var se *skiface.Error
 		code := "error"
+		var details []clientcert.Detail
 		if errors.As(err, &se) {
 			code, rep.Step = se.Code, se.Step
 			if code == "" {
 				code = "error" // a sabotaged client that drops the code: prose only
+			}
+			for _, d := range se.Details {
+				details = append(details, clientcert.Detail{InstancePath: d.InstancePath, Keyword: d.Keyword, Message: d.Message})
 			}
 		}
 		rep.Message = err.Error()
@@ -148,11 +190,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		rep.Sabotage = set.IDs()
 		b, _ := json.Marshal(rep)
 		// An output the client would still hand its caller is reported, refusal or not: the contract grades it.
-		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: code, Output: res.Output, Report: b})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: code, Output: res.Output, Report: b,
+			Local: res.Local, Task: task, Details: details})
 	}
 	rep.Sabotage = set.IDs()
 	b, _ := json.Marshal(rep)
-	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Output: res.Output, Report: b})
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Output: res.Output, Report: b, Task: task})
 }
 
 // verifyTerms runs the reference terms consumer (harness/verify/terms) over the card: the entries whose digest
@@ -173,4 +216,167 @@ func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotag
 		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "terms_not_stated", Report: b})
 	}
 	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Verified: ds, Report: b})
+}
+
+// interview runs the reference interview verifier (harness/verify/interview, §8) against the card and reports its
+// record: who ran it, the standing, the closure probes as counted, and its rendering for people.
+func interview(ctx context.Context, c *a2a.Client, getenv func(string) string, hdr map[string][]string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	by := vinterview.RunBy{Name: getenv(clientcert.EnvRunnerName), Tier: getenv(clientcert.EnvRunnerTier)}
+	rep := vinterview.Run(ctx, c, getenv(clientcert.EnvCardURL), vinterview.Options{RunBy: by, Header: hdr, Set: set})
+	res := &clientcert.InterviewResult{Outcome: strings.ReplaceAll(rep.Outcome, " ", "-"), Standing: rep.Standing, Passed: rep.Passed, Failed: rep.Failed}
+	if rep.RunBy != nil {
+		res.RunBy = &clientcert.RunBy{Name: rep.RunBy.Name, Tier: rep.RunBy.Tier}
+	}
+	for _, p := range rep.Probes {
+		res.Probes = append(res.Probes, clientcert.InterviewProbe{Name: p.Name, Correct: p.Correct, CountedAs: p.CountedAs})
+	}
+	exit := 0
+	if rep.Outcome == vinterview.NotImplemented {
+		// How the verifier reads absence (§9 rule 2): its reason, and whether it lowers anything.
+		a := vinterview.Applies(nil, set)
+		res.Reason = a.Reason
+		if a.Verdict != harness.Inapplicable {
+			res.Failed++
+			exit = 1
+		}
+	}
+	var out strings.Builder
+	rep.Render(&out)
+	res.Display = out.String()
+	if vinterview.RendererFaults(set).SelfAsEvidence {
+		res.Display = strings.Replace(res.Display, "CLAIM, NOT EVIDENCE (self-run)", "EVIDENCE", 1)
+	}
+	b, _ := json.Marshal(report{Sabotage: set.IDs()})
+	reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Interview: res, Report: b})
+	return exit
+}
+
+// relay is the reference assistant (harness/verify/onrequest.Relay): it sends the person's request to the skill,
+// with the extension activated and acting for the person when one is named, and relays the reply in its words.
+func relay(ctx context.Context, c *a2a.Client, getenv func(string) string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	fail := func(err error) int {
+		b, _ := json.Marshal(report{Message: err.Error(), Sabotage: set.IDs()})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "error", Report: b})
+	}
+	card, ex, err := c.FetchCard(ctx, getenv(clientcert.EnvCardURL), a2a.Call{Note: "refclient: the card"})
+	if err != nil {
+		return fail(err)
+	}
+	in := vonrequest.RelayInput{SkillID: getenv(clientcert.EnvSkill)}
+	if card.Provider != nil {
+		in.Operator = card.Provider.Organization
+	}
+	if d, err := vonrequest.FindDeclaration(ex.ResponseBody); err == nil && d != nil {
+		in.Entry, _ = d.Entry(in.SkillID)
+	}
+	rpc, ok := card.Interface(a2a.BindingJSONRPC)
+	if !ok {
+		return fail(errors.New("the card lists no JSON-RPC interface"))
+	}
+	req := a2a.SendMessageRequest{Message: a2a.Message{MessageID: "refclient-relay", Role: a2a.RoleUser, Parts: []a2a.Part{a2a.TextPart(getenv(clientcert.EnvRequest))}}}
+	if p := getenv(clientcert.EnvActingFor); p != "" {
+		md, _ := json.Marshal(map[string]any{vonrequest.URI: map[string]any{"actingFor": map[string]string{"name": p}}})
+		req.Metadata = md
+	}
+	res, _, _, err := c.SendMessage(ctx, rpc.URL, req, a2a.Call{Extensions: []string{vonrequest.URI}, Note: "refclient: the person's request"})
+	if err != nil {
+		return fail(err)
+	}
+	in.Reply = vonrequest.ReplyFromResult(res)
+	var others []vonrequest.OtherSource
+	if raw := getenv(clientcert.EnvOtherSource); raw != "" {
+		var list []struct{ Source, Value string }
+		if err := json.Unmarshal([]byte(raw), &list); err != nil {
+			return fail(fmt.Errorf("%s: %v", clientcert.EnvOtherSource, err))
+		}
+		for _, o := range list {
+			others = append(others, vonrequest.OtherSource{Source: o.Source, Value: o.Value})
+		}
+	}
+	msg, err := vonrequest.Relay(in, others, set)
+	if err != nil {
+		return fail(err)
+	}
+	b, _ := json.Marshal(report{Sabotage: set.IDs()})
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Message: msg, Report: b})
+}
+
+// delegate is the reference orchestrator (skiface.Client.Compose): the upstream skill, then — only when the
+// references agree and the transferred instance validates — the downstream skill as a new task, the hop recorded
+// in a correlation record. EXTCONF_TRANSFER_MEMBERS are added to the transferred instance; EXTCONF_DOMAIN_RULE is a
+// freshness handler on the instance validated against its schema_uri.
+func delegate(ctx context.Context, cl *skiface.Client, getenv func(string) string, args json.RawMessage, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	fail := func(code string, err error) int {
+		b, _ := json.Marshal(report{Message: err.Error(), Local: true, Sabotage: set.IDs()})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: code, Local: true, Report: b})
+	}
+	var transfer func(json.RawMessage) json.RawMessage
+	if raw := getenv(clientcert.EnvTransferAdd); raw != "" {
+		var add map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(raw), &add); err != nil {
+			return fail("input_invalid", fmt.Errorf("%s: %v", clientcert.EnvTransferAdd, err))
+		}
+		transfer = func(out json.RawMessage) json.RawMessage {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(out, &m) != nil {
+				return out
+			}
+			for k, v := range add {
+				m[k] = v
+			}
+			b, _ := json.Marshal(m)
+			return b
+		}
+	}
+	if raw := getenv(clientcert.EnvDomainRule); raw != "" {
+		var rule struct {
+			SchemaURI string    `json:"schema_uri"`
+			MaxAge    int       `json:"max_age_seconds"`
+			Now       time.Time `json:"now"`
+		}
+		if err := json.Unmarshal([]byte(raw), &rule); err != nil {
+			return fail("input_invalid", fmt.Errorf("%s: %v", clientcert.EnvDomainRule, err))
+		}
+		cl.Handlers = map[string]func(json.RawMessage) error{rule.SchemaURI: func(inst json.RawMessage) error {
+			var m struct {
+				ObservedAt time.Time `json:"observed_at"`
+			}
+			if err := json.Unmarshal(inst, &m); err != nil {
+				return err
+			}
+			if age := rule.Now.Sub(m.ObservedAt); age > time.Duration(rule.MaxAge)*time.Second {
+				return fmt.Errorf("observation is %s old, the limit is %ds", age, rule.MaxAge)
+			}
+			return nil
+		}}
+	}
+	up := skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill), Arguments: args}
+	down := skiface.Request{CardURL: getenv(clientcert.EnvDownCardURL), SkillID: getenv(clientcert.EnvDownSkill)}
+	comp, err := cl.Compose(ctx, up, down, transfer)
+	out := clientcert.Reply{Outcome: clientcert.OutcomeCompleted}
+	if comp != nil && comp.Correlation != nil {
+		c := comp.Correlation
+		out.Correlation = &clientcert.Correlation{
+			Upstream:   clientcert.Hop{Endpoint: c.Upstream.Endpoint, TaskID: c.Upstream.TaskID, SkillID: c.Upstream.SkillID},
+			Downstream: clientcert.Hop{Endpoint: c.Downstream.Endpoint, TaskID: c.Downstream.TaskID, SkillID: c.Downstream.SkillID}}
+	}
+	if comp != nil && comp.Down != nil && comp.Down.Task != nil {
+		out.Task = &clientcert.TaskRef{ID: comp.Down.Task.ID, State: comp.Down.RemoteState}
+	}
+	rep := report{Sabotage: set.IDs()}
+	if err != nil {
+		out.Outcome, out.Reason = clientcert.OutcomeRefused, "error"
+		var se *skiface.Error
+		if errors.As(err, &se) && se.Code != "" {
+			out.Reason, rep.Step = se.Code, se.Step
+		}
+		rep.Message = err.Error()
+		if comp != nil && comp.Err != nil {
+			out.Local = comp.Down == nil || comp.Down.Local || comp.Down.Task == nil
+		}
+	} else if comp.Down != nil {
+		out.Output = comp.Down.Output
+	}
+	out.Report, _ = json.Marshal(rep)
+	return reply(out)
 }

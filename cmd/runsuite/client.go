@@ -19,10 +19,12 @@ const clientUsage = `runsuite client --cmd CMD [--suite LIST] [--json FILE] [--t
                 [--out DIR] [--force] [--as NAME] [--tier self|third-party] [--sign-key FILE]
 
 Certify a client: the reference agents play its counterpart (clean, and per scenario with one agent-side sabotage
-toggle on), a recording proxy stands in front of them, and CMD (run with sh -c) is started once per scenario under
-the driver contract (README "Certify your client"): the scenario in EXTCONF_* variables, one JSON line on stdout.
+toggle on, or the stand-in the self-check meets for the row), a recording proxy stands in front of them, and CMD
+(run with sh -c) is started once per scenario under the driver contract (README "Certify your client"): the
+scenario in EXTCONF_* variables (actions invoke, delegate, verify-terms, interview, relay), one JSON line on stdout.
 The client rows (catalog witness reference-client) are graded on what the client sent and on what it did after a
-sabotaged answer; rows no scenario reaches read not-tested with the reason, never pass.
+sabotaged answer; rows no scenario reaches read not-tested with the reason, never pass. A client that lists the
+actions it implements in its version reply is not run on the others: their rows read inapplicable with the reason.
 
   runsuite client --cmd "go run ./cmd/refclient"                 the harness's reference client, certified
   runsuite client --cmd "refclient --ignore-digest" --json r.json  a deliberately broken one (fails SI-2.2b, SI-9.22, …)
@@ -31,8 +33,8 @@ sabotaged answer; rows no scenario reaches read not-tested with the reason, neve
 The bundle (evidence/runs/<time>/ or --out) has target.kind "client" and target.client (command, name, version,
 scenarios, the scope rows and their status); every client row is about the client under test (selfCheck false),
 every other row skipped; the transcript holds what the client sent (credentials redacted). runsuite verify checks
-it like any bundle. Its status counts every client row (not-tested ones fail it); the exit status and
-target.client.scopeStatus count the rows the scenarios grade.
+it like any bundle. Its status counts every client row of the actions the client implements (not-tested ones fail
+it; inapplicable ones do not); the exit status and target.client.scopeStatus count the rows the scenarios grade.
 
 Exit status: 0 every row a scenario grades passed; 1 one failed, is blocked or unasserted, or nothing was graded;
 2 usage error.

@@ -20,6 +20,7 @@ type transcriptLine struct {
 	ID             string      `json:"id"`
 	Scenario       string      `json:"scenario"`
 	ScenarioSeq    int         `json:"scenarioSeq"`
+	Downstream     bool        `json:"downstream,omitempty"` // sent to the scenario's downstream counterpart
 	Method         string      `json:"method"`
 	URL            string      `json:"url"` // the path the client asked of the proxy
 	Status         int         `json:"status"`
@@ -49,7 +50,7 @@ func buildTranscript(scs []ScenarioResult, credentials []string) ([]byte, error)
 			n++
 			ex.mu.Lock()
 			ex.Header = redact(ex.Header, secrets) // the results file carries the records too
-			l := transcriptLine{Seq: n, Scenario: s.ID, ScenarioSeq: ex.Seq, Method: ex.Method, URL: ex.Path, Status: ex.Status,
+			l := transcriptLine{Seq: n, Scenario: s.ID, ScenarioSeq: ex.Seq, Downstream: ex.Downstream, Method: ex.Method, URL: ex.Path, Status: ex.Status,
 				RequestHeader: ex.Header, RequestBody: ex.Body, ResponseHeader: ex.RespHeader,
 				ResponseBody: ex.RespBody, Truncated: ex.Truncated, Error: ex.Error}
 			ex.mu.Unlock()
@@ -59,7 +60,9 @@ func buildTranscript(scs []ScenarioResult, credentials []string) ([]byte, error)
 			}
 			l.ID = id
 			ex.ID = id
-			b, err := json.Marshal(l)
+			// Written in its canonical (JCS) form, as run transcripts are: runsuite verify reads a line it has just
+			// written as canonical, and its id is the digest of exactly these bytes with the id blanked.
+			b, err := canonicalLine(l)
 			if err != nil {
 				return nil, err
 			}
@@ -72,23 +75,29 @@ func buildTranscript(scs []ScenarioResult, credentials []string) ([]byte, error)
 
 func lineID(l transcriptLine) (string, error) {
 	l.ID = ""
-	raw, err := json.Marshal(l)
+	raw, err := canonicalLine(l)
 	if err != nil {
 		return "", err
+	}
+	return evidence.Digest(raw), nil
+}
+
+// canonicalLine is the JCS form of a transcript line.
+func canonicalLine(l transcriptLine) ([]byte, error) {
+	raw, err := json.Marshal(l)
+	if err != nil {
+		return nil, err
 	}
 	var m map[string]any
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	if err := dec.Decode(&m); err != nil {
-		return "", err
+		return nil, err
 	}
 	if raw, err = json.Marshal(m); err != nil {
-		return "", err
+		return nil, err
 	}
-	if raw, err = jcs.Transform(raw); err != nil {
-		return "", err
-	}
-	return evidence.Digest(raw), nil
+	return jcs.Transform(raw)
 }
 
 func redact(h http.Header, values []string) http.Header {
@@ -151,7 +160,7 @@ func Bundle(res *Result, cat *catalog.Catalog, docs []string, runner harness.Run
 		b.Documents = append(b.Documents, ref)
 	}
 	cl := &evidence.ClientRef{Command: res.Client.Command, Name: res.Client.Name, Version: res.Client.Version,
-		IdentityError: res.Client.Error, ScopeStatus: res.Status, ScopeRows: []string{}, Scenarios: []evidence.ClientScenarioRef{}}
+		IdentityError: res.Client.Error, Actions: res.Client.Actions, ScopeStatus: res.Status, ScopeRows: []string{}, Scenarios: []evidence.ClientScenarioRef{}}
 	for id := range res.Checks {
 		cl.ScopeRows = append(cl.ScopeRows, id)
 	}
@@ -167,6 +176,9 @@ func Bundle(res *Result, cat *catalog.Catalog, docs []string, runner harness.Run
 		}
 		if ref.Outcome == "" {
 			ref.Outcome = "none"
+		}
+		if s.NotRun != "" {
+			ref.Outcome, ref.Error = "not-run", s.NotRun
 		}
 		cl.Scenarios = append(cl.Scenarios, ref)
 	}

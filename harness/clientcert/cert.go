@@ -29,6 +29,14 @@ type Counterpart struct {
 	CardURL string            // the agent's own card URL (the proxy goes in front of it)
 	Env     map[string]string // contract variables it needs (credentials)
 	Close   func()
+	// Resign, when set, sees every body the proxy rewrites (its origin replaced by the proxy's) and re-signs the
+	// card among them: upstream is the body as the agent served it, rewritten what the proxy would serve, origin
+	// the proxy's origin. It returns the bytes to serve (an answer quoting the card's signatures must quote the new
+	// ones); a card whose upstream signature does not verify must stay unverifiable.
+	Resign func(upstream, rewritten []byte, origin string) []byte
+	// RewriteAnswers: the agent's answers to POSTs name the proxy's origin too (an interview answer projects the
+	// card's URLs, which must read as the card the client fetched). Streams are never rewritten.
+	RewriteAnswers bool
 }
 
 // Starter starts the counterpart of a document's role with the given agent-side toggles on.
@@ -36,14 +44,19 @@ type Starter func(ctx context.Context, role string, toggles []string) (*Counterp
 
 // Scenario is one run of the client under test.
 type Scenario struct {
-	ID          string          `json:"id"`
-	Document    string          `json:"document"`
-	Role        string          `json:"role"` // the counterpart agent's role
-	Action      string          `json:"action"`
-	Toggles     []string        `json:"toggles,omitempty"` // agent-side sabotage on the counterpart
-	Skill       string          `json:"skill,omitempty"`
-	Arguments   json.RawMessage `json:"arguments,omitempty"`
-	Description string          `json:"description"`
+	ID       string `json:"id"`
+	Document string `json:"document"`
+	Role     string `json:"role"` // the counterpart agent's role
+	// Downstream, when set, is the role of a second counterpart (behind its own recording proxy) the client
+	// delegates to: the delegate action's downstream agent.
+	Downstream string          `json:"downstream,omitempty"`
+	Action     string          `json:"action"`
+	Toggles    []string        `json:"toggles,omitempty"` // agent-side sabotage on the counterpart
+	Skill      string          `json:"skill,omitempty"`
+	Arguments  json.RawMessage `json:"arguments,omitempty"`
+	// Env are the action's other contract variables (runner, the person's request, other sources, …).
+	Env         map[string]string `json:"env,omitempty"`
+	Description string            `json:"description"`
 	// Control names the scenario whose completion is this one's positive control: a client that cannot complete
 	// it is not shown to refuse the sabotaged answer for the right reason, so this scenario's checks are blocked.
 	Control string  `json:"control,omitempty"`
@@ -134,9 +147,12 @@ type Options struct {
 	Secrets []string
 }
 
-// Unreached is the verdict of a row no scenario grades: not-tested or inapplicable, always with a reason.
+// Unreached is the verdict of a row no scenario grades: not-tested or inapplicable, always with a reason. Action,
+// when set, is the contract action the row belongs to: a client that declares it does not implement that action
+// reads the row inapplicable instead.
 type Unreached struct {
 	Verdict, Reason string
+	Action          string
 }
 
 // Result is a client certification run.
@@ -158,10 +174,18 @@ type Result struct {
 // Transcript is the run's transcript (JSON Lines; the bundle's transcript file).
 func (r *Result) Transcript() []byte { return r.transcript }
 
-// ScenarioResult is one scenario's record in the results.
+// ScenarioResult is one scenario's record in the results. NotRun says why a scenario was not run (the client
+// declares it does not implement its action); its Observation is then empty.
 type ScenarioResult struct {
 	Scenario
+	NotRun      string       `json:"notRun,omitempty"`
 	Observation *Observation `json:"observation"`
+}
+
+// notImplemented is the reason a row of an action the client does not implement reads inapplicable.
+func notImplemented(id Identity, action string) string {
+	return fmt.Sprintf("the client declares it does not implement the %s action (its version reply lists %s): a rule about what it does not do does not apply to it",
+		action, strings.Join(id.Actions, ", "))
 }
 
 // CheckTrace is one check's judgement on a row.
@@ -187,6 +211,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if ctx.Err() != nil {
 			break
 		}
+		if !res.Client.Implements(sc.Action) {
+			why := notImplemented(res.Client, sc.Action)
+			fmt.Fprintf(progress, "client scenario %-40s not run: %s\n", sc.ID, why)
+			res.Scenarios = append(res.Scenarios, ScenarioResult{Scenario: *sc, NotRun: why, Observation: &Observation{Scenario: sc}})
+			continue
+		}
 		ob := runScenario(ctx, o, sc)
 		obs[sc.ID] = ob
 		fmt.Fprintf(progress, "client scenario %-40s %s\n", sc.ID, ob.Describe())
@@ -211,9 +241,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		checksOnThisRows int
 	}
 	rows := map[string]*acc{}
+	inapplicable := map[string]string{} // rows of scenarios not run because the client does not implement their action
 	for i := range o.Scenarios {
 		sc := &o.Scenarios[i]
 		ob, ran := obs[sc.ID]
+		if !res.Client.Implements(sc.Action) {
+			for _, c := range sc.Checks {
+				for _, id := range c.Rows {
+					inapplicable[id] = notImplemented(res.Client, sc.Action)
+				}
+			}
+			continue
+		}
 		for _, c := range sc.Checks {
 			var j Judgement
 			switch {
@@ -264,7 +303,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			if v.Verdict == harness.ExecutedPass && a.assertions == 0 {
 				v.Verdict, v.Detail = harness.NotTested, "no assertion ran"
 			}
-		} else if u, ok := o.Unreached[r.ID]; ok {
+		} else if why, ok := inapplicable[r.ID]; ok {
+			v.Verdict, v.Detail = harness.Inapplicable, why
+		} else if u, ok := o.Unreached[r.ID]; ok && u.Action != "" && !res.Client.Implements(u.Action) {
+			v.Verdict, v.Detail = harness.Inapplicable, notImplemented(res.Client, u.Action)
+		} else if ok {
 			v.Verdict, v.Detail = u.Verdict, u.Reason
 		} else {
 			v.Verdict, v.Detail = harness.NotTested, "no scenario of the driver contract exercises this row"
@@ -320,7 +363,7 @@ func identify(ctx context.Context, d Driver) Identity {
 	case inv.Reply == nil:
 		id.Error = inv.Error
 	default:
-		id.Name, id.Version = inv.Reply.Name, inv.Reply.Version
+		id.Name, id.Version, id.Actions = inv.Reply.Name, inv.Reply.Version, inv.Reply.Actions
 	}
 	return id
 }
@@ -333,18 +376,36 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 		return ob
 	}
 	defer cp.Close()
-	px, err := StartProxy(cp.CardURL, o.ProxyCert, o.ProxyCAs)
+	px, err := startProxy(cp.CardURL, o.ProxyCert, o.ProxyCAs, cp.Resign, cp.RewriteAnswers)
 	if err != nil {
 		ob.Error = "recording proxy: " + err.Error()
 		return ob
 	}
 	defer px.Close()
 	env := map[string]string{EnvCardURL: px.CardURL, EnvAction: sc.Action, EnvCAFile: o.CAFile}
+	var down *Proxy
+	if sc.Downstream != "" {
+		dcp, err := o.Start(ctx, sc.Downstream, nil)
+		if err != nil {
+			ob.Error = "downstream: " + err.Error()
+			return ob
+		}
+		defer dcp.Close()
+		if down, err = startProxy(dcp.CardURL, o.ProxyCert, o.ProxyCAs, dcp.Resign, dcp.RewriteAnswers); err != nil {
+			ob.Error = "downstream recording proxy: " + err.Error()
+			return ob
+		}
+		defer down.Close()
+		env[EnvDownCardURL] = down.CardURL
+	}
 	if sc.Skill != "" {
 		env[EnvSkill] = sc.Skill
 	}
 	if len(sc.Arguments) > 0 {
 		env[EnvArguments] = string(sc.Arguments)
+	}
+	for k, v := range sc.Env {
+		env[k] = v
 	}
 	for k, v := range cp.Env {
 		env[k] = v
@@ -354,6 +415,14 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	}
 	ob.Invocation = o.Driver.Run(ctx, env)
 	ob.Exchanges = px.Exchanges()
+	if down != nil {
+		// The downstream's exchanges follow the upstream's, numbered on, each marked as the downstream's.
+		for _, ex := range down.Exchanges() {
+			ex.Seq += len(ob.Exchanges)
+			ex.Downstream = true
+			ob.Exchanges = append(ob.Exchanges, ex)
+		}
+	}
 	return ob
 }
 

@@ -17,13 +17,24 @@ import (
 // The driver contract: the environment a client under test is started with, once per scenario.
 const (
 	EnvCardURL     = "EXTCONF_CARD_URL"    // the counterpart's card, through the recording proxy (https)
-	EnvAction      = "EXTCONF_ACTION"      // invoke | verify-terms | interview | relay | version
+	EnvAction      = "EXTCONF_ACTION"      // invoke | delegate | verify-terms | interview | relay | version
 	EnvSkill       = "EXTCONF_SKILL"       // invoke: the skill_id to call
 	EnvArguments   = "EXTCONF_ARGUMENTS"   // invoke: the caller's input, a JSON object
 	EnvCAFile      = "EXTCONF_CA_FILE"     // PEM of the CA the counterpart's certificate chains to
 	EnvAuthHeader  = "EXTCONF_AUTH_HEADER" // credential: the request header to send on every A2A call …
 	EnvAuthValue   = "EXTCONF_AUTH_VALUE"  // … and its value
 	EnvTimeoutSecs = "EXTCONF_TIMEOUT_SECONDS"
+	EnvSkillVer    = "EXTCONF_SKILL_VERSION"       // invoke: the skill_version the caller asks for ("" or absent: the advertised one)
+	EnvPolicy      = "EXTCONF_LOCAL_POLICY"        // invoke: the caller's local policy: permit (absent) | deny | no-approval
+	EnvDownCardURL = "EXTCONF_DOWNSTREAM_CARD_URL" // delegate: the downstream agent's card, through its own proxy
+	EnvDownSkill   = "EXTCONF_DOWNSTREAM_SKILL"    // delegate: the downstream skill_id to hand the upstream output to
+	EnvTransferAdd = "EXTCONF_TRANSFER_MEMBERS"    // delegate: a JSON object of members the orchestrator adds to the transferred instance
+	EnvDomainRule  = "EXTCONF_DOMAIN_RULE"         // delegate: a freshness rule {"schema_uri","max_age_seconds","now"} the orchestrator enforces
+	EnvRunnerName  = "EXTCONF_RUNNER_NAME"         // interview: who the verifier records as running the interview …
+	EnvRunnerTier  = "EXTCONF_RUNNER_TIER"         // … and their tier: self | third-party
+	EnvRequest     = "EXTCONF_REQUEST"             // relay: what the person asks, in their words (send it to the skill)
+	EnvActingFor   = "EXTCONF_ACTING_FOR"          // relay: the person the assistant acts for ("" acting for nobody)
+	EnvOtherSource = "EXTCONF_OTHER_SOURCES"       // relay: JSON array of {"source","value"} the assistant also holds for the item
 )
 
 // Actions of the contract.
@@ -32,6 +43,7 @@ const (
 	ActionVerifyTerms = "verify-terms"
 	ActionInterview   = "interview"
 	ActionRelay       = "relay"
+	ActionDelegate    = "delegate"
 	ActionVersion     = "version"
 )
 
@@ -51,17 +63,99 @@ type Reply struct {
 	// agent's terms; completed when it accepts at least one, refused ("terms_not_stated") when none.
 	Verified []string        `json:"verified,omitempty"`
 	Report   json.RawMessage `json:"report,omitempty"`
-	// version action only
-	Name    string `json:"name,omitempty"`
-	Version string `json:"version,omitempty"`
+	// invoke: whether the condition was detected by the client itself (local), the remote task when there is one
+	// (its id and TASK_STATE_*), and the details[] entries it reports for input_invalid / output_invalid.
+	Local   bool     `json:"local,omitempty"`
+	Task    *TaskRef `json:"task,omitempty"`
+	Details []Detail `json:"details,omitempty"`
+	// delegate: the delegation hop as the orchestrator records it.
+	Correlation *Correlation `json:"correlation,omitempty"`
+	// interview: the verifier's recorded result.
+	Interview *InterviewResult `json:"interview,omitempty"`
+	// relay: what the assistant tells the person, in its words.
+	Message string `json:"message,omitempty"`
+	// version action only. Actions are the contract's actions the client implements: the scenarios of any other
+	// action are not run and their rows read inapplicable ("the client does not implement …"); absent, the client
+	// is taken to implement every action and is graded on every scenario.
+	Name    string   `json:"name,omitempty"`
+	Version string   `json:"version,omitempty"`
+	Actions []string `json:"actions,omitempty"`
+}
+
+// Correlation is one delegation hop as an orchestrator records it (schema-interface §6): each side's issuing
+// endpoint, task id and skill, in separately named fields.
+type Correlation struct {
+	Upstream   Hop `json:"upstream"`
+	Downstream Hop `json:"downstream"`
+}
+
+// Hop is one side of a delegation hop.
+type Hop struct {
+	Endpoint string `json:"endpoint"`
+	TaskID   string `json:"task_id"`
+	SkillID  string `json:"skill_id"`
+}
+
+// TaskRef is a remote task as the client reports it.
+type TaskRef struct {
+	ID    string `json:"id"`
+	State string `json:"state,omitempty"`
+}
+
+// Detail is one details[] entry of an input_invalid / output_invalid condition (instance_path: RFC 6901).
+type Detail struct {
+	InstancePath string `json:"instance_path"`
+	Keyword      string `json:"keyword,omitempty"`
+	Message      string `json:"message,omitempty"`
+}
+
+// InterviewResult is what an interview verifier records (interview §8 step 5) and shows.
+type InterviewResult struct {
+	// Outcome: consistent | inconsistent | not-implemented (the card does not declare the extension) |
+	// unverified-card | incomplete.
+	Outcome  string           `json:"outcome"`
+	Reason   string           `json:"reason,omitempty"` // why, in the verifier's words (e.g. for not-implemented)
+	RunBy    *RunBy           `json:"runBy,omitempty"`  // who ran it, as recorded
+	Standing string           `json:"standing"`         // claim | evidence, as recorded
+	Probes   []InterviewProbe `json:"probes,omitempty"` // the closure probes (§8 step 4)
+	Passed   int              `json:"passed"`
+	Failed   int              `json:"failed"`
+	Display  string           `json:"display,omitempty"` // what the verifier shows a person
+}
+
+// RunBy is who ran an interview, and their tier.
+type RunBy struct {
+	Name string `json:"name"`
+	Tier string `json:"tier"`
+}
+
+// InterviewProbe is one closure probe as the verifier counted it.
+type InterviewProbe struct {
+	Name      string `json:"name"`
+	Correct   bool   `json:"correct"`   // the agent's response was the standard refusal
+	CountedAs string `json:"countedAs"` // pass | fail
 }
 
 // Identity is who the client under test says it is (the version action), and how it was started.
 type Identity struct {
-	Command string `json:"command"`
-	Name    string `json:"name,omitempty"`
-	Version string `json:"version,omitempty"`
-	Error   string `json:"error,omitempty"`
+	Command string   `json:"command"`
+	Name    string   `json:"name,omitempty"`
+	Version string   `json:"version,omitempty"`
+	Actions []string `json:"actions,omitempty"` // what it declares it implements; empty: every action
+	Error   string   `json:"error,omitempty"`
+}
+
+// Implements reports whether the client declares the action (a client that declares none implements every one).
+func (id Identity) Implements(action string) bool {
+	if len(id.Actions) == 0 {
+		return true
+	}
+	for _, a := range id.Actions {
+		if a == action {
+			return true
+		}
+	}
+	return false
 }
 
 const maxStdout = 1 << 20

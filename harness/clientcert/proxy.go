@@ -28,8 +28,9 @@ const (
 
 // Exchange is one request the client under test sent through the proxy, and what came back.
 type Exchange struct {
-	ID         string      `json:"id"`  // its transcript id (sha256:…), set when the run's transcript is built
-	Seq        int         `json:"seq"` // within its scenario
+	ID         string      `json:"id"`                   // its transcript id (sha256:…), set when the run's transcript is built
+	Seq        int         `json:"seq"`                  // within its scenario
+	Downstream bool        `json:"downstream,omitempty"` // sent to the scenario's downstream counterpart
 	Method     string      `json:"method"`
 	Path       string      `json:"path"`
 	Header     http.Header `json:"header"`
@@ -67,6 +68,8 @@ type Proxy struct {
 	srv      *http.Server
 	upstream *url.URL
 	origin   string
+	resign   func(upstream, rewritten []byte, origin string) []byte
+	answers  bool // rewrite the origin in POST answers too
 
 	mu  sync.Mutex
 	exs []*Exchange
@@ -77,6 +80,10 @@ type exKey struct{}
 // StartProxy serves https on 127.0.0.1 with cert in front of the agent whose card is at upstreamCardURL (trusted
 // with cas).
 func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool) (*Proxy, error) {
+	return startProxy(upstreamCardURL, cert, cas, nil, false)
+}
+
+func startProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool, resign func(upstream, rewritten []byte, origin string) []byte, answers bool) (*Proxy, error) {
 	up, err := url.Parse(upstreamCardURL)
 	if err != nil || up.Host == "" {
 		return nil, fmt.Errorf("upstream card URL %q: %v", upstreamCardURL, err)
@@ -85,7 +92,7 @@ func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool
 	if err != nil {
 		return nil, err
 	}
-	p := &Proxy{upstream: up, origin: "https://" + ln.Addr().String()}
+	p := &Proxy{upstream: up, origin: "https://" + ln.Addr().String(), resign: resign, answers: answers}
 	card := *up
 	card.Scheme, card.Host = "https", ln.Addr().String()
 	p.CardURL = card.String()
@@ -164,8 +171,12 @@ func (p *Proxy) modify(resp *http.Response) error {
 	if len(body) > maxRequestBody {
 		return fmt.Errorf("recording proxy: answer larger than %d bytes", maxRequestBody)
 	}
-	if resp.Request.Method == http.MethodGet {
+	if resp.Request.Method == http.MethodGet || p.answers {
+		orig := body
 		body = bytes.ReplaceAll(body, []byte(p.upstream.Scheme+"://"+p.upstream.Host), []byte(p.origin))
+		if p.resign != nil {
+			body = p.resign(orig, body, p.origin)
+		}
 		resp.Header.Del("ETag") // the bytes changed
 	}
 	ex.mu.Lock()

@@ -148,6 +148,7 @@ type ClientRef struct {
 	Name          string              `json:"name,omitempty"`
 	Version       string              `json:"version,omitempty"`
 	IdentityError string              `json:"identityError,omitempty"`
+	Actions       []string            `json:"actions,omitempty"` // the contract actions it declares (none: every one)
 	Scenarios     []ClientScenarioRef `json:"scenarios"`
 	ScopeRows     []string            `json:"scopeRows"`
 	ScopeStatus   string              `json:"scopeStatus"`

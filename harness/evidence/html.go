@@ -50,6 +50,7 @@ type htmlView struct {
 	Unproven     int
 	Fals         *Falsifiability
 	StatusLine   string
+	Subject      string // "the target", or "the client under test" in a client certification
 	// The harness's own self-check rows: reported apart, never part of the target's counts or status.
 	SelfCounts []countRow
 	SelfTotal  countRow
@@ -109,7 +110,7 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 	}
 	exchanges := indexTranscript(o.Transcript)
 
-	v.StatusLine = StatusLine(b)
+	v.StatusLine, v.Subject = StatusLine(b), Subject(b)
 	v.Counts, v.Total = countRows(harness.RequiredRows(b.Rows), b.Totals)
 	v.AdvisoryFindings, v.AdvisoryNote = b.Advisory.Count, AdvisoryNote(b)
 	v.SelfCounts, v.SelfTotal = countRows(harness.SelfCheckRows(b.Rows), b.SelfCheck.Totals)
@@ -339,13 +340,14 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 
 <h2>Run</h2>
 <dl class="meta">
-<dt>status</dt><dd><span class="{{if eq .B.Status "passed"}}ok{{else}}fail{{end}}" id="status">{{.StatusLine}}</span> ({{len .Failing}} rows about the target count against the run)</dd>
-<dt>harness self-check</dt><dd><span class="{{if eq .B.SelfCheck.Status "failed"}}fail{{else}}ok{{end}}" id="self-check-status">{{.B.SelfCheck.Status}}</span>{{if eq .B.SelfCheck.Status "failed"}} — a harness defect, not the target's failure{{end}}</dd>
+<dt>status</dt><dd><span class="{{if eq .B.Status "passed"}}ok{{else}}fail{{end}}" id="status">{{.StatusLine}}</span> ({{len .Failing}} rows about {{.Subject}} count against the run)</dd>
+<dt>harness self-check</dt><dd><span class="{{if eq .B.SelfCheck.Status "failed"}}fail{{else}}ok{{end}}" id="self-check-status">{{.B.SelfCheck.Status}}</span>{{if eq .B.SelfCheck.Status "failed"}} — a harness defect, not the failure of {{.Subject}}{{end}}</dd>
 <dt>runner</dt><dd>{{if .B.Runner.Name}}{{.B.Runner.Name}}{{else}}(unnamed){{end}}, tier {{.B.Runner.Tier}}, kind {{.B.Kind}}</dd>
 <dt>signature</dt><dd>{{.Signer}}</dd>
 <dt>harness</dt><dd>{{.B.Harness.Name}} {{.B.Harness.Version}} ({{.B.Harness.GoVersion}}), build {{.B.Harness.Build.Kind}} <code>{{.B.Harness.Build.ID}}</code>{{if .B.Harness.Build.Modified}} (modified working tree){{end}}</dd>
 <dt>catalog</dt><dd><code>{{.B.Catalog.Digest}}</code> ({{.B.Catalog.Rows}} rows)</dd>
-<dt>target</dt><dd>{{.B.Target.Kind}}{{if .B.Target.ImageID}}, image <code>{{.B.Target.ImageID}}</code>{{end}}{{if .B.Target.Sabotage}}, sabotage on: {{join .B.Target.Sabotage ", "}}{{end}}</dd>
+{{with .B.Target.Client}}<dt>client under test</dt><dd><code>{{.Command}}</code>{{if .Name}} ({{.Name}} {{.Version}}){{end}}{{if .Actions}}, implements {{join .Actions ", "}}{{end}}; {{len .Scenarios}} scenarios, {{len .ScopeRows}} rows graded by them: {{.ScopeStatus}}</dd>
+{{end}}<dt>target</dt><dd>{{.B.Target.Kind}}{{if .B.Target.ImageID}}, image <code>{{.B.Target.ImageID}}</code>{{end}}{{if .B.Target.Sabotage}}, sabotage on: {{join .B.Target.Sabotage ", "}}{{end}}</dd>
 {{range .B.Target.Cards}}<dt>card {{.Role}}</dt><dd>{{.URL}} <code>{{short .SHA256}}</code>{{if .Provider}}, provider {{.Provider}}{{end}}{{if .DeclaredExtensions}}<br>declares {{join .DeclaredExtensions ", "}}{{end}}</dd>
 {{end}}<dt>seed</dt><dd>{{.B.Seed}}</dd>
 <dt>time</dt><dd>{{.B.Started}} – {{.B.Finished}}</dd>
@@ -354,7 +356,7 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 <dt>assertions</dt><dd>{{.B.AssertionCount}}</dd>
 </dl>
 
-<h2>Verdicts per document (requirement rows about the target)</h2>
+<h2>Verdicts per document (requirement rows about {{.Subject}})</h2>
 <table id="counts">
 <tr><th>document</th>{{range .Verdicts}}<th class="v-{{.}}">{{.}}</th>{{end}}<th>rows</th></tr>
 {{range .Counts}}<tr data-document="{{.Document}}"><td title="{{.Title}}">{{.Document}}</td>{{range .Cells}}<td class="n{{if eq .N 0}} zero{{end}}" data-verdict="{{.Verdict}}">{{.N}}</td>{{end}}<td class="n">{{.Total}}</td></tr>
@@ -374,7 +376,7 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 {{end}}
 
 <h2 id="advisory">Advisory: recommendation rows ({{len .AdvisoryRows}} rows, {{.AdvisoryFindings}} findings)</h2>
-<p>Rows at SHOULD, SHOULD NOT or RECOMMENDED level about the target: graded like any other row, reported here apart. Their findings do not fail the run unless it is strict (<code>runsuite run --strict</code>){{if .AdvisoryNote}}{{.AdvisoryNote}}{{end}}.</p>
+<p>Rows at SHOULD, SHOULD NOT or RECOMMENDED level about {{.Subject}}: graded like any other row, reported here apart. Their findings do not fail the run unless it is strict (<code>runsuite run --strict</code>){{if .AdvisoryNote}}{{.AdvisoryNote}}{{end}}.</p>
 {{if .AdvisoryRows}}<table id="advisory-rows">
 <tr><th>row</th><th>verdict</th><th>clause</th><th>detail</th></tr>
 {{range .AdvisoryRows}}<tr id="advisory-{{.ID}}" data-verdict="{{.Verdict}}"><td>{{.ID}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{if .Known}}{{.Row.Level}} “{{.Row.Clause}}”{{end}}</td><td>{{if .Detail}}<pre>{{.Detail}}</pre>{{end}}</td></tr>

@@ -84,7 +84,7 @@ func JUnitPropertiesWith(b *Bundle, rep *Report) []junitProperty {
 	case rep != nil:
 		verified = "true, integrity only (no pinned key)"
 	}
-	return []junitProperty{
+	return append([]junitProperty{
 		{"extconf.kind", b.Kind},
 		{"extconf.standing", Headline(b, rep)},
 		{"extconf.verified", verified},
@@ -101,7 +101,17 @@ func JUnitPropertiesWith(b *Bundle, rep *Report) []junitProperty {
 		{"extconf.statusReason", b.StatusReason},
 		{"extconf.strict", fmt.Sprint(b.Selection.Strict)},
 		{"extconf.advisory.count", fmt.Sprint(b.Advisory.Count)},
+	}, clientProperties(b)...)
+}
+
+// clientProperties name the client under test of a client certification: its rows are about it, not an agent.
+func clientProperties(b *Bundle) []junitProperty {
+	c := b.Target.Client
+	if c == nil {
+		return nil
 	}
+	return []junitProperty{{"extconf.subject", Subject(b)}, {"extconf.client.command", c.Command}, {"extconf.client.name", c.Name},
+		{"extconf.client.version", c.Version}, {"extconf.client.actions", strings.Join(c.Actions, ",")}, {"extconf.client.scopeStatus", c.ScopeStatus}}
 }
 
 // SelfCheckSuite names the JUnit suite (and report section) of the harness's own self-check rows.
@@ -139,6 +149,8 @@ func JUnitWith(w io.Writer, b *Bundle, rep *Report) error {
 		name := r.Document
 		if r.SelfCheck {
 			name = SelfCheckSuite
+		} else if b.Target.Kind == TargetKindClient {
+			name = r.Document + " (client under test)" // never read as an agent's result
 		}
 		i, ok := index[name]
 		if !ok {

@@ -99,12 +99,21 @@ func SummaryWith(w io.Writer, b *Bundle, rep *Report) {
 		}
 	}
 	if len(advisory) > 0 {
-		fmt.Fprintf(w, "\nadvisory (recommendation rows about the target: SHOULD, SHOULD NOT, RECOMMENDED): %d finding(s)%s\n", b.Advisory.Count, AdvisoryNote(b))
+		fmt.Fprintf(w, "\nadvisory (recommendation rows about %s: SHOULD, SHOULD NOT, RECOMMENDED): %d finding(s)%s\n", Subject(b), b.Advisory.Count, AdvisoryNote(b))
 		countTable(w, advisory, b.Advisory.Totals)
 	}
-	fmt.Fprintln(w, "\ntarget (requirement rows about the target):")
+	fmt.Fprintf(w, "\n%s (requirement rows about %s):\n", strings.TrimPrefix(Subject(b), "the "), Subject(b))
 	countTable(w, target, b.Totals)
 	fmt.Fprintf(w, "%s (%s)\n", StatusLine(b), headline)
+}
+
+// Subject is what the rows about the run's subject are about, for people: "the target" (an agent), or "the client
+// under test" in a client certification (runsuite client), whose rows are about the client, not an agent.
+func Subject(b *Bundle) string {
+	if b.Target.Kind == TargetKindClient {
+		return "the client under test"
+	}
+	return "the target"
 }
 
 // AdvisoryNote says what the advisory findings do to the run: nothing unless it is strict.

@@ -16,9 +16,12 @@ const URI = 'https://agentic-network-management.github.io/agent-schema-interface
 const env = process.env;
 const say = (o) => process.stdout.write(JSON.stringify(o) + '\n');
 const refuse = (reason, message) => say({ outcome: 'refused', reason, report: { message } });
+// A condition this client detects itself (before or instead of a remote task) is reported as local.
+const refuseLocal = (reason, message) => say({ outcome: 'refused', reason, local: true, report: { message } });
 
 if (env.EXTCONF_ACTION === 'version') {
-  say({ name: 'extconf interop schema-interface client (@a2a-js/sdk 1.3.0)', version: '0.1.0' });
+  // It implements the invoke action only: the harness runs no other scenario and reads those rows inapplicable.
+  say({ name: 'extconf interop schema-interface client (@a2a-js/sdk 1.3.0)', version: '0.1.0', actions: ['invoke'] });
   process.exit(0);
 }
 if (env.EXTCONF_ACTION !== 'invoke') {
@@ -64,11 +67,16 @@ try {
   const hasDescribe = (card.skills ?? []).some((s) => s.id === 'describe_skill');
   const entry = (ext?.params?.skills ?? []).find((s) => s.skill_id === skill);
   if (!ext || !hasDescribe || !entry || !(card.skills ?? []).some((s) => s.id === skill)) {
-    refuse('skill_not_advertised', `the card does not advertise ${skill} under the schema-interface extension with describe_skill`);
+    refuseLocal('skill_not_advertised', `the card does not advertise ${skill} under the schema-interface extension with describe_skill`);
     process.exit(0);
   }
   if (ext.params.interface_version !== '1.0') {
-    refuse('unsupported_interface_version', `interface_version ${JSON.stringify(ext.params.interface_version)}`);
+    refuseLocal('unsupported_interface_version', `interface_version ${JSON.stringify(ext.params.interface_version)}`);
+    process.exit(0);
+  }
+  // The caller's version, when it names one, is the advertised one exactly: no range is inferred.
+  if (env.EXTCONF_SKILL_VERSION && env.EXTCONF_SKILL_VERSION !== entry.skill_version) {
+    refuseLocal('skill_not_advertised', `the card advertises ${skill} ${entry.skill_version}, not ${env.EXTCONF_SKILL_VERSION}`);
     process.exit(0);
   }
   const client = await new ClientFactory(
@@ -83,19 +91,24 @@ try {
   const r = resultData(described, 'describe_skill')?.result;
   const doc = r?.interface;
   if (!doc || typeof doc !== 'object') {
-    refuse('interface_invalid', 'describe_skill returned no interface object');
+    refuseLocal('interface_invalid', 'describe_skill returned no interface object');
     process.exit(0);
   }
   const calculated = digestOf(doc);
   if (calculated !== entry.interface_digest || r.interface_digest !== entry.interface_digest) {
-    refuse('interface_invalid', `digest mismatch: advertised ${entry.interface_digest}, returned ${r.interface_digest}, calculated ${calculated}`);
+    refuseLocal('interface_invalid', `digest mismatch: advertised ${entry.interface_digest}, returned ${r.interface_digest}, calculated ${calculated}`);
     process.exit(0);
   }
   if (doc.skill_id !== skill || doc.skill_version !== entry.skill_version) {
-    refuse('interface_invalid', `the document is for ${doc.skill_id} ${doc.skill_version}`);
+    refuseLocal('interface_invalid', `the document is for ${doc.skill_id} ${doc.skill_version}`);
     process.exit(0);
   }
 
+  // The caller's local permission and approval run whatever the document's authority member says.
+  if (env.EXTCONF_LOCAL_POLICY === 'deny' || env.EXTCONF_LOCAL_POLICY === 'no-approval') {
+    refuseLocal('authorization_failed', `the local policy (${env.EXTCONF_LOCAL_POLICY}) stops the invocation`);
+    process.exit(0);
+  }
   const request = { skill, skill_version: entry.skill_version, interface_digest: entry.interface_digest, arguments: args };
   const res = await client.sendMessage({ tenant: '', message: dataMessage(request), metadata: undefined }, opts());
   if ('messageId' in res || res.status?.state !== TaskState.TASK_STATE_COMPLETED) {

@@ -1,0 +1,81 @@
+package schemaifaceclient
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
+)
+
+// standins are the stand-ins a client certification (certify, runsuite client) plays as the counterpart of
+// someone else's client, by name: each is the one a spec here starts for the same row, so the client under test
+// meets exactly the agent the reference client meets in the self-check.
+var standins = map[string]func() *standin{
+	// the worked example, correct: the positive control
+	"example": func() *standin { return &standin{skills: []*skill{exampleSkill()}} },
+	// SI-12.11a: describe_skill answers with a valid document for another skill_id (its own true digest)
+	"other-skill-document": func() *standin { return &standin{skills: []*skill{otherSkillDoc()}} },
+	// SI-12.10b: a document the standard Skill Interface Schema rejects (default_mode outside the three values)
+	"bad-default-mode": func() *standin { return &standin{skills: []*skill{extraMember()}} },
+	// SI-6.11a: a $ref to #/$defs/unit, which the schema does not define
+	"unresolved-ref": func() *standin {
+		return &standin{skills: []*skill{withInput(func(s map[string]any) { setUnit(s, map[string]any{"$ref": "#/$defs/unit"}) })}}
+	},
+	// SI-6.12a, SI-6.13a: the supporting record's observed_at fails format date-time
+	"record-not-a-time":          func() *standin { return &standin{skills: []*skill{withRecord("not-a-time")}} },
+	"record-date-time-no-offset": func() *standin { return &standin{skills: []*skill{withRecord("2026-08-11T12:00:01")}} },
+	"record-date-time-space":     func() *standin { return &standin{skills: []*skill{withRecord("2026-08-11 12:00:01Z")}} },
+	// SI-7.1b: the example served with reordered members, extra whitespace and \u0073 escapes (same JCS, same digests)
+	"scrambled-document": func() *standin {
+		k := exampleSkill()
+		k.doc, k.raw = scramble(sfx.ExampleDocument()), true
+		return &standin{skills: []*skill{k}}
+	},
+	// SI-6.1, 6.3, 9.63–9.68b: the composition's upstream (measure_link_bandwidth, whose output is the link
+	// measurement) and downstream (assess_link_health with identical references, and one variant per compared
+	// member: _uri, _version, _dialect, _digest)
+	"compose-upstream":   func() *standin { return &standin{skills: []*skill{measure()}} },
+	"compose-downstream": func() *standin { return &standin{skills: downstreamSkills()} },
+	// SI-9.10a: the card advertises skill_version 1.2 of the example
+	"skill-version-1-2": func() *standin {
+		k := exampleSkill()
+		k.doc = redigest(editDoc(sfx.ExampleDocument(), func(m map[string]any) { m["skill_version"] = "1.2" }))
+		return &standin{skills: []*skill{k}}
+	},
+}
+
+// StandinNames lists the stand-ins StartStandin starts.
+func StandinNames() []string {
+	var out []string
+	for n := range standins {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// StartStandin starts the named stand-in on 127.0.0.1 (plain http) and returns its card URL; closeFn stops it.
+func StartStandin(name string) (cardURL string, closeFn func(), err error) {
+	mk, ok := standins[name]
+	if !ok {
+		return "", nil, fmt.Errorf("no stand-in %q (known: %v)", name, StandinNames())
+	}
+	s := mk()
+	if err := s.start(); err != nil {
+		return "", nil, err
+	}
+	return s.cardURL(), s.close, nil
+}
+
+// ExampleSkill is the worked example's skill id the stand-ins serve; MeasureSkill the composition's upstream skill,
+// LinkMeasurementURI the schema_uri of its output.
+const (
+	ExampleSkill       = sfx.ExampleSkill
+	MeasureSkill       = measureSkill
+	LinkMeasurementURI = sfx.LinkMeasurementURI
+)
+
+// ObservedBase is the upstream composition stand-in's clock: its observed_at is this instant less the age_seconds
+// asked for.
+func ObservedBase() time.Time { return observedBase }
