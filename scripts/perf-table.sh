@@ -65,7 +65,10 @@ if [ "$whole" = 1 ]; then
 fi
 
 log "benchmarks (load $(load))"
-go test -run '^$' -bench 'RPCOverhead' -benchmem -count "$rounds" ./harness/a2a/ >"$tmp/rpc.txt"
+# -count N would run bare N times, then harness N times: one count per round keeps the pairs in the same minute
+for r in $(seq "$rounds"); do
+	go test -run '^$' -bench 'RPCOverhead' -benchmem -count 1 ./harness/a2a/ >>"$tmp/rpc.txt"
+done
 go test -run '^$' -bench 'FullRun' -benchtime 3x -count "$rounds" ./sabotage/falsify/ >"$tmp/full.txt"
 
 # stats FIELD FILE: "min / median / max" of column FIELD
@@ -85,7 +88,7 @@ bench() { grep "^Benchmark$1" "$2" | awk '{print $3}' | sort -n | awk '{v[NR]=$1
 	printf "%.0f %.0f %.0f", v[1], m, v[NR] }'; }
 
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr), $(go version | cut -d' ' -f3);"
-echo "HEAD $(git rev-parse --short HEAD)${base:+, base $base}; $rounds interleaved rounds; load average $(loads "$tmp/run.head") during the timed runs."
+echo "HEAD $(git rev-parse --short HEAD)${base:+, base $base}; $rounds interleaved round(s); load average $(loads "$tmp/run.head") during the timed runs."
 echo
 echo "| what | binary | wall s (min / median / max) | CPU s (user+sys) | peak RSS | load |"
 echo "|---|---|---|---|---|---|"
@@ -116,4 +119,4 @@ echo "| \`BenchmarkRPCOverhead/harness\` µs/op | $(awk -v a="$hmin" -v b="$hmed
 echo "| harness / bare | $(awk -v a="$hmin" -v b="$bmin" -v c="$hmed" -v d="$bmed" 'BEGIN{printf "%.2f× at the minimum, %.2f× at the median", a/b, c/d}') |"
 echo "| \`BenchmarkFullRun\` s/op | $(awk -v a="$fmin" -v b="$fmed" -v c="$fmax" 'BEGIN{printf "%.2f / %.2f / %.2f", a/1e9, b/1e9, c/1e9}') |"
 echo
-echo "Commands: \`go test -run '^\$' -bench RPCOverhead -benchmem -count $rounds ./harness/a2a/\`; \`go test -run '^\$' -bench FullRun -benchtime 3x -count $rounds ./sabotage/falsify/\`; the others timed with \`/usr/bin/time\`."
+echo "Commands: \`go test -run '^\$' -bench RPCOverhead -benchmem -count 1 ./harness/a2a/\` ($rounds times); \`go test -run '^\$' -bench FullRun -benchtime 3x -count $rounds ./sabotage/falsify/\`; the others timed with \`/usr/bin/time\`."
