@@ -89,9 +89,10 @@ func NewClient(o Options) *Client {
 			}
 			return conn, err
 		},
-		TLSClientConfig:        &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
-		TLSHandshakeTimeout:    lim.ConnectTimeout,
-		ResponseHeaderTimeout:  max(lim.CallTimeout, lim.StreamTimeout), // the per-call deadline is the real bound
+		TLSClientConfig:     &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout: lim.ConnectTimeout,
+		// No ResponseHeaderTimeout: every request carries its call's (or stream's) deadline from before it is sent,
+		// which always ends first, so a second timer per exchange would only cost.
 		MaxResponseHeaderBytes: lim.MaxHeaderBytes,
 		DisableCompression:     true, // record bytes as sent; no decompression bombs
 		MaxIdleConns:           64,
