@@ -141,8 +141,10 @@ func (r *Recorder) Len() int {
 // WriteJSONL writes one JCS-canonical JSON object per line, in Seq order.
 func (r *Recorder) WriteJSONL(w io.Writer) error {
 	x := r.Redactor()
+	var line []byte // reused: a Writer does not keep what it is given
 	for _, e := range r.All() {
-		if _, err := w.Write(append(x.Exchange(e).appendCanonical(nil), '\n')); err != nil {
+		line = append(x.Exchange(e).appendCanonical(line[:0]), '\n')
+		if _, err := w.Write(line); err != nil {
 			return err
 		}
 	}
