@@ -41,26 +41,44 @@ fi
 timed() {
 	local label=$1 bin=$2; shift 2
 	local l; l=$(load)
-	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$tmp/$bin" "$@" >/dev/null 2>"$tmp/err" || true
+	local rc=0
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$tmp/$bin" "$@" >/dev/null 2>"$tmp/err" || rc=$?
+	if [ "$rc" -gt 1 ]; then # 1: a row or toggle failed, still a full run; anything else is not a timing
+		echo "perf-table: $bin $* exited $rc:" >&2
+		tail -n 5 "$tmp/err" >&2
+		exit 1
+	fi
 	# the last line: GNU time writes "Command exited with non-zero status N" first when it did (falsify exits 1
 	# when a toggle survives, as one does with --whole-document)
 	tail -n 1 "$tmp/t" | awk -v l="$l" '{printf "%s %.2f %d %s\n", $1, $2+$3, $4, l}' >>"$tmp/$label.$bin"
 }
 
+# jobs BIN N: the --jobs flag for N, or nothing when BIN predates it (the commit before #27 is serial only)
+declare -A hasjobs
+for b in "${bins[@]}"; do
+	hasjobs[$b]=0
+	if "$tmp/$b" falsify -h 2>&1 | grep -q -- '-jobs'; then hasjobs[$b]=1; fi
+done
+jobs() { [ "${hasjobs[$1]}" = 1 ] && echo "--jobs $2" || true; }
+
 for r in $(seq "$rounds"); do
 	for b in "${bins[@]}"; do
 		log "round $r/$rounds, $b (load $(load))"
 		timed run "$b" run --force --out "$tmp/bundle"
-		timed jobs1 "$b" falsify --jobs 1
-		timed jobs2 "$b" falsify --jobs 2
+		# shellcheck disable=SC2046 # $(jobs …) is zero or two words
+		timed jobs1 "$b" falsify $(jobs "$b" 1)
+		if [ "${hasjobs[$b]}" = 1 ]; then timed jobs2 "$b" falsify --jobs 2; fi
 	done
 done
 if [ "$whole" = 1 ]; then
 	for b in "${bins[@]}"; do
-		log "whole document, $b, --jobs 1"
-		timed whole1 "$b" falsify --whole-document --jobs 1
-		log "whole document, $b, --jobs $(nproc)"
-		timed wholeN "$b" falsify --whole-document
+		log "whole document, $b, serial"
+		# shellcheck disable=SC2046
+		timed whole1 "$b" falsify --whole-document $(jobs "$b" 1)
+		if [ "${hasjobs[$b]}" = 1 ]; then
+			log "whole document, $b, --jobs $(nproc)"
+			timed wholeN "$b" falsify --whole-document
+		fi
 	done
 fi
 
@@ -98,13 +116,14 @@ for b in "${bins[@]}"; do
 		[ -s "$f" ] || continue
 		case $k in
 		run) what='default run (`runsuite run --force --out DIR`)' ;;
-		jobs1) what='the matrix, `falsify --jobs 1`' ;;
+		jobs1) what='the matrix, serial (`falsify --jobs 1`)' ;;
 		jobs2) what='the matrix, `falsify --jobs 2`' ;;
-		whole1) what='`falsify --whole-document --jobs 1`' ;;
+		whole1) what='`falsify --whole-document`, serial (`--jobs 1`)' ;;
 		wholeN) what="\`falsify --whole-document\` (--jobs $(nproc))" ;;
 		esac
 		echo "| $what | $b | $(stats 1 "$f") | $(stats 2 "$f") | $(rss "$f") | $(loads "$f") |"
 	done
+	[ -s "$tmp/jobs2.$b" ] || continue
 	j1=$(median 1 "$tmp/jobs1.$b") j2=$(median 1 "$tmp/jobs2.$b")
 	echo "| matrix --jobs 2 / --jobs 1 | $b | median $(awk -v a="$j2" -v b="$j1" 'BEGIN{printf "%.2f", a/b}')×; per round: $(pairs "$b") | | | |"
 done
