@@ -39,7 +39,7 @@ kills; 130 when interrupted (unfinished toggles are left out of the table, never
 func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("falsify")
 	sab := fs.String("sabotage", "", "toggle `IDS` to run (default: all; given without --latitude, no latitude runs)")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "run the toggles and latitudes in `N` child processes (the reference run is shared)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "run the matrix in `N` processes: this one (the reference run, then toggles and latitudes) and N-1 children")
 	latFlag := fs.String("latitude", "", "latitude `IDS` to run after the toggles (default: all; given without --sabotage, no toggle runs)")
 	jsonOut := fs.String("json", "", "write the falsifiability table to `FILE`")
 	seed := fs.Int64("seed", 1, "Ginkgo random `SEED`")

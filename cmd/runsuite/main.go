@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 )
@@ -66,6 +67,12 @@ func lookup(name string) *command {
 }
 
 func main() {
+	// The harness's garbage is short-lived (an exchange's JSON): collecting when the heap has grown by twice the
+	// live heap rather than once cut the CPU time of a run and of the falsification matrix by about a tenth, for
+	// about 30 MiB more resident memory. GOGC in the environment still decides.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 	// SIGTERM too: a container target is terminated on every exit path, and no reaper would clean up after us.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

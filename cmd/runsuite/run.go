@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -82,7 +83,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	asFlag := fs.String("as", "", "`NAME` of who runs the harness")
 	tierFlag := fs.String("tier", "self", "`TIER`: self (a claim) or third-party (evidence, must be signed)")
 	keyFlag := fs.String("sign-key", "", "private JWK `FILE` (Ed25519 or P-256) to sign the bundle with")
-	falsFlag := fs.Bool("falsify", false, "also run the falsification matrix and put its table in the bundle")
+	falsFlag := fs.Bool("falsify", false, "also run the falsification matrix (on every CPU, as falsify does) and put its table in the bundle")
 	seedFlag := fs.Int64("seed", 0, "Ginkgo random `SEED`")
 	sabFlag := fs.String("sabotage", "", "mock target (or a reference-agent image): toggle `IDS` to switch on")
 	latFlag := fs.String("latitude", "", "mock target: latitude `IDS` to switch on (other choices the documents permit)")
@@ -225,7 +226,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	var fals *evidence.Falsifiability
 	if *falsFlag && !res.Interrupted {
 		var frep *falsify.Report
-		if fals, frep, err = falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, 1, stderr); err != nil {
+		if fals, frep, err = falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, runtime.NumCPU(), stderr); err != nil {
 			return exitFail, err
 		}
 		if frep.Interrupted {

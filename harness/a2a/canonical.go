@@ -156,7 +156,8 @@ func appendHeader(b []byte, h http.Header) []byte {
 	if h == nil {
 		return append(b, "null"...)
 	}
-	keys := make([]string, 0, len(h))
+	var small [16]string // headers rarely have more: the keys are sorted without an allocation
+	keys := small[:0]
 	for k := range h {
 		keys = append(keys, k)
 	}

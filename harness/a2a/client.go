@@ -89,9 +89,10 @@ func NewClient(o Options) *Client {
 			}
 			return conn, err
 		},
-		TLSClientConfig:        &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
-		TLSHandshakeTimeout:    lim.ConnectTimeout,
-		ResponseHeaderTimeout:  max(lim.CallTimeout, lim.StreamTimeout), // the per-call deadline is the real bound
+		TLSClientConfig:     &tls.Config{RootCAs: o.RootCAs, MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout: lim.ConnectTimeout,
+		// No ResponseHeaderTimeout: every request carries its call's (or stream's) deadline from before it is sent,
+		// which always ends first, so a second timer per exchange would only cost.
 		MaxResponseHeaderBytes: lim.MaxHeaderBytes,
 		DisableCompression:     true, // record bytes as sent; no decompression bombs
 		MaxIdleConns:           64,
@@ -204,8 +205,7 @@ func (c *Client) exchange(ctx context.Context, r request) (_ *Exchange, retErr e
 	}
 	cctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	var hops []string
-	cctx = context.WithValue(cctx, hopsKey{}, &hops)
+	cctx = context.WithValue(cctx, hopsKey{}, &ex.Redirects) // checkRedirect appends each hop
 
 	var body io.Reader
 	if r.body != nil {
@@ -243,7 +243,6 @@ func (c *Client) exchange(ctx context.Context, r request) (_ *Exchange, retErr e
 	}
 
 	resp, err := c.hc.Do(req)
-	ex.Redirects = hops
 	if resp != nil {
 		ex.Status = resp.StatusCode
 		ex.ResponseHeader = resp.Header // ours alone once Do returns
@@ -292,28 +291,34 @@ func initialCap(contentLength, maxBody int64) int64 {
 	return 512
 }
 
+// The A2A header names in net/http's canonical form ("A2a-…"), computed once: canonicalising allocates.
+var (
+	canonicalVersionKey    = http.CanonicalHeaderKey(HeaderVersion)
+	canonicalExtensionsKey = http.CanonicalHeaderKey(HeaderExtensions)
+)
+
 // buildHeader layers client headers, the A2A headers and the call's own; keys are canonical.
 func (c *Client) buildHeader(r request) http.Header {
 	h := make(http.Header, len(c.header)+len(r.call.Header)+4)
 	for k, v := range c.header {
 		h[http.CanonicalHeaderKey(k)] = append([]string(nil), v...)
 	}
-	h.Set("User-Agent", userAgent)
+	h["User-Agent"] = []string{userAgent} // keys already canonical: no Set
 	if r.accept != "" {
-		h.Set("Accept", r.accept)
+		h["Accept"] = []string{r.accept}
 	}
 	if r.body != nil {
-		h.Set("Content-Type", "application/json")
+		h["Content-Type"] = []string{"application/json"}
 	}
 	if !r.call.OmitVersion {
 		v := ProtocolVersion
 		if r.call.Version != nil {
 			v = *r.call.Version
 		}
-		h[http.CanonicalHeaderKey(HeaderVersion)] = []string{v}
+		h[canonicalVersionKey] = []string{v}
 	}
 	if r.call.Extensions != nil {
-		h[http.CanonicalHeaderKey(HeaderExtensions)] = []string{strings.Join(r.call.Extensions, ", ")}
+		h[canonicalExtensionsKey] = []string{strings.Join(r.call.Extensions, ", ")}
 	}
 	for k, v := range r.call.Header {
 		k = http.CanonicalHeaderKey(k)

@@ -56,15 +56,31 @@ func (e *Exchange) Summary() string {
 	return b.String()
 }
 
-// computeID is the digest of the record's canonical form with ID empty.
+// computeID is the digest of the record's canonical form with ID empty. The form is built in a pooled buffer: it
+// is hashed and dropped, and a fresh one per exchange was a fifth of the client's allocated bytes.
 func (e *Exchange) computeID() string {
 	saved := e.ID
 	e.ID = ""
-	buf := e.appendCanonical(make([]byte, 0, 1024+len(e.RequestBody)*4/3+len(e.ResponseBody)*4/3))
+	bp := canonicalBufs.Get().(*[]byte)
+	buf := e.appendCanonical((*bp)[:0])
 	e.ID = saved
 	sum := sha256.Sum256(buf)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	if cap(buf) <= maxPooledCanonical {
+		*bp = buf
+		canonicalBufs.Put(bp)
+	}
+	const prefix = "sha256:"
+	var id [len(prefix) + 2*sha256.Size]byte
+	copy(id[:], prefix)
+	hex.Encode(id[len(prefix):], sum[:])
+	return string(id[:])
 }
+
+// canonicalBufs holds the buffers computeID builds canonical forms in; one larger than maxPooledCanonical (a big
+// body) is left to the collector rather than kept.
+var canonicalBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+const maxPooledCanonical = 256 << 10
 
 // Recorder keeps every exchange of a run in order. Safe for concurrent use.
 type Recorder struct {
@@ -125,8 +141,10 @@ func (r *Recorder) Len() int {
 // WriteJSONL writes one JCS-canonical JSON object per line, in Seq order.
 func (r *Recorder) WriteJSONL(w io.Writer) error {
 	x := r.Redactor()
+	var line []byte // reused: a Writer does not keep what it is given
 	for _, e := range r.All() {
-		if _, err := w.Write(append(x.Exchange(e).appendCanonical(nil), '\n')); err != nil {
+		line = append(x.Exchange(e).appendCanonical(line[:0]), '\n')
+		if _, err := w.Write(line); err != nil {
 			return err
 		}
 	}

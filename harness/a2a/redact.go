@@ -93,11 +93,56 @@ func (r *Redactor) header(h http.Header) http.Header {
 	return out
 }
 
+// touches reports whether redacting e would change anything: a secret header, or a configured secret anywhere.
+func (r *Redactor) touches(e *Exchange) bool {
+	for _, h := range []http.Header{e.RequestHeader, e.ResponseHeader} {
+		for k, vs := range h {
+			for _, s := range secretHeaders {
+				if strings.EqualFold(k, s) {
+					return true
+				}
+			}
+			for _, v := range vs {
+				if r.inString(v) {
+					return true
+				}
+			}
+		}
+	}
+	if r.inString(e.URL) || r.inString(e.Error) || r.inString(e.Note) || r.inBytes(e.RequestBody) || r.inBytes(e.ResponseBody) {
+		return true
+	}
+	for _, ev := range e.Events {
+		if r.inBytes(ev) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Redactor) inString(s string) bool {
+	for _, sec := range r.secrets {
+		if strings.Contains(s, sec) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Redactor) inBytes(b []byte) bool {
+	for _, sec := range r.secrets {
+		if bytes.Contains(b, []byte(sec)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Exchange returns the record as it may be written: a copy with credentials replaced (e itself, which the specs
-// read, keeps the bytes as received).
+// read, keeps the bytes as received), or e itself when it holds no credential. Callers only read the result.
 func (r *Redactor) Exchange(e *Exchange) *Exchange {
-	if r == nil {
-		return e
+	if r == nil || !r.touches(e) {
+		return e // nothing to replace: no copy (it is only read)
 	}
 	c := *e
 	c.URL = r.String(e.URL)

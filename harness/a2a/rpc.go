@@ -63,7 +63,7 @@ func (c *Client) rpc(ctx context.Context, url string, body []byte, call Call, po
 	ex, err := c.exchange(ctx, request{method: http.MethodPost, url: url, body: body, call: call})
 	var resp *RPCResponse
 	if err == nil {
-		resp, err = decodeRPC(ex.ResponseBody, fmt.Sprintf("HTTP %d response", ex.Status))
+		resp, err = decodeRPC(ex.ResponseBody, "HTTP %d response", ex.Status)
 	}
 	if err == nil && post != nil && resp.Error == nil {
 		err = post(resp)
@@ -72,10 +72,12 @@ func (c *Client) rpc(ctx context.Context, url string, body []byte, call Call, po
 	return resp, ex, err
 }
 
-func decodeRPC(b []byte, what string) (*RPCResponse, error) {
+// decodeRPC decodes a JSON-RPC response; what (a format with one number: the status or the event) names it in
+// the error, formatted only then.
+func decodeRPC(b []byte, what string, n int) (*RPCResponse, error) {
 	var r RPCResponse
 	if err := DecodeStrict(b, &r); err != nil {
-		return nil, fmt.Errorf("%s is not a JSON-RPC response: %w", what, err)
+		return nil, fmt.Errorf("%s is not a JSON-RPC response: %w", fmt.Sprintf(what, n), err)
 	}
 	return &r, nil
 }
@@ -95,7 +97,7 @@ func (c *Client) rpcStream(ctx context.Context, url string, body []byte, call Ca
 	ex, err := c.exchange(ctx, request{method: http.MethodPost, url: url, body: body, call: call, accept: "text/event-stream", stream: true})
 	var out []RPCResponse
 	for i, data := range ex.Events {
-		r, derr := decodeRPC(data, fmt.Sprintf("SSE event %d", i+1))
+		r, derr := decodeRPC(data, "SSE event %d", i+1)
 		if derr != nil {
 			if err == nil {
 				err = derr
@@ -105,7 +107,7 @@ func (c *Client) rpcStream(ctx context.Context, url string, body []byte, call Ca
 		out = append(out, *r)
 	}
 	if err == nil && !isMediaType(ex.ResponseHeader.Get("Content-Type"), "text/event-stream") {
-		r, derr := decodeRPC(ex.ResponseBody, fmt.Sprintf("HTTP %d response", ex.Status))
+		r, derr := decodeRPC(ex.ResponseBody, "HTTP %d response", ex.Status)
 		switch {
 		case derr != nil:
 			err = derr

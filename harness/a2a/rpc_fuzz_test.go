@@ -26,7 +26,7 @@ func FuzzDecodeRPC(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		r, err := decodeRPC(b, "fuzz")
+		r, err := decodeRPC(b, "fuzz %d", 0)
 		if err != nil {
 			if !errors.Is(err, ErrInvalidJSON) {
 				t.Fatalf("decoding error does not wrap ErrInvalidJSON: %v", err)

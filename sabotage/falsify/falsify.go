@@ -5,14 +5,17 @@
 package falsify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/sabotage"
@@ -32,8 +35,8 @@ type Options struct {
 	WholeDocument bool
 	// NoToggles runs no toggle (Toggles is then ignored): the reference run and the latitudes only.
 	NoToggles bool
-	// Jobs > 1 with a Worker: after the reference run (shared), the toggles and latitudes are dealt to Jobs
-	// workers (child processes) run concurrently; the table is the serial one. Otherwise all run in this process.
+	// Jobs > 1 with a Worker: the reference run, then the toggles and latitudes, run in this process and Jobs-1
+	// workers (child processes) at once; the table is the serial one. Otherwise all run in this process in turn.
 	Jobs   int
 	Worker Worker
 	// Latitudes are run after the toggles, each over the whole of its documents; empty: every registered latitude,
@@ -55,6 +58,12 @@ type Report struct {
 
 // Run executes the reference run and one run per toggle. Each toggle run covers only the toggle's document: the
 // other documents' agents are untouched by it.
+//
+// With Jobs > 1 and a Worker, the reference run, the toggles and the latitudes run at once: this process runs the
+// reference and then takes items from a shared queue, as do Jobs-1 workers (child processes, started while the
+// reference runs). The queue holds the costliest items first (the latitudes, which run whole documents), so the
+// workers finish together. A toggle's kills are judged against the reference run only once every run is done, so
+// the table is the serial one whatever ran where and when.
 func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	docs := map[string]bool{}
 	for _, s := range o.Suites {
@@ -67,16 +76,36 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	if o.NoToggles {
 		toggles = nil
 	}
-	rep := &Report{Table: evidence.Falsifiability{Rows: map[string][]string{}, Toggles: []evidence.ToggleResult{}}}
+	lats := o.Latitudes
+	if len(lats) == 0 {
+		lats = sabotage.Latitudes()
+	}
+	if o.NoLatitudes {
+		lats = nil
+	}
+	job := Job{Documents: sortedKeys(docs), Seed: o.Seed, WholeDocument: o.WholeDocument}
+	var items []Item // the serial order: toggles, then latitudes
+	for _, t := range toggles {
+		items = append(items, Item{Toggle: string(t.ID)})
+	}
+	for _, l := range lats {
+		items = append(items, Item{Latitude: string(l.ID)})
+	}
 
-	ref, err := runOnce(ctx, start, sabotage.Set{}, sortedKeys(docs), nil, o)
+	var (
+		ref      *harness.Result
+		outcomes map[Item]Outcome
+		err      error
+	)
+	if o.Jobs > 1 && o.Worker != nil && len(items) > 1 {
+		ref, outcomes, err = runParallel(ctx, start, o, job, items)
+	} else {
+		ref, outcomes, err = runSerial(ctx, start, o, job, items)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("reference run: %w", err)
+		return nil, err
 	}
-	if ref.Interrupted {
-		return nil, fmt.Errorf("reference run: interrupted")
-	}
-	rep.Reference, rep.Runs = ref, 1
+	rep := &Report{Reference: ref, Runs: 1, Table: evidence.Falsifiability{Rows: map[string][]string{}, Toggles: []evidence.ToggleResult{}}}
 	refPass := map[string]bool{}
 	for _, r := range ref.Rows {
 		if r.Verdict == harness.ExecutedPass {
@@ -86,228 +115,315 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 			rep.ReferenceFails = append(rep.ReferenceFails, r)
 		}
 	}
-
-	lats := o.Latitudes
-	if len(lats) == 0 {
-		lats = sabotage.Latitudes()
+	for _, oc := range outcomes {
+		if oc.Ran {
+			rep.Runs++
+		}
 	}
-	if o.NoLatitudes {
-		lats = nil
+	// The table in the serial order; an item cut short or never run is left out (an interrupted run proves nothing,
+	// and never reads survived).
+	for _, t := range toggles {
+		oc, ok := outcomes[Item{Toggle: string(t.ID)}]
+		if !ok || oc.Interrupted {
+			if !rep.Interrupted && ctx.Err() == nil && !ok {
+				return nil, fmt.Errorf("toggle %s: no worker reported it", t.ID)
+			}
+			rep.Interrupted = true
+			continue
+		}
+		rep.Table.Toggles = append(rep.Table.Toggles, judge(t, oc, refPass))
 	}
-	var res *ShardResult
-	if o.Jobs > 1 && o.Worker != nil && len(toggles)+len(lats) > 1 {
-		res, err = runSharded(ctx, o, sortedKeys(docs), refPass, toggles, lats)
-	} else {
-		res, err = runShard(ctx, start, o, docs, refPass, toggles, lats)
+	for _, l := range lats {
+		oc, ok := outcomes[Item{Latitude: string(l.ID)}]
+		if !ok || oc.Interrupted || oc.LatitudeResult == nil {
+			if !rep.Interrupted && ctx.Err() == nil && !ok {
+				return nil, fmt.Errorf("latitude %s: no worker reported it", l.ID)
+			}
+			rep.Interrupted = true
+			continue
+		}
+		rep.Table.Latitudes = append(rep.Table.Latitudes, *oc.LatitudeResult)
 	}
-	if err != nil {
-		return nil, err
-	}
-	rep.Runs += res.Runs
-	rep.Interrupted = res.Interrupted
-	rep.Table.Toggles = append(rep.Table.Toggles, res.Toggles...)
 	for _, tr := range rep.Table.Toggles {
 		for _, id := range tr.Killed {
 			rep.Table.Rows[id] = append(rep.Table.Rows[id], tr.ID)
 		}
 	}
-	rep.Table.Latitudes = res.Latitudes
 	return rep, nil
 }
 
-// Shard is a part of the matrix run by a Worker (a child process), against the shared reference run.
-type Shard struct {
+// runSerial runs the reference, then each item in order, in this process; it stops at the first item cut short.
+func runSerial(ctx context.Context, start Starter, o Options, job Job, items []Item) (*harness.Result, map[Item]Outcome, error) {
+	ref, err := runReference(ctx, start, o, job)
+	if err != nil {
+		return nil, nil, err
+	}
+	outcomes := map[Item]Outcome{}
+	for _, it := range items {
+		if ctx.Err() != nil {
+			break
+		}
+		oc, err := RunItem(ctx, start, o, job, it)
+		if err != nil {
+			return nil, nil, err
+		}
+		outcomes[it] = oc
+		if oc.Interrupted {
+			break
+		}
+	}
+	return ref, outcomes, nil
+}
+
+func runReference(ctx context.Context, start Starter, o Options, job Job) (*harness.Result, error) {
+	ref, err := runOnce(ctx, start, sabotage.Set{}, job.Documents, nil, o)
+	if err != nil {
+		return nil, fmt.Errorf("reference run: %w", err)
+	}
+	if ref.Interrupted {
+		return nil, fmt.Errorf("reference run: interrupted")
+	}
+	return ref, nil
+}
+
+// runParallel runs the reference in this process while o.Jobs-1 workers start and take items from the queue
+// (costliest first); this process joins them when the reference is done. A worker that fails stops taking items
+// and the others drain the queue; the item it was running is reported missing (an error) unless ctx ended.
+func runParallel(ctx context.Context, start Starter, o Options, job Job, items []Item) (*harness.Result, map[Item]Outcome, error) {
+	queue := make(chan Item, len(items))
+	for _, it := range byCost(items, job.Documents) {
+		queue <- it
+	}
+	close(queue)
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		outcomes = map[Item]Outcome{}
+		errs     []error
+		ref      *harness.Result
+		refErr   error
+		wg       sync.WaitGroup
+	)
+	record := func(it Item, oc Outcome, err error) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", it, err))
+			return false
+		}
+		outcomes[it] = oc
+		return !oc.Interrupted
+	}
+	wg.Go(func() {
+		if ref, refErr = runReference(runCtx, start, o, job); refErr != nil {
+			cancel() // the matrix is void without its reference: stop the workers
+			return
+		}
+		for it := range queue {
+			if runCtx.Err() != nil {
+				return
+			}
+			oc, err := RunItem(runCtx, start, o, job, it)
+			if !record(it, oc, err) {
+				return
+			}
+		}
+	})
+	for range min(o.Jobs, len(items)+1) - 1 {
+		wg.Go(func() {
+			w, err := o.Worker(runCtx, job)
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+				return
+			}
+			defer func() {
+				if err := w.Close(); err != nil && runCtx.Err() == nil {
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}()
+			for it := range queue {
+				if runCtx.Err() != nil {
+					return
+				}
+				oc, err := w.Run(runCtx, it)
+				if !record(it, oc, err) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if refErr != nil {
+		return nil, nil, refErr
+	}
+	if err := errors.Join(errs...); err != nil && ctx.Err() == nil {
+		return nil, nil, fmt.Errorf("falsify worker: %w", err)
+	}
+	return ref, outcomes, nil
+}
+
+// byCost orders items costliest first, by an estimate: a latitude runs every row of its documents (those with a
+// suite), a toggle only the specs of its targets. Ties keep the serial order.
+func byCost(items []Item, docs []string) []Item {
+	rows := map[string]int{}
+	cat := catalog.MustLoad()
+	for _, d := range docs {
+		rows[d] = len(cat.ByDocument(d))
+	}
+	cost := func(it Item) int {
+		if it.Latitude != "" {
+			l, ok := sabotage.LookupLatitude(it.Latitude)
+			if !ok {
+				return 0
+			}
+			c := 0
+			for _, d := range l.In(docs) {
+				c += runBase + rows[d]
+			}
+			return c
+		}
+		t, ok := sabotage.Lookup(it.Toggle)
+		if !ok {
+			return 0
+		}
+		return runBase + len(t.Targets)
+	}
+	out := slices.Clone(items)
+	slices.SortStableFunc(out, func(a, b Item) int { return cmp.Compare(cost(b), cost(a)) })
+	return out
+}
+
+// runBase is a run's fixed cost (agents started, the spec tree built) in rows' worth of work.
+const runBase = 10
+
+// Job is what every item a worker runs shares.
+type Job struct {
 	Documents     []string `json:"documents"` // the documents with a suite (Options.Suites)
-	Toggles       []string `json:"toggles,omitempty"`
-	Latitudes     []string `json:"latitudes,omitempty"`
-	RefPass       []string `json:"refPass"` // the rows the reference run passed: a kill counts only for them
 	Seed          int64    `json:"seed"`
 	WholeDocument bool     `json:"wholeDocument,omitempty"`
 }
 
-// ShardResult is what a shard produced, toggles and latitudes in the shard's order.
-type ShardResult struct {
-	Toggles     []evidence.ToggleResult   `json:"toggles"`
-	Latitudes   []evidence.LatitudeResult `json:"latitudes"`
-	Runs        int                       `json:"runs"`
-	Interrupted bool                      `json:"interrupted,omitempty"`
+// Item is one run of the matrix: a toggle or a latitude, by id.
+type Item struct {
+	Toggle   string `json:"toggle,omitempty"`
+	Latitude string `json:"latitude,omitempty"`
 }
 
-// Worker runs a shard elsewhere and returns its result. Ginkgo keeps its tree in process globals, so runs cannot
-// be parallel inside one process: a worker is another process (runsuite re-executing itself), which runs the
-// shard with RunShard.
-type Worker func(ctx context.Context, s Shard) (*ShardResult, error)
+func (it Item) String() string {
+	if it.Latitude != "" {
+		return "latitude " + it.Latitude
+	}
+	return "toggle " + it.Toggle
+}
 
-// RunShard runs a shard in this process (the worker's side): toggles and latitudes are looked up by id, the
-// suites are o.Suites (the caller picks those of s.Documents).
-func RunShard(ctx context.Context, start Starter, o Options, s Shard) (*ShardResult, error) {
-	docs := map[string]bool{}
-	for _, d := range s.Documents {
-		docs[d] = true
-	}
-	refPass := map[string]bool{}
-	for _, id := range s.RefPass {
-		refPass[id] = true
-	}
-	var toggles []sabotage.Toggle
-	for _, id := range s.Toggles {
-		t, ok := sabotage.Lookup(id)
+// Outcome is what an item's run produced, before a toggle's kills are judged against the reference run (which
+// may still be running elsewhere when the item runs).
+type Outcome struct {
+	Ran         bool `json:"ran,omitempty"`         // agents were started and specs run (counted in Report.Runs)
+	Interrupted bool `json:"interrupted,omitempty"` // cut short: left out of the table
+	// A toggle: the run's error, or the rows it read executed-fail, in the run's row order.
+	Error  string   `json:"error,omitempty"`
+	Failed []string `json:"failed,omitempty"`
+	// A latitude: its result (it does not depend on the reference run).
+	LatitudeResult *evidence.LatitudeResult `json:"latitudeResult,omitempty"`
+}
+
+// Worker starts a worker for the job: another process (runsuite re-executing itself) that runs items with RunItem.
+// Ginkgo keeps its tree in process globals, so runs cannot be parallel inside one process.
+type Worker func(ctx context.Context, j Job) (Session, error)
+
+// Session is a started worker: Run runs one item there; Close ends it.
+type Session interface {
+	Run(ctx context.Context, it Item) (Outcome, error)
+	Close() error
+}
+
+// RunItem runs one item in this process (the worker's side too): o.Suites are those of j.Documents.
+func RunItem(ctx context.Context, start Starter, o Options, j Job, it Item) (Outcome, error) {
+	o.Seed, o.WholeDocument = j.Seed, j.WholeDocument
+	if it.Latitude != "" {
+		l, ok := sabotage.LookupLatitude(it.Latitude)
 		if !ok {
-			return nil, fmt.Errorf("unknown toggle %q", id)
+			return Outcome{}, fmt.Errorf("unknown latitude %q", it.Latitude)
 		}
-		toggles = append(toggles, t)
-	}
-	var lats []sabotage.Latitude
-	for _, id := range s.Latitudes {
-		l, ok := sabotage.LookupLatitude(id)
-		if !ok {
-			return nil, fmt.Errorf("unknown latitude %q", id)
+		if ctx.Err() != nil {
+			return Outcome{Interrupted: true}, nil
 		}
-		lats = append(lats, l)
+		lr, err := runLatitude(ctx, start, l, j.Documents, o)
+		if err != nil {
+			return Outcome{}, err
+		}
+		// Cut short: its rows read not-tested, which proves nothing about the latitude; left out, like a toggle.
+		return Outcome{Ran: len(lr.Documents) > 0, Interrupted: ctx.Err() != nil, LatitudeResult: &lr}, nil
 	}
-	o.Seed, o.WholeDocument = s.Seed, s.WholeDocument
-	return runShard(ctx, start, o, docs, refPass, toggles, lats)
+	t, ok := sabotage.Lookup(it.Toggle)
+	if !ok {
+		return Outcome{}, fmt.Errorf("unknown toggle %q", it.Toggle)
+	}
+	if ctx.Err() != nil {
+		return Outcome{Interrupted: true}, nil
+	}
+	if !slices.Contains(j.Documents, t.Document) {
+		return Outcome{Error: "no suite for document " + t.Document}, nil
+	}
+	set, err := sabotage.Parse(string(t.ID))
+	if err != nil {
+		return Outcome{}, err
+	}
+	var rows []string
+	if !o.WholeDocument {
+		rows = t.Targets
+	}
+	res, err := runOnce(ctx, start, set, []string{t.Document}, rows, o)
+	if ctx.Err() != nil || (res != nil && res.Interrupted) {
+		return Outcome{Ran: true, Interrupted: true}, nil
+	}
+	if err != nil {
+		return Outcome{Ran: true, Error: err.Error()}, nil
+	}
+	oc := Outcome{Ran: true, Failed: []string{}}
+	for _, r := range res.Rows {
+		if r.Verdict == harness.ExecutedFail {
+			oc.Failed = append(oc.Failed, r.ID)
+		}
+	}
+	return oc, nil
 }
 
-// runSharded deals the toggles and latitudes round-robin to o.Jobs workers (toggles are listed by document, so
-// each worker gets every document's share), runs them concurrently and puts the results back in the serial
-// order: the table is the one the serial matrix writes.
-func runSharded(ctx context.Context, o Options, docs []string, refPass map[string]bool, toggles []sabotage.Toggle, lats []sabotage.Latitude) (*ShardResult, error) {
-	jobs := min(o.Jobs, len(toggles)+len(lats))
-	shards := make([]Shard, jobs)
-	pass := sortedKeys(refPass)
-	for i := range shards {
-		shards[i] = Shard{Documents: docs, RefPass: pass, Seed: o.Seed, WholeDocument: o.WholeDocument}
+// judge reads a toggle's outcome against the reference run: a target row is killed for the right reason only when
+// it failed here and passed in the reference run; collateral is any other row that did the same.
+func judge(t sabotage.Toggle, oc Outcome, refPass map[string]bool) evidence.ToggleResult {
+	tr := evidence.ToggleResult{ID: string(t.ID), Document: t.Document, Side: t.Side, Targets: t.Targets,
+		Killed: []string{}, Survived: []string{}}
+	if oc.Error != "" {
+		tr.Error = oc.Error
+		tr.Survived = append(tr.Survived, t.Targets...)
+		return tr
 	}
-	k := 0
-	for _, t := range toggles {
-		shards[k%jobs].Toggles = append(shards[k%jobs].Toggles, string(t.ID))
-		k++
+	failed := map[string]bool{}
+	for _, id := range oc.Failed {
+		failed[id] = true
 	}
-	for _, l := range lats {
-		shards[k%jobs].Latitudes = append(shards[k%jobs].Latitudes, string(l.ID))
-		k++
-	}
-	results := make([]*ShardResult, jobs)
-	errs := make([]error, jobs)
-	var wg sync.WaitGroup
-	for i := range shards {
-		wg.Go(func() { results[i], errs[i] = o.Worker(ctx, shards[i]) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		if ctx.Err() != nil {
-			return &ShardResult{Interrupted: true}, nil
-		}
-		return nil, err
-	}
-	out := &ShardResult{}
-	tog := map[string]evidence.ToggleResult{}
-	lat := map[string]evidence.LatitudeResult{}
-	for _, r := range results {
-		out.Runs += r.Runs
-		out.Interrupted = out.Interrupted || r.Interrupted
-		for _, tr := range r.Toggles {
-			tog[tr.ID] = tr
-		}
-		for _, lr := range r.Latitudes {
-			lat[lr.ID] = lr
+	targeted := map[string]bool{}
+	for _, id := range t.Targets {
+		targeted[id] = true
+		if failed[id] && refPass[id] {
+			tr.Killed = append(tr.Killed, id)
+		} else {
+			tr.Survived = append(tr.Survived, id)
 		}
 	}
-	for _, t := range toggles {
-		if tr, ok := tog[string(t.ID)]; ok {
-			out.Toggles = append(out.Toggles, tr)
-		} else if !out.Interrupted {
-			return nil, fmt.Errorf("toggle %s: no worker reported it", t.ID)
+	for _, id := range oc.Failed {
+		if !targeted[id] && refPass[id] {
+			tr.Collateral = append(tr.Collateral, id)
 		}
 	}
-	for _, l := range lats {
-		if lr, ok := lat[string(l.ID)]; ok {
-			out.Latitudes = append(out.Latitudes, lr)
-		} else if !out.Interrupted {
-			return nil, fmt.Errorf("latitude %s: no worker reported it", l.ID)
-		}
-	}
-	return out, nil
-}
-
-// runShard runs toggles then latitudes in this process, one run each.
-func runShard(ctx context.Context, start Starter, o Options, docs, refPass map[string]bool, toggles []sabotage.Toggle, lats []sabotage.Latitude) (*ShardResult, error) {
-	out := &ShardResult{Toggles: []evidence.ToggleResult{}}
-	for _, t := range toggles {
-		if ctx.Err() != nil {
-			out.Interrupted = true
-			break
-		}
-		tr := evidence.ToggleResult{ID: string(t.ID), Document: t.Document, Side: t.Side, Targets: t.Targets,
-			Killed: []string{}, Survived: []string{}}
-		if !docs[t.Document] {
-			tr.Error = "no suite for document " + t.Document
-			tr.Survived = append(tr.Survived, t.Targets...)
-			out.Toggles = append(out.Toggles, tr)
-			continue
-		}
-		set, err := sabotage.Parse(string(t.ID))
-		if err != nil {
-			return nil, err
-		}
-		var rows []string
-		if !o.WholeDocument {
-			rows = t.Targets
-		}
-		res, err := runOnce(ctx, start, set, []string{t.Document}, rows, o)
-		out.Runs++
-		if ctx.Err() != nil || (res != nil && res.Interrupted) {
-			out.Interrupted = true
-			break
-		}
-		if err != nil {
-			tr.Error = err.Error()
-			tr.Survived = append(tr.Survived, t.Targets...)
-			out.Toggles = append(out.Toggles, tr)
-			continue
-		}
-		verdict := map[string]string{}
-		for _, r := range res.Rows {
-			verdict[r.ID] = r.Verdict
-		}
-		targeted := map[string]bool{}
-		for _, id := range t.Targets {
-			targeted[id] = true
-			// Killed for the right reason only: the row failed here and passed in the reference run.
-			if verdict[id] == harness.ExecutedFail && refPass[id] {
-				tr.Killed = append(tr.Killed, id)
-			} else {
-				tr.Survived = append(tr.Survived, id)
-			}
-		}
-		for _, r := range res.Rows {
-			if !targeted[r.ID] && r.Verdict == harness.ExecutedFail && refPass[r.ID] {
-				tr.Collateral = append(tr.Collateral, r.ID)
-			}
-		}
-		out.Toggles = append(out.Toggles, tr)
-	}
-	for _, l := range lats {
-		if ctx.Err() != nil {
-			out.Interrupted = true
-			break
-		}
-		lr, err := runLatitude(ctx, start, l, sortedKeys(docs), o)
-		if err != nil {
-			return nil, err
-		}
-		if len(lr.Documents) > 0 {
-			out.Runs++
-		}
-		if ctx.Err() != nil {
-			// Cut short: its rows read not-tested, which proves nothing about the latitude; left out, like a toggle.
-			out.Interrupted = true
-			break
-		}
-		out.Latitudes = append(out.Latitudes, lr)
-	}
-	return out, nil
+	return tr
 }
 
 // runLatitude runs every row of the latitude's documents (those with a suite) with only the latitude on. It
