@@ -86,8 +86,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if *actions != "" {
 			declared = strings.Split(*actions, ",")
 		}
+		lim := skiface.DefaultLimits() // the limits the invoke action runs with (skiface.Client's defaults)
 		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
-			Version: v, Actions: declared})
+			Version: v, Actions: declared, Limits: &clientcert.Limits{SchemaBytes: lim.MaxSchemaBytes, Nesting: lim.MaxNesting, ReferenceDepth: lim.MaxRefDepth,
+				ReferenceCycles: true, PayloadBytes: int(lim.MaxPayloadBytes), CompileTimeMS: int(lim.CompileTimeout.Milliseconds()),
+				CacheEntries: lim.MaxCacheEntries, CacheBytes: lim.MaxCacheBytes}})
 	case clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
 		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})

@@ -61,6 +61,10 @@ type Scenario struct {
 	// it is not shown to refuse the sabotaged answer for the right reason, so this scenario's checks are blocked.
 	Control string  `json:"control,omitempty"`
 	Checks  []Check `json:"-"`
+	// Adapt, when set, fits the scenario to what the client declared in its version reply (e.g. a document sized
+	// just beyond a declared limit: the counterpart role it names) before it runs. A non-empty return is why the
+	// scenario is not run: its rows read not-tested with that reason (never a pass, never a failure).
+	Adapt func(id Identity, sc *Scenario) string `json:"-"`
 }
 
 // Check is one assertion on a scenario's observation, about the rows it names.
@@ -102,8 +106,22 @@ type Observation struct {
 	Error      string       `json:"error,omitempty"` // the counterpart or the proxy did not start
 	Control    *Observation `json:"-"`
 
+	peers   map[string]*Observation
 	secrets []string // credential values handed to the client: redacted from the records
 }
+
+// Peer is the observation of another scenario of the run (nil when it was not run): a check comparing two answers
+// (a failing entry read exactly as an absent one) reads it.
+func (o *Observation) Peer(id string) *Observation {
+	if p := o.peers[id]; p != nil && p.Error == "" {
+		return p
+	}
+	return nil
+}
+
+// Unanswered is the judgement of a check whose evidence is a reply member the client does not give: the row reads
+// not-tested (never a pass, never a failure) and does not count in the run's status.
+func Unanswered(why string) Judgement { return Judgement{Verdict: harness.NotTested, Observed: why} }
 
 // Reply is the client's reply, or nil.
 func (o *Observation) Reply() *Reply { return o.Invocation.Reply }
@@ -206,6 +224,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		progress = io.Discard
 	}
 	obs := map[string]*Observation{}
+	untested := map[string]string{} // scenarios not run: what the client declared does not let them be fitted
 	for i := range o.Scenarios {
 		sc := &o.Scenarios[i]
 		if ctx.Err() != nil {
@@ -216,6 +235,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			fmt.Fprintf(progress, "client scenario %-40s not run: %s\n", sc.ID, why)
 			res.Scenarios = append(res.Scenarios, ScenarioResult{Scenario: *sc, NotRun: why, Observation: &Observation{Scenario: sc}})
 			continue
+		}
+		if sc.Adapt != nil {
+			fitted := *sc
+			if why := sc.Adapt(res.Client, &fitted); why != "" {
+				untested[sc.ID] = why
+				fmt.Fprintf(progress, "client scenario %-40s not run: %s\n", sc.ID, why)
+				res.Scenarios = append(res.Scenarios, ScenarioResult{Scenario: *sc, NotRun: why, Observation: &Observation{Scenario: sc}})
+				continue
+			}
+			sc = &fitted
 		}
 		ob := runScenario(ctx, o, sc)
 		obs[sc.ID] = ob
@@ -239,9 +268,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		assertions       int
 		details, exs     []string
 		checksOnThisRows int
+		answered         bool // some check had an answer to judge (not only Unanswered)
 	}
 	rows := map[string]*acc{}
 	inapplicable := map[string]string{} // rows of scenarios not run because the client does not implement their action
+	notRun := map[string]string{}       // rows of scenarios not run because what the client declared does not fit them
 	for i := range o.Scenarios {
 		sc := &o.Scenarios[i]
 		ob, ran := obs[sc.ID]
@@ -249,6 +280,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			for _, c := range sc.Checks {
 				for _, id := range c.Rows {
 					inapplicable[id] = notImplemented(res.Client, sc.Action)
+				}
+			}
+			continue
+		}
+		if why, ok := untested[sc.ID]; ok {
+			for _, c := range sc.Checks {
+				for _, id := range c.Rows {
+					if _, seen := notRun[id]; !seen {
+						notRun[id] = fmt.Sprintf("scenario %s not run: %s", sc.ID, why)
+					}
 				}
 			}
 			continue
@@ -267,9 +308,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				}
 				j = Block(fmt.Sprintf("positive control failed: the client completes scenario %s — %s", sc.Control, seen))
 			default:
-				ob.Control = obs[sc.Control]
+				ob.Control, ob.peers = obs[sc.Control], obs
 				j = c.Judge(ob)
 			}
+			answered := !ran || j.Verdict != harness.NotTested // an interrupted run still counts against the status
 			exd := ""
 			if j.Exchange != nil {
 				exd = fmt.Sprintf("%s (%s ex#%d %s %s)", j.Exchange.ID, sc.ID, j.Exchange.Seq, j.Exchange.Method, j.Exchange.Path)
@@ -281,6 +323,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					rows[id] = a
 				}
 				a.checksOnThisRows++
+				a.answered = a.answered || answered
 				res.Checks[id] = append(res.Checks[id], CheckTrace{Scenario: sc.ID, Expect: c.Expect, Verdict: j.Verdict, Observed: j.Observed, Exchange: exd})
 				if j.Verdict == harness.ExecutedPass {
 					a.assertions++
@@ -305,6 +348,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		} else if why, ok := inapplicable[r.ID]; ok {
 			v.Verdict, v.Detail = harness.Inapplicable, why
+		} else if why, ok := notRun[r.ID]; ok {
+			v.Verdict, v.Detail = harness.NotTested, why
 		} else if u, ok := o.Unreached[r.ID]; ok && u.Action != "" && !res.Client.Implements(u.Action) {
 			v.Verdict, v.Detail = harness.Inapplicable, notImplemented(res.Client, u.Action)
 		} else if ok {
@@ -315,7 +360,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		res.Rows = append(res.Rows, v)
 		res.Totals[v.Verdict]++
 	}
-	res.Status = status(res.Rows, rows)
+	counted := map[string]bool{} // rows some check judged on an answer: the run's status rests on them
+	for id, a := range rows {
+		if a.answered || a.verdict != harness.NotTested {
+			counted[id] = true
+		}
+	}
+	res.Status = status(res.Rows, counted)
 	res.Finished = time.Now().UTC()
 	res.Duration = res.Finished.Sub(res.Started).Round(time.Millisecond).String()
 	return res, nil
@@ -338,7 +389,8 @@ func worse(a, b string) string {
 }
 
 // status: the run passes when every row a scenario grades passed (none failed, blocked or unasserted) and at least
-// one did; rows out of the contract's reach are reported and never read as a pass.
+// one did; rows out of the contract's reach, and rows whose checks found no answer to judge (Unanswered: a reply
+// member the client does not give), are reported and never read as a pass, nor count against it.
 func status[T any](vs []harness.RowVerdict, graded map[string]T) string {
 	n := 0
 	for _, v := range vs {
@@ -363,7 +415,7 @@ func identify(ctx context.Context, d Driver) Identity {
 	case inv.Reply == nil:
 		id.Error = inv.Error
 	default:
-		id.Name, id.Version, id.Actions = inv.Reply.Name, inv.Reply.Version, inv.Reply.Actions
+		id.Name, id.Version, id.Actions, id.Limits = inv.Reply.Name, inv.Reply.Version, inv.Reply.Actions, inv.Reply.Limits
 	}
 	return id
 }

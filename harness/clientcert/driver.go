@@ -80,6 +80,39 @@ type Reply struct {
 	Name    string   `json:"name,omitempty"`
 	Version string   `json:"version,omitempty"`
 	Actions []string `json:"actions,omitempty"`
+	// version action only: the resource limits of the client's own validator (schema-interface §12 "Resource
+	// limits"). Absent, the limit rows read not-tested with a reason naming what to declare.
+	Limits *Limits `json:"limits,omitempty"`
+	// verify-terms: what the client would show a person about the card's terms (its terms view, as plain text:
+	// lines, clause by clause, each with its grade). Absent, the renderer rows (terms §7 rules 1, 2, 4) read
+	// not-tested.
+	Display *string `json:"display,omitempty"`
+}
+
+// Limits are the resource limits a client declares for its own validator (schema-interface §12: "An
+// implementation MUST enforce limits on schema size, nesting, reference depth, reference cycles, compilation time,
+// payload size, and cache consumption"; version 1.0 defines no numeric minima, so the harness can only test a limit
+// the client names). A member absent or 0 is a limit the client does not declare; its row reads not-tested. The
+// harness serves a document well beyond each declared limit (and, as the positive control, one well within it) and
+// grades that the client refuses it with resource_limit_exceeded before any domain-skill request; a client whose
+// limits are larger declares larger numbers and is served larger documents, never failed for them.
+type Limits struct {
+	// SchemaBytes: the size of one embedded schema (a Schema Reference's resolution.schema value) in bytes as
+	// received.
+	SchemaBytes int `json:"schema_bytes,omitempty"`
+	// Nesting: the object/array nesting depth of one embedded schema, counted from the schema's root.
+	Nesting int `json:"nesting,omitempty"`
+	// ReferenceDepth: consecutive $ref/$dynamicRef hops applied at one instance location.
+	ReferenceDepth int `json:"reference_depth,omitempty"`
+	// ReferenceCycles: the client refuses a schema whose $refs form a cycle that consumes no part of the
+	// instance.
+	ReferenceCycles bool `json:"reference_cycles,omitempty"`
+	// PayloadBytes: one describe_skill or domain-skill response body, in bytes.
+	PayloadBytes int `json:"payload_bytes,omitempty"`
+	// Recorded in the identity; not graded (see the README: no single invocation shows them).
+	CompileTimeMS int   `json:"compile_time_ms,omitempty"`
+	CacheEntries  int   `json:"cache_entries,omitempty"`
+	CacheBytes    int64 `json:"cache_bytes,omitempty"`
 }
 
 // Correlation is one delegation hop as an orchestrator records it (schema-interface §6): each side's issuing
@@ -142,6 +175,7 @@ type Identity struct {
 	Name    string   `json:"name,omitempty"`
 	Version string   `json:"version,omitempty"`
 	Actions []string `json:"actions,omitempty"` // what it declares it implements; empty: every action
+	Limits  *Limits  `json:"limits,omitempty"`  // its validator's limits, as declared
 	Error   string   `json:"error,omitempty"`
 }
 
