@@ -33,7 +33,7 @@ func SILimits() []cc.Scenario {
 	type dim struct {
 		name, row, what, member string
 		// fit returns the stand-in size within and beyond the declared limit, or why the limit cannot be tested.
-		fit func(l cc.Limits) (within, over int, why string)
+		fit   func(l cc.Limits) (within, over int, why string)
 		cycle bool
 	}
 	dims := []dim{
