@@ -158,10 +158,8 @@ func Unreached() map[string]cc.Unreached {
 		"SI-9.61b")
 	nt("about a base A2A invocation of a non-conforming agent (what the client derives and claims for it): the contract has no base-invocation action",
 		"SI-9.14a", "SI-9.14b")
-	nt("about a surface or renderer (what the client displays), which the contract does not carry",
-		"TE-7.1a", "TE-7.1b", "TE-7.1c", "TE-7.2a", "TE-7.2b")
-	nt("the contract has no ranking or filtering action", "TE-7.3b")
-	nt("the contract's verify-terms reply carries accepted digests only: what the client surfaces of a failed entry is not observable yet", "TE-7.4a", "TE-7.4b")
+	nt("about ranking or filtering several agents (absence must not rank as free): the verify-terms action reads one card per invocation and its reply carries no ranking",
+		"TE-7.3b")
 	return out
 }
 

@@ -6,6 +6,8 @@
 //	runsuite client --cmd "refclient --ignore-digest"          # deliberately broken: trusts carried digests
 //	runsuite client --cmd "refclient --sabotage si.client-no-activation-header"
 //	runsuite client --cmd "refclient --actions relay"            # a client implementing one action
+//	runsuite client --cmd "refclient --omit limits,display"      # a client predating those contract members
+//	runsuite client --cmd "refclient --limits nesting=512"       # larger (conforming) limits, declared
 //
 // --sabotage takes the reference client's own toggles (`runsuite sabotage list`, side client); it exists so the
 // certification of a client can be shown to fail a client that breaks a rule.
@@ -20,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,10 +55,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	sab := fs.String("sabotage", getenv("EXTCONF_REFCLIENT_SABOTAGE"), "comma-separated client-side toggles to switch on (a deliberately broken client)")
 	actions := fs.String("actions", "", "declare only these contract actions in the version reply (comma-separated; default: all five), as a client implementing a subset would")
+	omit := fs.String("omit", "", "answer as a client that predates these contract members (comma-separated: limits, display): the version reply declares no limits, the verify-terms reply carries no display")
+	limitsFlag := fs.String("limits", "", "run the invoke action with these validator limits, and declare them (comma-separated name=value: schema_bytes, nesting, reference_depth, payload_bytes; default: the reference client's)")
 	ignoreDigest := fs.Bool("ignore-digest", false, "shorthand for --sabotage "+string(sabotage.SIClientSkipDocumentDigest)+": trust the carried interface digest without calculating it")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	lim := skiface.DefaultLimits() // the limits the invoke action runs with (skiface.Client's defaults, unless --limits)
+	for _, kv := range strings.Split(*limitsFlag, ",") {
+		if kv == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			fmt.Fprintln(stderr, "refclient: --limits:", kv)
+			return 2
+		}
+		switch k {
+		case "schema_bytes":
+			lim.MaxSchemaBytes = n
+		case "nesting":
+			lim.MaxNesting = n
+		case "reference_depth":
+			lim.MaxRefDepth = n
+		case "payload_bytes":
+			lim.MaxPayloadBytes = int64(n)
+		default:
+			fmt.Fprintln(stderr, "refclient: --limits: no limit", k)
+			return 2
+		}
+	}
+	omitted := func(member string) bool { return slices.Contains(strings.Split(*omit, ","), member) }
 	ids := strings.Split(*sab, ",")
 	if *ignoreDigest {
 		ids = append(ids, string(sabotage.SIClientSkipDocumentDigest))
@@ -86,11 +117,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if *actions != "" {
 			declared = strings.Split(*actions, ",")
 		}
-		lim := skiface.DefaultLimits() // the limits the invoke action runs with (skiface.Client's defaults)
-		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
-			Version: v, Actions: declared, Limits: &clientcert.Limits{SchemaBytes: lim.MaxSchemaBytes, Nesting: lim.MaxNesting, ReferenceDepth: lim.MaxRefDepth,
+		var limits *clientcert.Limits
+		if !omitted("limits") {
+			limits = &clientcert.Limits{SchemaBytes: lim.MaxSchemaBytes, Nesting: lim.MaxNesting, ReferenceDepth: lim.MaxRefDepth,
 				ReferenceCycles: true, PayloadBytes: int(lim.MaxPayloadBytes), CompileTimeMS: int(lim.CompileTimeout.Milliseconds()),
-				CacheEntries: lim.MaxCacheEntries, CacheBytes: lim.MaxCacheBytes}})
+				CacheEntries: lim.MaxCacheEntries, CacheBytes: lim.MaxCacheBytes}
+		}
+		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
+			Version: v, Actions: declared, Limits: limits})
 	case clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
 		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
@@ -120,7 +154,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	switch action {
 	case clientcert.ActionVerifyTerms:
-		return verifyTerms(ctx, c, getenv(clientcert.EnvCardURL), set, reply)
+		return verifyTerms(ctx, c, getenv(clientcert.EnvCardURL), set, !omitted("display"), reply)
 	case clientcert.ActionInterview:
 		var hdr map[string][]string
 		if h := getenv(clientcert.EnvAuthHeader); h != "" {
@@ -137,7 +171,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if !json.Valid(args0) {
 		return refuse("input_invalid", report{Message: clientcert.EnvArguments + " is not JSON", Local: true})
 	}
-	cl := &skiface.Client{A2A: c, Sabotage: set, Fetch: func(context.Context, string) ([]byte, error) {
+	cl := &skiface.Client{A2A: c, Sabotage: set, Limits: lim, Fetch: func(context.Context, string) ([]byte, error) {
 		return nil, errors.New("refclient: schema retrieval refused")
 	}}
 	switch p := getenv(clientcert.EnvPolicy); p {
@@ -203,7 +237,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // verifyTerms runs the reference terms consumer (harness/verify/terms) over the card: the entries whose digest
 // and provider signature verify are the agent's terms; none means terms not stated.
-func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotage.Set, show bool, reply func(clientcert.Reply) int) int {
 	card, _, err := c.FetchCard(ctx, cardURL, a2a.Call{Note: "refclient: the card"})
 	if err != nil {
 		b, _ := json.Marshal(report{Message: err.Error(), Sabotage: set.IDs()})
@@ -215,10 +249,15 @@ func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotag
 		ds = append(ds, p.Entry.Digest)
 	}
 	b, _ := json.Marshal(map[string]any{"view": o.View, "signals": o.Signals, "sabotage": set.IDs()})
-	if len(ds) == 0 {
-		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "terms_not_stated", Report: b})
+	var display *string
+	if show {
+		text := vterms.RenderText(o, set) // the terminal terms view: what the reference consumer shows a person
+		display = &text
 	}
-	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Verified: ds, Report: b})
+	if len(ds) == 0 {
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "terms_not_stated", Report: b, Display: display})
+	}
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Verified: ds, Report: b, Display: display})
 }
 
 // interview runs the reference interview verifier (harness/verify/interview, §8) against the card and reports its

@@ -522,7 +522,12 @@ func WriteTable(w io.Writer, r *Result) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
-	graded := len(r.Checks)
+	graded := 0 // rows a check judged on an answer (Unanswered rows read not-tested)
+	for _, v := range r.Rows {
+		if _, ok := r.Checks[v.ID]; ok && v.Verdict != harness.NotTested {
+			graded++
+		}
+	}
 	fmt.Fprintf(w, "%s (%d rows graded by the driver contract's scenarios; the others read not-tested or inapplicable with a reason)\n",
 		strings.ToUpper(r.Status), graded)
 }
