@@ -24,7 +24,7 @@ import (
 
 // Scenarios are every document's client scenarios.
 func Scenarios() []cc.Scenario {
-	return append(append(append(append(append(SchemaInterface(), SILimits()...), Delegate()...), Terms()...), Interview()...), OnRequest()...)
+	return append(append(append(append(append(append(SchemaInterface(), SILimits()...), SIBase()...), Delegate()...), Terms()...), Interview()...), OnRequest()...)
 }
 
 // Actions maps each document to the contract action its client rows belong to.
@@ -156,8 +156,6 @@ func Unreached() map[string]cc.Unreached {
 	nt("the client's packaged Skill Interface Schema copy is not observable through the contract", "SI-12.9a")
 	nt("needs a second target serving the same skill in the same client process (the cache bound to target identity): the contract runs one counterpart per scenario",
 		"SI-9.61b")
-	nt("about a base A2A invocation of a non-conforming agent (what the client derives and claims for it): the contract has no base-invocation action",
-		"SI-9.14a", "SI-9.14b")
 	nt("about ranking or filtering several agents (absence must not rank as free): the verify-terms action reads one card per invocation and its reply carries no ranking",
 		"TE-7.3b")
 	return out

@@ -197,7 +197,10 @@ func TestDeclaredActionsScopeTheRun(t *testing.T) {
 // failed nor passed on the rows that need them: they read not-tested with a reason naming what to declare, and the
 // run's status rests on the rest.
 func TestUndeclaredMembersReadNotTested(t *testing.T) {
-	res := certifyCmdDocs(t, refclient+" --omit limits,display", "schema-interface", "terms")
+	// It declares every action (no actions list) yet knows no invoke-base: it answers unsupported_action.
+	cmd := `if [ "$EXTCONF_ACTION" = invoke-base ]; then echo '{"outcome":"refused","reason":"unsupported_action"}'; ` +
+		`elif [ "$EXTCONF_ACTION" = version ]; then echo '{"name":"older client","version":"0"}'; else exec ` + refclient + ` --omit limits,display; fi`
+	res := certifyCmdDocs(t, cmd, "schema-interface", "terms")
 	if res.Status != "passed" {
 		t.Errorf("status %s", res.Status)
 	}
@@ -209,6 +212,11 @@ func TestUndeclaredMembersReadNotTested(t *testing.T) {
 	}
 	for _, id := range []string{"TE-7.1a", "TE-7.1b", "TE-7.1c", "TE-7.2a", "TE-7.2b", "TE-7.4b"} {
 		if v[id].Verdict != harness.NotTested || !strings.Contains(v[id].Detail, "carries no display") {
+			t.Errorf("%s: %s %q", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	for _, id := range []string{"SI-9.14a", "SI-9.14b"} {
+		if v[id].Verdict != harness.NotTested || !strings.Contains(v[id].Detail, "does not know the invoke-base action") {
 			t.Errorf("%s: %s %q", id, v[id].Verdict, v[id].Detail)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/extconf/extconf/harness/verify"
 	"github.com/extconf/extconf/harness/verify/skiface"
 	"github.com/extconf/extconf/sabotage"
+	sic "github.com/extconf/extconf/suites/schemaifaceclient"
 )
 
 const (
@@ -578,4 +579,68 @@ func siCleanChecks(args json.RawMessage) []cc.Check {
 				return cc.Judge(err1 == nil && err2 == nil && string(a) == string(b), "arguments "+string(r.data["arguments"]), r.ex)
 			})},
 	}
+}
+
+// SIBase is the base-invocation scenario (schema-interface §9 rule 14): the client invokes a skill of an agent
+// that does not declare the extension, as plain A2A; it must derive no schema for it from the skill's description
+// or media types (application/json), attach none, and claim no schema-interface conformance for it.
+func SIBase() []cc.Scenario {
+	answer := func(o *cc.Observation) (*cc.Governance, *cc.Judgement) {
+		r := o.Reply()
+		var j cc.Judgement
+		switch {
+		case r == nil:
+			j = cc.Block("no reply — " + o.Describe())
+		case r.Reason == cc.ReasonUnsupportedAction:
+			j = cc.Unanswered("the client does not know the " + cc.ActionInvokeBase + " action (it replies " + cc.ReasonUnsupportedAction + ")")
+		case r.Governance == nil:
+			j = cc.Unanswered("the client's " + cc.ActionInvokeBase + " reply carries no governance member (what it attached to and claims for the invocation)")
+		case r.Outcome != cc.OutcomeCompleted || len(siSends(o)) == 0:
+			j = cc.Block("positive control failed: the client completes a base A2A invocation of the plain agent — " + o.Describe())
+		default:
+			return r.Governance, nil
+		}
+		return nil, &j
+	}
+	return []cc.Scenario{{ID: "si.invoke-base.plain", Document: siDoc, Role: SIStandinRole + "plain", Action: cc.ActionInvokeBase,
+		Skill: sic.PlainSkill, Env: map[string]string{cc.EnvRequest: "summarize the running configuration"},
+		Description: "a base A2A agent: no schema-interface extension, no describe_skill; its skill takes application/json",
+		Checks: []cc.Check{
+			{Rows: []string{"SI-9.14a"}, Expect: "no describe_skill and no request object or Schema Reference sent; the reply's governance.schemas is empty",
+				Judge: func(o *cc.Observation) cc.Judgement {
+					g, j := answer(o)
+					if j != nil {
+						return *j
+					}
+					for _, r := range siRequests(o) {
+						if r.kind == "describe" || r.data["interface_digest"] != nil || r.data["skill_version"] != nil {
+							return cc.Fail(fmt.Sprintf("%s sent to a non-conforming agent: %s", r.kind, partsText(r.msg)), r.ex)
+						}
+					}
+					var ss []string
+					for _, s := range g.Schemas {
+						ss = append(ss, string(s))
+					}
+					return cc.Judge(len(g.Schemas) == 0, fmt.Sprintf("schemas derived or attached: %v", ss), lastEx(o))
+				}},
+			{Rows: []string{"SI-9.14b"}, Expect: "the reply's governance.schema_governed is false: no schema-interface conformance claimed for the invocation",
+				Judge: func(o *cc.Observation) cc.Judgement {
+					g, j := answer(o)
+					if j != nil {
+						return *j
+					}
+					return cc.Judge(!g.SchemaGoverned, fmt.Sprintf("schema_governed %v", g.SchemaGoverned), lastEx(o))
+				}},
+		}}}
+}
+
+// siSends are the message sends the client made (SendMessage, SendStreamingMessage, message:send, message:stream).
+func siSends(o *cc.Observation) []siReq {
+	var out []siReq
+	for _, r := range siRequests(o) {
+		if slices.Contains([]string{a2a.MethodSendMessage, a2a.MethodSendStreamingMessage, "message:send", "message:stream"}, r.method) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

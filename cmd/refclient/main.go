@@ -113,7 +113,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if !set.Empty() {
 			v += "+sabotage:" + strings.Join(set.IDs(), ",")
 		}
-		declared := []string{clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}
+		declared := []string{clientcert.ActionInvoke, clientcert.ActionInvokeBase, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}
 		if *actions != "" {
 			declared = strings.Split(*actions, ",")
 		}
@@ -125,9 +125,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		}
 		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
 			Version: v, Actions: declared, Limits: limits})
-	case clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
+	case clientcert.ActionInvoke, clientcert.ActionInvokeBase, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
-		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
+		return refuse(clientcert.ReasonUnsupportedAction, report{Message: "this adapter speaks the invoke, invoke-base, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
 	}
 	timeout := 30 * time.Second
 	if s, err := strconv.Atoi(getenv(clientcert.EnvTimeoutSecs)); err == nil && s > 1 {
@@ -187,6 +187,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if action == clientcert.ActionDelegate {
 		return delegate(ctx, cl, getenv, args0, set, reply)
+	}
+	if action == clientcert.ActionInvokeBase {
+		return invokeBase(ctx, cl, getenv, set, reply)
 	}
 	res, err := cl.Invoke(ctx, skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill),
 		Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
@@ -418,6 +421,37 @@ func delegate(ctx context.Context, cl *skiface.Client, getenv func(string) strin
 		}
 	} else if comp.Down != nil {
 		out.Output = comp.Down.Output
+	}
+	out.Report, _ = json.Marshal(rep)
+	return reply(out)
+}
+
+// invokeBase is the reference client's base A2A invocation (skiface.Client.InvokeBase) of an agent without the
+// extension: the request as a text part, and what it derived and claims for the invocation.
+func invokeBase(ctx context.Context, cl *skiface.Client, getenv func(string) string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	res, err := cl.InvokeBase(ctx, getenv(clientcert.EnvCardURL), getenv(clientcert.EnvSkill), getenv(clientcert.EnvRequest))
+	rep := report{Sabotage: set.IDs()}
+	out := clientcert.Reply{Outcome: clientcert.OutcomeCompleted}
+	if err != nil {
+		out.Outcome, out.Reason, rep.Message = clientcert.OutcomeRefused, "error", err.Error()
+		var se *skiface.Error
+		if errors.As(err, &se) && se.Code != "" {
+			out.Reason = se.Code
+		}
+	}
+	if res != nil {
+		g := &clientcert.Governance{SchemaGoverned: res.SchemaGoverned}
+		if res.InferredSchema != nil {
+			g.Schemas = append(g.Schemas, res.InferredSchema)
+		}
+		if res.Interface != nil {
+			b, _ := json.Marshal(res.Interface)
+			g.Schemas = append(g.Schemas, b)
+		}
+		out.Governance = g
+		if res.Task != nil {
+			out.Task = &clientcert.TaskRef{ID: res.Task.ID, State: res.RemoteState}
+		}
 	}
 	out.Report, _ = json.Marshal(rep)
 	return reply(out)

@@ -268,7 +268,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		assertions       int
 		details, exs     []string
 		checksOnThisRows int
-		answered         bool // some check had an answer to judge (not only Unanswered)
+		interrupted      bool // the run stopped before the scenario ran
 	}
 	rows := map[string]*acc{}
 	inapplicable := map[string]string{} // rows of scenarios not run because the client does not implement their action
@@ -311,7 +311,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				ob.Control, ob.peers = obs[sc.Control], obs
 				j = c.Judge(ob)
 			}
-			answered := !ran || j.Verdict != harness.NotTested // an interrupted run still counts against the status
+
 			exd := ""
 			if j.Exchange != nil {
 				exd = fmt.Sprintf("%s (%s ex#%d %s %s)", j.Exchange.ID, sc.ID, j.Exchange.Seq, j.Exchange.Method, j.Exchange.Path)
@@ -323,7 +323,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					rows[id] = a
 				}
 				a.checksOnThisRows++
-				a.answered = a.answered || answered
+				a.interrupted = a.interrupted || !ran
 				res.Checks[id] = append(res.Checks[id], CheckTrace{Scenario: sc.ID, Expect: c.Expect, Verdict: j.Verdict, Observed: j.Observed, Exchange: exd})
 				if j.Verdict == harness.ExecutedPass {
 					a.assertions++
@@ -360,9 +360,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		res.Rows = append(res.Rows, v)
 		res.Totals[v.Verdict]++
 	}
-	counted := map[string]bool{} // rows some check judged on an answer: the run's status rests on them
+	// The run's status rests on the rows a check judged on an answer; a row reading not-tested (a check found no
+	// answer to judge: Unanswered) counts neither way, unless the run was interrupted before its scenario ran.
+	counted := map[string]bool{}
 	for id, a := range rows {
-		if a.answered || a.verdict != harness.NotTested {
+		if a.interrupted || a.verdict != harness.NotTested {
 			counted[id] = true
 		}
 	}

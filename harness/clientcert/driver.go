@@ -17,7 +17,7 @@ import (
 // The driver contract: the environment a client under test is started with, once per scenario.
 const (
 	EnvCardURL     = "EXTCONF_CARD_URL"    // the counterpart's card, through the recording proxy (https)
-	EnvAction      = "EXTCONF_ACTION"      // invoke | delegate | verify-terms | interview | relay | version
+	EnvAction      = "EXTCONF_ACTION"      // invoke | invoke-base | delegate | verify-terms | interview | relay | version
 	EnvSkill       = "EXTCONF_SKILL"       // invoke: the skill_id to call
 	EnvArguments   = "EXTCONF_ARGUMENTS"   // invoke: the caller's input, a JSON object
 	EnvCAFile      = "EXTCONF_CA_FILE"     // PEM of the CA the counterpart's certificate chains to
@@ -32,7 +32,7 @@ const (
 	EnvDomainRule  = "EXTCONF_DOMAIN_RULE"         // delegate: a freshness rule {"schema_uri","max_age_seconds","now"} the orchestrator enforces
 	EnvRunnerName  = "EXTCONF_RUNNER_NAME"         // interview: who the verifier records as running the interview …
 	EnvRunnerTier  = "EXTCONF_RUNNER_TIER"         // … and their tier: self | third-party
-	EnvRequest     = "EXTCONF_REQUEST"             // relay: what the person asks, in their words (send it to the skill)
+	EnvRequest     = "EXTCONF_REQUEST"             // relay, invoke-base: what is asked, in words (send it to the skill as a text part)
 	EnvActingFor   = "EXTCONF_ACTING_FOR"          // relay: the person the assistant acts for ("" acting for nobody)
 	EnvOtherSource = "EXTCONF_OTHER_SOURCES"       // relay: JSON array of {"source","value"} the assistant also holds for the item
 )
@@ -40,6 +40,7 @@ const (
 // Actions of the contract.
 const (
 	ActionInvoke      = "invoke"
+	ActionInvokeBase  = "invoke-base" // a base A2A invocation of an agent that does not declare the schema-interface extension
 	ActionVerifyTerms = "verify-terms"
 	ActionInterview   = "interview"
 	ActionRelay       = "relay"
@@ -52,6 +53,10 @@ const (
 	OutcomeCompleted = "completed"
 	OutcomeRefused   = "refused"
 )
+
+// ReasonUnsupportedAction is the reason a client gives when it is asked an action it does not know (one added to
+// the contract after it was written): the checks that need its answer read not-tested.
+const ReasonUnsupportedAction = "unsupported_action"
 
 // Reply is the one JSON line the client prints on stdout. For invoke, reason is the condition code when the
 // client refuses (e.g. interface_invalid), output the domain output it delivers when it completes.
@@ -83,10 +88,24 @@ type Reply struct {
 	// version action only: the resource limits of the client's own validator (schema-interface §12 "Resource
 	// limits"). Absent, the limit rows read not-tested with a reason naming what to declare.
 	Limits *Limits `json:"limits,omitempty"`
+	// invoke-base: what the client attached to and claims for a base A2A invocation of an agent without the
+	// schema-interface extension. Absent, the rows about it (schema-interface §9 rule 14) read not-tested.
+	Governance *Governance `json:"governance,omitempty"`
 	// verify-terms: what the client would show a person about the card's terms (its terms view, as plain text:
 	// lines, clause by clause, each with its grade). Absent, the renderer rows (terms §7 rules 1, 2, 4) read
 	// not-tested.
 	Display *string `json:"display,omitempty"`
+}
+
+// Governance is what a client attaches to and claims for a base A2A invocation (schema-interface §9 rule 14: "The
+// caller MUST NOT infer or prescribe the remote skill's domain schemas from skill descriptions or media types alone,
+// and MUST NOT claim schema-interface conformance or schema-governed compatibility for such an invocation").
+type Governance struct {
+	// SchemaGoverned: the client presents the invocation as schema-interface conformant or schema-governed.
+	SchemaGoverned bool `json:"schema_governed"`
+	// Schemas: every schema, validator schema or Schema Reference the client derived for or attached to the
+	// invocation (none: empty or absent).
+	Schemas []json.RawMessage `json:"schemas,omitempty"`
 }
 
 // Limits are the resource limits a client declares for its own validator (schema-interface §12: "An

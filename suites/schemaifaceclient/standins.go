@@ -38,6 +38,10 @@ var standins = map[string]func() *standin{
 	// member: _uri, _version, _dialect, _digest)
 	"compose-upstream":   func() *standin { return &standin{skills: []*skill{measure()}} },
 	"compose-downstream": func() *standin { return &standin{skills: downstreamSkills()} },
+	// SI-9.14a/b: a base A2A agent (no extension, no describe_skill) whose skill summarize_config takes application/json
+	"plain": func() *standin {
+		return &standin{plain: true, skills: []*skill{{id: PlainSkill, name: "Summarize configuration", inputModes: []string{"application/json"}}}}
+	},
 	// SI-9.10a: the card advertises skill_version 1.2 of the example
 	"skill-version-1-2": func() *standin {
 		k := exampleSkill()
@@ -77,6 +81,7 @@ func StartStandin(name string) (cardURL string, closeFn func(), err error) {
 // ExampleSkill is the worked example's skill id the stand-ins serve; MeasureSkill the composition's upstream skill,
 // LinkMeasurementURI the schema_uri of its output.
 const (
+	PlainSkill         = "summarize_config" // the plain (non-conforming) stand-in's skill
 	ExampleSkill       = sfx.ExampleSkill
 	MeasureSkill       = measureSkill
 	LinkMeasurementURI = sfx.LinkMeasurementURI
