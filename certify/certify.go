@@ -24,7 +24,7 @@ import (
 
 // Scenarios are every document's client scenarios.
 func Scenarios() []cc.Scenario {
-	return append(append(append(append(append(append(SchemaInterface(), SILimits()...), SIBase()...), Delegate()...), Terms()...), Interview()...), OnRequest()...)
+	return append(append(append(append(append(append(append(SchemaInterface(), SILimits()...), SIBase()...), SIRetrieval()...), Delegate()...), Terms()...), Interview()...), OnRequest()...)
 }
 
 // Actions maps each document to the contract action its client rows belong to.
@@ -42,6 +42,13 @@ func Start(_ context.Context, role string, toggles []string) (*cc.Counterpart, e
 			return nil, err
 		}
 		return &cc.Counterpart{CardURL: fx.CardURL(set), Close: fx.Close}, nil
+	}
+	if role == SIStandinRole+siWatchedStandin {
+		u, watched, closeFn, err := sic.StartWatchedStandin()
+		if err != nil {
+			return nil, err
+		}
+		return &cc.Counterpart{CardURL: u, Close: closeFn, Watched: watched}, nil
 	}
 	if name, ok := strings.CutPrefix(role, SIStandinRole); ok {
 		if len(toggles) > 0 {
@@ -151,8 +158,6 @@ func Unreached() map[string]cc.Unreached {
 		"SI-12.2e")
 	nt("a limit on cache consumption: the cache is the client process's memory across invocations, the contract runs one invocation per process, and a client may meet its cache budget by not caching a large document at all, so no single answer shows the limit (limits.cache_entries and cache_bytes are recorded, not graded)",
 		"SI-12.2g")
-	nt("the client's validator is never asked to retrieve through the proxy: a $ref naming a URL the harness watches would need a second listener the contract does not carry yet (SI-6.11b, the refusal of such a document, is graded)",
-		"SI-6.9a")
 	nt("the client's packaged Skill Interface Schema copy is not observable through the contract", "SI-12.9a")
 	nt("needs a second target serving the same skill in the same client process (the cache bound to target identity): the contract runs one counterpart per scenario",
 		"SI-9.61b")

@@ -281,7 +281,6 @@ func TestClientTogglesKillGradedRows(t *testing.T) {
 	indistinguishable := map[sabotage.ID]string{
 		sabotage.SIClientAcceptInvalidDocument:      "the document without output_schema is refused anyway at the schema step (interface_invalid)",
 		sabotage.SIClientAcceptOtherVersionDocument: "the 1.1 document's digest differs from the advertised one: the digest check refuses it",
-		sabotage.SIClientValidatorRetrievalEnabled:  "the retrieval goes to schemas.example, off loopback and never through the proxy; it fails and the client refuses",
 		sabotage.TermsClientEngagesOnCardSummary:    "the engage gate is not part of the verify-terms reply: the client still reports terms not stated",
 		sabotage.TermsClientRefusesAgentOnFailure:   "whether the client still deals with the agent after a failed entry is not part of the verify-terms reply: its outcome, verified list and display equal the card without the entry",
 		sabotage.TermsClientUsesUnverifiedDocument:  "the unverified document's prices reach the reference consumer's internal view (for ranking), not its verified list or its display, which the contract carries",

@@ -644,3 +644,22 @@ func siSends(o *cc.Observation) []siReq {
 	}
 	return out
 }
+
+// siWatchedStandin names the stand-in whose document's $ref names a URL on a listener the harness watches.
+const siWatchedStandin = "external-ref-watched"
+
+// SIRetrieval (SI-6.9a: "Validators MUST perform schema and instance validation with network and filesystem schema
+// retrieval disabled"): the worked example whose condition.unit is a $ref to a loopback URL outside the proxy; the
+// client receives it (describe_skill), never requests that URL, and refuses the document as interface_invalid
+// (SI-6.11b: its validation would need an external retrieval).
+func SIRetrieval() []cc.Scenario {
+	return []cc.Scenario{{ID: "si.invoke.external-ref-watched", Document: siDoc, Role: SIStandinRole + siWatchedStandin, Action: cc.ActionInvoke,
+		Skill: sic.ExampleSkill, Arguments: siExampleArguments(), Control: siClean,
+		Description: "the worked example whose condition.unit is a $ref to a URL on a second loopback listener the harness watches (digests coherent)",
+		Checks: []cc.Check{siSawDescribe("SI-6.9a", "SI-6.11b"), {Rows: []string{"SI-6.9a"}, Expect: "no request reaches the URL the $ref names",
+			Judge: func(o *cc.Observation) cc.Judgement {
+				return cc.Judge(o.Watched == 0, fmt.Sprintf("%d requests reached the watched listener; %s", o.Watched, o.Describe()), lastEx(o))
+			}},
+			// SI-6.11b, as the self-check grades it on the same document: validation would need the retrieval.
+			siRefusedNoDomain("SI-6.11b"), siReason(skiface.InterfaceInvalid, "SI-6.11b")}}}
+}

@@ -21,6 +21,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -171,9 +173,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if !json.Valid(args0) {
 		return refuse("input_invalid", report{Message: clientcert.EnvArguments + " is not JSON", Local: true})
 	}
-	cl := &skiface.Client{A2A: c, Sabotage: set, Limits: lim, Fetch: func(context.Context, string) ([]byte, error) {
-		return nil, errors.New("refclient: schema retrieval refused")
-	}}
+	// Fetch is consulted only by a deliberately broken validator (si.client-validator-retrieval-enabled): it then
+	// retrieves, from loopback only, as such a client would.
+	cl := &skiface.Client{A2A: c, Sabotage: set, Limits: lim, Fetch: loopbackFetch(c)}
 	switch p := getenv(clientcert.EnvPolicy); p {
 	case "", "permit":
 	case "deny":
@@ -455,4 +457,20 @@ func invokeBase(ctx context.Context, cl *skiface.Client, getenv func(string) str
 	}
 	out.Report, _ = json.Marshal(rep)
 	return reply(out)
+}
+
+// loopbackFetch is the schema retrieval a sabotaged validator does: loopback http(s) only, refused before dialing
+// otherwise.
+func loopbackFetch(c *a2a.Client) func(ctx context.Context, u string) ([]byte, error) {
+	return func(ctx context.Context, raw string) ([]byte, error) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return nil, err
+		}
+		if ip := net.ParseIP(u.Hostname()); (u.Scheme != "http" && u.Scheme != "https") || ip == nil || !ip.IsLoopback() {
+			return nil, fmt.Errorf("refclient: refused before dialing: %s is not a loopback http(s) URL", raw)
+		}
+		b, _, err := c.FetchJSON(ctx, raw, a2a.Call{Note: "schema retrieval (sabotaged validator)"})
+		return b, err
+	}
 }

@@ -34,6 +34,9 @@ type Counterpart struct {
 	// the proxy's origin. It returns the bytes to serve (an answer quoting the card's signatures must quote the new
 	// ones); a card whose upstream signature does not verify must stay unverifiable.
 	Resign func(upstream, rewritten []byte, origin string) []byte
+	// Watched, when set, counts the requests that reached listeners the counterpart watches outside the proxy (a
+	// URL a served document names that a conforming client never requests).
+	Watched func() int
 	// RewriteAnswers: the agent's answers to POSTs name the proxy's origin too (an interview answer projects the
 	// card's URLs, which must read as the card the client fetched). Streams are never rewritten.
 	RewriteAnswers bool
@@ -100,11 +103,13 @@ func Judge(ok bool, observed string, ex *Exchange) Judgement {
 
 // Observation is everything one scenario produced: what the client sent and what it reported.
 type Observation struct {
-	Scenario   *Scenario    `json:"-"`
-	Invocation Invocation   `json:"invocation"`
-	Exchanges  []*Exchange  `json:"exchanges"`
-	Error      string       `json:"error,omitempty"` // the counterpart or the proxy did not start
-	Control    *Observation `json:"-"`
+	Scenario   *Scenario   `json:"-"`
+	Invocation Invocation  `json:"invocation"`
+	Exchanges  []*Exchange `json:"exchanges"`
+	Error      string      `json:"error,omitempty"` // the counterpart or the proxy did not start
+	// Watched is how many requests reached the counterpart's watched listeners (Counterpart.Watched).
+	Watched int          `json:"watched,omitempty"`
+	Control *Observation `json:"-"`
 
 	peers   map[string]*Observation
 	secrets []string // credential values handed to the client: redacted from the records
@@ -469,6 +474,9 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	}
 	ob.Invocation = o.Driver.Run(ctx, env)
 	ob.Exchanges = px.Exchanges()
+	if cp.Watched != nil {
+		ob.Watched = cp.Watched()
+	}
 	if down != nil {
 		// The downstream's exchanges follow the upstream's, numbered on, each marked as the downstream's.
 		for _, ex := range down.Exchanges() {

@@ -122,3 +122,16 @@ func limitStandin(name string) (*standin, error) {
 	}
 	return nil, fmt.Errorf("limit stand-in %q: no kind %q", name, kind)
 }
+
+// StartWatchedStandin starts the "external-ref" stand-in (SI-6.9a): the worked example whose condition.unit is a
+// $ref to a URL on a second loopback listener, the document's digests coherent. watched counts the requests that
+// reached that listener: a validator with retrieval disabled sends none.
+func StartWatchedStandin() (cardURL string, watched func() int, closeFn func(), err error) {
+	h := newHits()
+	s := &standin{skills: []*skill{withInput(func(s map[string]any) { setUnit(s, map[string]any{"$ref": h.srv.URL + "/unit.json"}) })}}
+	if err := s.start(); err != nil {
+		h.srv.Close()
+		return "", nil, nil, err
+	}
+	return s.cardURL(), func() int { return int(h.n.Load()) }, func() { s.close(); h.srv.Close() }, nil
+}
