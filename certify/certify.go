@@ -24,7 +24,7 @@ import (
 
 // Scenarios are every document's client scenarios.
 func Scenarios() []cc.Scenario {
-	return append(append(append(append(append(append(append(SchemaInterface(), SILimits()...), SIBase()...), SIRetrieval()...), Delegate()...), Terms()...), Interview()...), OnRequest()...)
+	return append(append(append(append(append(append(append(append(SchemaInterface(), SILimits()...), SIBase()...), SIRetrieval()...), SITwoTargets()...), Delegate()...), Terms()...), Interview()...), OnRequest()...)
 }
 
 // Actions maps each document to the contract action its client rows belong to.
@@ -152,15 +152,11 @@ func Unreached() map[string]cc.Unreached {
 			out[id] = cc.Unreached{Verdict: harness.NotTested, Reason: reason}
 		}
 	}
-	out["SI-6.2"] = cc.Unreached{Verdict: harness.NotTested, Action: cc.ActionDelegate,
-		Reason: "needs two endpoints issuing the same task id to one client process, and the client's later look-ups of each: the delegate action reports one hop, not the client's task table"}
 	nt("a compilation time limit: how long a schema takes to compile depends on the client's validator and machine, so no document the harness builds is sure to exceed a declared budget (limits.compile_time_ms is recorded, not graded); a too-small budget set by the harness would test a configuration, not the client",
 		"SI-12.2e")
 	nt("a limit on cache consumption: the cache is the client process's memory across invocations, the contract runs one invocation per process, and a client may meet its cache budget by not caching a large document at all, so no single answer shows the limit (limits.cache_entries and cache_bytes are recorded, not graded)",
 		"SI-12.2g")
 	nt("the client's packaged Skill Interface Schema copy is not observable through the contract", "SI-12.9a")
-	nt("needs a second target serving the same skill in the same client process (the cache bound to target identity): the contract runs one counterpart per scenario",
-		"SI-9.61b")
 	nt("about ranking or filtering several agents (absence must not rank as free): the verify-terms action reads one card per invocation and its reply carries no ranking",
 		"TE-7.3b")
 	return out

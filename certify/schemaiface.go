@@ -663,3 +663,95 @@ func SIRetrieval() []cc.Scenario {
 			// SI-6.11b, as the self-check grades it on the same document: validation would need the retrieval.
 			siRefusedNoDomain("SI-6.11b"), siReason(skiface.InterfaceInvalid, "SI-6.11b")}}}
 }
+
+// siAt are the requests the client sent to the scenario's first (downstream false) or second target.
+func siAt(o *cc.Observation, second bool) []siReq {
+	var out []siReq
+	for _, r := range siRequests(o) {
+		if r.ex.Downstream == second {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func siCount(rs []siReq, kind string) int {
+	n := 0
+	for _, r := range rs {
+		if r.kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// siTaskLookups are the GetTask requests among rs (JSON-RPC GetTask, or HTTP+JSON GET …/tasks/{id}).
+func siTaskLookups(rs []siReq) int {
+	n := 0
+	for _, r := range rs {
+		if r.method == a2a.MethodGetTask || r.ex.Method == http.MethodGet && strings.Contains(r.ex.Path, "/tasks/") {
+			n++
+		}
+	}
+	return n
+}
+
+// SITwoTargets are the scenarios in which one client process meets two targets (EXTCONF_CARD_URLS): the same
+// skill, version and digest at both (SI-9.61b: the document validated at the first is no licence to delegate at
+// the second without its describe_skill), and two endpoints issuing the same task id (SI-6.2: each later look-up
+// goes to the endpoint that issued the task). A client that contacts only the first card does not use the
+// contract's EXTCONF_CARD_URLS: the rows read not-tested.
+func SITwoTargets() []cc.Scenario {
+	args := siExampleArguments()
+	both := func(o *cc.Observation) (first, second []siReq, j *cc.Judgement) {
+		first, second = siAt(o, false), siAt(o, true)
+		switch {
+		case siCount(first, "domain") == 0:
+			b := cc.Block("positive control failed: the client delegates at the first target — " + o.Describe())
+			return nil, nil, &b
+		case len(second) == 0:
+			u := cc.Unanswered("the client contacted only the first card: it does not invoke at each card of " + cc.EnvCardURLs)
+			return nil, nil, &u
+		}
+		return first, second, nil
+	}
+	return []cc.Scenario{
+		{ID: "si.invoke.two-targets", Document: siDoc, Role: SIStandinRole + "example", Downstream: SIStandinRole + "example", Action: cc.ActionInvoke,
+			Skill: sic.ExampleSkill, Arguments: args, Control: siClean,
+			Description: "two targets advertising the same skill, skill_version and interface_digest, invoked one after the other by one client process",
+			Checks: []cc.Check{{Rows: []string{"SI-9.61b"}, Expect: "the second target's domain-skill request follows that target's own describe_skill",
+				Judge: func(o *cc.Observation) cc.Judgement {
+					_, second, j := both(o)
+					if j != nil {
+						return *j
+					}
+					for _, r := range second {
+						switch r.kind {
+						case "describe":
+							return cc.Pass("describe_skill at the second target before its domain-skill request", r.ex)
+						case "domain":
+							return cc.Fail("the domain-skill request reached the second target with no describe_skill of its own before it (a document cached from the first target reused)", r.ex)
+						}
+					}
+					return cc.Block("positive control failed: the client delegates at the second target — " + o.Describe())
+				}}}},
+		{ID: "si.invoke.same-task-id", Document: siDoc, Role: SIStandinRole + "example-task-123", Downstream: SIStandinRole + "example-task-123", Action: cc.ActionInvoke,
+			Skill: sic.ExampleSkill, Arguments: args, Control: siClean, Env: map[string]string{cc.EnvRefresh: "1"},
+			Description: "two endpoints that both issue task id task-123; afterwards the client looks each task up once more (" + cc.EnvRefresh + ")",
+			Checks: []cc.Check{{Rows: []string{"SI-6.2"}, Expect: "each endpoint receives a GetTask for the task it issued (task-123 at two endpoints is two tasks)",
+				Judge: func(o *cc.Observation) cc.Judgement {
+					first, second, j := both(o)
+					if j != nil {
+						return *j
+					}
+					if siCount(second, "domain") == 0 {
+						return cc.Block("positive control failed: the client delegates at the second endpoint — " + o.Describe())
+					}
+					a, b := siTaskLookups(first), siTaskLookups(second)
+					if a+b == 0 {
+						return cc.Unanswered("the client looked no task up: it does not implement " + cc.EnvRefresh)
+					}
+					return cc.Judge(a > 0 && b > 0, fmt.Sprintf("GetTask at the first endpoint: %d, at the second: %d", a, b), lastEx(o))
+				}}}},
+	}
+}

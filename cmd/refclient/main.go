@@ -193,8 +193,30 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if action == clientcert.ActionInvokeBase {
 		return invokeBase(ctx, cl, getenv, set, reply)
 	}
-	res, err := cl.Invoke(ctx, skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill),
-		Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
+	// One target, or each of EXTCONF_CARD_URLS in turn with the same client (its cache and task table): the reply is
+	// the first refusal, else the last completion.
+	cards := []string{getenv(clientcert.EnvCardURL)}
+	if raw := getenv(clientcert.EnvCardURLs); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &cards); err != nil || len(cards) == 0 {
+			return refuse("input_invalid", report{Message: clientcert.EnvCardURLs + " is not a JSON array of card URLs", Local: true})
+		}
+	}
+	var res *skiface.Result
+	var done []*skiface.Result
+	for _, card := range cards {
+		res, err = cl.Invoke(ctx, skiface.Request{CardURL: card, SkillID: getenv(clientcert.EnvSkill), Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
+		if err != nil {
+			break
+		}
+		done = append(done, res)
+	}
+	if err == nil && getenv(clientcert.EnvRefresh) == "1" {
+		for _, r := range done {
+			if r.Task != nil {
+				_, _, _ = cl.Refresh(ctx, *r.Task) // where the task table says the task lives
+			}
+		}
+	}
 	var task *clientcert.TaskRef
 	if res != nil && res.Task != nil {
 		task = &clientcert.TaskRef{ID: res.Task.ID, State: res.RemoteState}

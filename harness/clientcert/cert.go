@@ -50,8 +50,9 @@ type Scenario struct {
 	ID       string `json:"id"`
 	Document string `json:"document"`
 	Role     string `json:"role"` // the counterpart agent's role
-	// Downstream, when set, is the role of a second counterpart (behind its own recording proxy) the client
-	// delegates to: the delegate action's downstream agent.
+	// Downstream, when set, is the role of a second counterpart (behind its own recording proxy): the delegate
+	// action's downstream agent (EXTCONF_DOWNSTREAM_CARD_URL), or the invoke action's second target (both cards in
+	// EXTCONF_CARD_URLS). Its exchanges are marked downstream.
 	Downstream string          `json:"downstream,omitempty"`
 	Action     string          `json:"action"`
 	Toggles    []string        `json:"toggles,omitempty"` // agent-side sabotage on the counterpart
@@ -455,7 +456,12 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 			return ob
 		}
 		defer down.Close()
-		env[EnvDownCardURL] = down.CardURL
+		if sc.Action == ActionInvoke {
+			both, _ := json.Marshal([]string{px.CardURL, down.CardURL})
+			env[EnvCardURLs] = string(both)
+		} else {
+			env[EnvDownCardURL] = down.CardURL
+		}
 	}
 	if sc.Skill != "" {
 		env[EnvSkill] = sc.Skill

@@ -27,6 +27,8 @@ const (
 	EnvSkillVer    = "EXTCONF_SKILL_VERSION"       // invoke: the skill_version the caller asks for ("" or absent: the advertised one)
 	EnvPolicy      = "EXTCONF_LOCAL_POLICY"        // invoke: the caller's local policy: permit (absent) | deny | no-approval
 	EnvDownCardURL = "EXTCONF_DOWNSTREAM_CARD_URL" // delegate: the downstream agent's card, through its own proxy
+	EnvCardURLs    = "EXTCONF_CARD_URLS"           // invoke: a JSON array of cards (two targets, each behind its own proxy): invoke the skill at each, in order, in this one process
+	EnvRefresh     = "EXTCONF_REFRESH_TASKS"       // invoke with EXTCONF_CARD_URLS: "1" — afterwards look each task created up once more (GetTask) where the client's task table says it lives
 	EnvDownSkill   = "EXTCONF_DOWNSTREAM_SKILL"    // delegate: the downstream skill_id to hand the upstream output to
 	EnvTransferAdd = "EXTCONF_TRANSFER_MEMBERS"    // delegate: a JSON object of members the orchestrator adds to the transferred instance
 	EnvDomainRule  = "EXTCONF_DOMAIN_RULE"         // delegate: a freshness rule {"schema_uri","max_age_seconds","now"} the orchestrator enforces

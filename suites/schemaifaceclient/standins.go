@@ -38,6 +38,8 @@ var standins = map[string]func() *standin{
 	// member: _uri, _version, _dialect, _digest)
 	"compose-upstream":   func() *standin { return &standin{skills: []*skill{measure()}} },
 	"compose-downstream": func() *standin { return &standin{skills: downstreamSkills()} },
+	// SI-6.2: the worked example, every task issued with the id task-123 (two of these: two endpoints, one id)
+	"example-task-123": func() *standin { return &standin{skills: []*skill{exampleSkill()}, taskID: "task-123"} },
 	// SI-9.14a/b: a base A2A agent (no extension, no describe_skill) whose skill summarize_config takes application/json
 	"plain": func() *standin {
 		return &standin{plain: true, skills: []*skill{{id: PlainSkill, name: "Summarize configuration", inputModes: []string{"application/json"}}}}
