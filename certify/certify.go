@@ -157,8 +157,6 @@ func Unreached() map[string]cc.Unreached {
 	nt("a limit on cache consumption: the cache is the client process's memory across invocations, the contract runs one invocation per process, and a client may meet its cache budget by not caching a large document at all, so no single answer shows the limit (limits.cache_entries and cache_bytes are recorded, not graded)",
 		"SI-12.2g")
 	nt("the client's packaged Skill Interface Schema copy is not observable through the contract", "SI-12.9a")
-	nt("about ranking or filtering several agents (absence must not rank as free): the verify-terms action reads one card per invocation and its reply carries no ranking",
-		"TE-7.3b")
 	return out
 }
 

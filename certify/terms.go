@@ -100,6 +100,7 @@ func Terms() []cc.Scenario {
 	const noExt, oneGood = "te.verify.no-extension", "te.verify.one-good"
 	return []cc.Scenario{
 		good,
+		teRanking(),
 		sc(oneGood, termsfix.SetOneGood, "the fixed_fee entry alone: what the two-entry card with one failing entry must read as"),
 		sc("te.verify.two-one-failing", termsfix.SetTwoOneFailing, "the good fixed_fee entry plus a no_charge entry whose url answers 404", teAsAbsent(oneGood, true)),
 		sc("te.verify.url-refused", termsfix.SetURLRefused, "the proposal url's port refuses connections", teAsAbsent(noExt, false)),
@@ -125,7 +126,7 @@ func Terms() []cc.Scenario {
 					if r == nil {
 						return cc.Fail(o.Describe(), nil)
 					}
-					b, _ := json.Marshal(r)
+					b := teShown(r)
 					ok := r.Outcome == cc.OutcomeRefused && r.Reason == TermsNotStated && !teFreeWords.Match(b)
 					return cc.Judge(ok, strings.TrimSpace(string(b)), nil)
 				}}),
@@ -389,8 +390,62 @@ func teNotUsed() cc.Check {
 			if !teFetched(o) || !teQuoted(o, regexp.MustCompile(regexp.QuoteMeta(termsfix.Marker))) {
 				return cc.Block("the client did not fetch the unverified document carrying the marker — " + o.Describe())
 			}
-			b, _ := json.Marshal(o.Reply())
+			b := teShown(o.Reply())
 			ok := !strings.Contains(string(b), termsfix.Marker) && len(o.Reply().Verified) == 0
 			return cc.Judge(ok, fmt.Sprintf("verified %v; display:\n%s", o.Reply().Verified, d), nil)
 		}}
+}
+
+// teRanking (TE-7.3b): a catalog of three agents — one without the extension, one priced, one no_charge — ranked
+// and filtered by the client (EXTCONF_CARD_URLS, the reply's ranking). The agent without the extension must not
+// match the no-charge filter, nor rank ahead of an agent with verified terms (§7 rule 3: absence is no negative
+// assertion, so neither "free" nor the cheapest); keeping it apart or last is the client's choice.
+func teRanking() cc.Scenario {
+	card := func(set string) string { return "{proxy}/" + set + "/agent-card.json" }
+	cards, _ := json.Marshal([]string{card(termsfix.SetNoExtension), card(termsfix.SetOneGood), card(termsfix.SetFreeOnly)})
+	is := func(name, set string) bool { return strings.HasSuffix(name, "/"+set+"/agent-card.json") }
+	return cc.Scenario{ID: "te.rank.catalog", Document: "terms", Role: TermsFixtureRole + termsfix.SetOneGood, Action: cc.ActionVerifyTerms,
+		Env: map[string]string{cc.EnvCardURLs: string(cards)}, Control: teGood,
+		Description: "a catalog of three cards (no extension, a priced proposal, a no_charge proposal) the client ranks by price and filters for no charge",
+		Checks: []cc.Check{{Rows: []string{"TE-7.3b"}, Expect: "the agent without the extension is not matched by the no-charge filter and does not rank ahead of an agent with verified terms",
+			Judge: func(o *cc.Observation) cc.Judgement {
+				r := o.Reply()
+				switch {
+				case r == nil:
+					return cc.Block("no reply — " + o.Describe())
+				case r.Ranking == nil:
+					return cc.Unanswered("the client's verify-terms reply carries no ranking of the cards in " + cc.EnvCardURLs)
+				}
+				rk := r.Ranking
+				seen := fmt.Sprintf("by price %v, not stated %v, no charge %v", rk.ByPrice, rk.NotStated, rk.NoCharge)
+				first := -1 // the first agent with verified terms in the ranking
+				for i, n := range rk.ByPrice {
+					if first < 0 && (is(n, termsfix.SetOneGood) || is(n, termsfix.SetFreeOnly)) {
+						first = i
+					}
+				}
+				if first < 0 {
+					return cc.Block("positive control failed: the client ranks the agents with verified terms — " + seen)
+				}
+				for _, n := range rk.NoCharge {
+					if is(n, termsfix.SetNoExtension) {
+						return cc.Fail("the no-charge filter matches the agent without the extension: "+seen, nil)
+					}
+				}
+				for i, n := range rk.ByPrice {
+					if is(n, termsfix.SetNoExtension) && i < first {
+						return cc.Fail("the agent without the extension ranks ahead of the agents with verified terms: "+seen, nil)
+					}
+				}
+				return cc.Pass(seen, nil)
+			}}}}
+}
+
+// teShown is the reply as graded for wording: every member but report, which is the client's free-form diagnostic
+// record (it may name a sabotage toggle, quote a failure), not what it states or shows.
+func teShown(r *cc.Reply) []byte {
+	c := *r
+	c.Report = nil
+	b, _ := json.Marshal(c)
+	return b
 }

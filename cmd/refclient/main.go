@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	sab := fs.String("sabotage", getenv("EXTCONF_REFCLIENT_SABOTAGE"), "comma-separated client-side toggles to switch on (a deliberately broken client)")
 	actions := fs.String("actions", "", "declare only these contract actions in the version reply (comma-separated; default: all five), as a client implementing a subset would")
-	omit := fs.String("omit", "", "answer as a client that predates these contract members (comma-separated: limits, display): the version reply declares no limits, the verify-terms reply carries no display")
+	omit := fs.String("omit", "", "answer as a client that predates these contract members (comma-separated: limits, display, ranking): the version reply declares no limits, the verify-terms reply carries no display, a catalog is not ranked")
 	limitsFlag := fs.String("limits", "", "run the invoke action with these validator limits, and declare them (comma-separated name=value: schema_bytes, nesting, reference_depth, payload_bytes; default: the reference client's)")
 	ignoreDigest := fs.Bool("ignore-digest", false, "shorthand for --sabotage "+string(sabotage.SIClientSkipDocumentDigest)+": trust the carried interface digest without calculating it")
 	if err := fs.Parse(args); err != nil {
@@ -156,6 +156,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	switch action {
 	case clientcert.ActionVerifyTerms:
+		if raw := getenv(clientcert.EnvCardURLs); raw != "" && !omitted("ranking") {
+			return rankTerms(ctx, c, raw, set, reply)
+		}
 		return verifyTerms(ctx, c, getenv(clientcert.EnvCardURL), set, !omitted("display"), reply)
 	case clientcert.ActionInterview:
 		var hdr map[string][]string
@@ -495,4 +498,34 @@ func loopbackFetch(c *a2a.Client) func(ctx context.Context, u string) ([]byte, e
 		b, _, err := c.FetchJSON(ctx, raw, a2a.Call{Note: "schema retrieval (sabotaged validator)"})
 		return b, err
 	}
+}
+
+// rankTerms is the reference catalog (harness/verify/terms RankByPrice, NoCharge) over the cards of
+// EXTCONF_CARD_URLS: ranked by lowest verified price, agents whose terms are not stated kept apart.
+func rankTerms(ctx context.Context, c *a2a.Client, raw string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	var cards []string
+	if err := json.Unmarshal([]byte(raw), &cards); err != nil {
+		b, _ := json.Marshal(report{Message: clientcert.EnvCardURLs + ": " + err.Error(), Sabotage: set.IDs()})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "input_invalid", Report: b})
+	}
+	var ls []vterms.Listing
+	for _, u := range cards {
+		card, _, err := c.FetchCard(ctx, u, a2a.Call{Note: "refclient: a catalog card"})
+		if err != nil {
+			b, _ := json.Marshal(report{Message: err.Error(), Sabotage: set.IDs()})
+			return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "error", Report: b})
+		}
+		ls = append(ls, vterms.Listing{Name: u, Outcome: vterms.Card(ctx, c, card, set)})
+	}
+	names := func(ls []vterms.Listing) []string {
+		out := []string{}
+		for _, l := range ls {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	r := vterms.RankByPrice(ls, set)
+	b, _ := json.Marshal(report{Sabotage: set.IDs()})
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Report: b, Ranking: &clientcert.Ranking{
+		ByPrice: names(r.Priced), NotStated: names(r.NotStated), NoCharge: names(vterms.Filter(ls, vterms.NoCharge(set)))}})
 }

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -58,7 +59,8 @@ type Scenario struct {
 	Toggles    []string        `json:"toggles,omitempty"` // agent-side sabotage on the counterpart
 	Skill      string          `json:"skill,omitempty"`
 	Arguments  json.RawMessage `json:"arguments,omitempty"`
-	// Env are the action's other contract variables (runner, the person's request, other sources, …).
+	// Env are the action's other contract variables (runner, the person's request, other sources, …); "{proxy}"
+	// in a value is the recording proxy's origin (other cards the same counterpart serves, through the proxy).
 	Env         map[string]string `json:"env,omitempty"`
 	Description string            `json:"description"`
 	// Control names the scenario whose completion is this one's positive control: a client that cannot complete
@@ -469,8 +471,12 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	if len(sc.Arguments) > 0 {
 		env[EnvArguments] = string(sc.Arguments)
 	}
+	origin := px.CardURL
+	if u, err := url.Parse(px.CardURL); err == nil {
+		origin = u.Scheme + "://" + u.Host
+	}
 	for k, v := range sc.Env {
-		env[k] = v
+		env[k] = strings.ReplaceAll(v, "{proxy}", origin)
 	}
 	for k, v := range cp.Env {
 		env[k] = v

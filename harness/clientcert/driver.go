@@ -27,7 +27,7 @@ const (
 	EnvSkillVer    = "EXTCONF_SKILL_VERSION"       // invoke: the skill_version the caller asks for ("" or absent: the advertised one)
 	EnvPolicy      = "EXTCONF_LOCAL_POLICY"        // invoke: the caller's local policy: permit (absent) | deny | no-approval
 	EnvDownCardURL = "EXTCONF_DOWNSTREAM_CARD_URL" // delegate: the downstream agent's card, through its own proxy
-	EnvCardURLs    = "EXTCONF_CARD_URLS"           // invoke: a JSON array of cards (two targets, each behind its own proxy): invoke the skill at each, in order, in this one process
+	EnvCardURLs    = "EXTCONF_CARD_URLS"           // invoke: a JSON array of cards (two targets, each behind its own proxy): invoke the skill at each, in order, in this one process; verify-terms: the cards of a catalog to rank (the reply's ranking)
 	EnvRefresh     = "EXTCONF_REFRESH_TASKS"       // invoke with EXTCONF_CARD_URLS: "1" — afterwards look each task created up once more (GetTask) where the client's task table says it lives
 	EnvDownSkill   = "EXTCONF_DOWNSTREAM_SKILL"    // delegate: the downstream skill_id to hand the upstream output to
 	EnvTransferAdd = "EXTCONF_TRANSFER_MEMBERS"    // delegate: a JSON object of members the orchestrator adds to the transferred instance
@@ -93,10 +93,21 @@ type Reply struct {
 	// invoke-base: what the client attached to and claims for a base A2A invocation of an agent without the
 	// schema-interface extension. Absent, the rows about it (schema-interface §9 rule 14) read not-tested.
 	Governance *Governance `json:"governance,omitempty"`
+	// verify-terms with EXTCONF_CARD_URLS: how the client ranks and filters those agents by their terms. Absent,
+	// the ranking row (terms §7 rule 3) reads not-tested.
+	Ranking *Ranking `json:"ranking,omitempty"`
 	// verify-terms: what the client would show a person about the card's terms (its terms view, as plain text:
 	// lines, clause by clause, each with its grade). Absent, the renderer rows (terms §7 rules 1, 2, 4) read
 	// not-tested.
 	Display *string `json:"display,omitempty"`
+}
+
+// Ranking is a terms client's catalog view of several agents (terms §7 rule 3: a consumer "MUST NOT rank or filter
+// agents as if absence were a negative assertion"), each agent named by its card URL as handed.
+type Ranking struct {
+	ByPrice   []string `json:"by_price"`             // the agents it ranks by price, cheapest first
+	NotStated []string `json:"not_stated,omitempty"` // the agents it keeps apart as terms not stated
+	NoCharge  []string `json:"no_charge"`            // the agents its "no charge" filter matches
 }
 
 // Governance is what a client attaches to and claims for a base A2A invocation (schema-interface §9 rule 14: "The
