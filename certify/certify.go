@@ -156,7 +156,7 @@ func Unreached() map[string]cc.Unreached {
 		"SI-12.2e")
 	nt("a limit on cache consumption: the cache is the client process's memory across invocations, the contract runs one invocation per process, and a client may meet its cache budget by not caching a large document at all, so no single answer shows the limit (limits.cache_entries and cache_bytes are recorded, not graded)",
 		"SI-12.2g")
-	nt("the client's packaged Skill Interface Schema copy is not observable through the contract", "SI-12.9a")
+	nt("the client's packaged Skill Interface Schema copy lives inside the client: no answer of the counterpart reaches or alters it, so the contract can neither tamper with it nor see the integrity check refuse it (a client's own tests can: see the self-check's spec)", "SI-12.9a")
 	return out
 }
 
