@@ -193,6 +193,59 @@ func TestDeclaredActionsScopeTheRun(t *testing.T) {
 	}
 }
 
+// A client predating the contract's limits and display members (it declares no limits, shows nothing) is neither
+// failed nor passed on the rows that need them: they read not-tested with a reason naming what to declare, and the
+// run's status rests on the rest.
+func TestUndeclaredMembersReadNotTested(t *testing.T) {
+	// It declares every action (no actions list) yet knows no invoke-base: it answers unsupported_action.
+	cmd := `if [ "$EXTCONF_ACTION" = invoke-base ]; then echo '{"outcome":"refused","reason":"unsupported_action"}'; ` +
+		`elif [ "$EXTCONF_ACTION" = version ]; then echo '{"name":"older client","version":"0"}'; else exec ` + refclient + ` --omit limits,display; fi`
+	res := certifyCmdDocs(t, cmd, "schema-interface", "terms")
+	if res.Status != "passed" {
+		t.Errorf("status %s", res.Status)
+	}
+	v := verdicts(res)
+	for _, id := range []string{"SI-12.2a", "SI-12.2b", "SI-12.2c", "SI-12.2d", "SI-12.2f", "SI-12.3b"} {
+		if v[id].Verdict != harness.NotTested || !strings.Contains(v[id].Detail, "declare limits.") {
+			t.Errorf("%s: %s %q", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	for _, id := range []string{"TE-7.1a", "TE-7.1b", "TE-7.1c", "TE-7.2a", "TE-7.2b", "TE-7.4b"} {
+		if v[id].Verdict != harness.NotTested || !strings.Contains(v[id].Detail, "carries no display") {
+			t.Errorf("%s: %s %q", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	for _, id := range []string{"SI-9.14a", "SI-9.14b"} {
+		if v[id].Verdict != harness.NotTested || !strings.Contains(v[id].Detail, "does not know the invoke-base action") {
+			t.Errorf("%s: %s %q", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	if v["TE-7.4a"].Verdict != harness.ExecutedPass { // graded on the outcome and verified list, which every client gives
+		t.Errorf("TE-7.4a: %s %s", v["TE-7.4a"].Verdict, v["TE-7.4a"].Detail)
+	}
+	b, _ := cc.Bundle(res, catalog.MustLoad(), nil, harness.Runner{Name: "ci", Tier: "self"})
+	if b.Target.Client.ScopeStatus != "passed" {
+		t.Errorf("bundle scope status %s", b.Target.Client.ScopeStatus)
+	}
+}
+
+// A client whose (conforming) limits are larger than the reference client's declares them and is served larger
+// documents: it passes, never failed for limits it does not have to have.
+func TestLargerDeclaredLimitsPass(t *testing.T) {
+	res := certifyCmd(t, refclient+" --limits schema_bytes=2097152,reference_depth=64,payload_bytes=8388608,nesting=200")
+	v := verdicts(res)
+	for _, id := range []string{"SI-12.2a", "SI-12.2b", "SI-12.2c", "SI-12.2d", "SI-12.2f", "SI-12.3b"} {
+		if v[id].Verdict != harness.ExecutedPass {
+			t.Errorf("%s: %s %s", id, v[id].Verdict, v[id].Detail)
+		}
+	}
+	for _, s := range res.Scenarios {
+		if s.ID == "si.limit.nesting.over" && !strings.HasSuffix(s.Role, ":416") {
+			t.Errorf("the nesting scenario served %s for a declared 200", s.Role)
+		}
+	}
+}
+
 // A client that ignores digest mismatches (the adapter's --ignore-digest) fails the digest rows: it sends the
 // domain-skill request after a describe_skill answer whose document does not match its digests.
 func TestIgnoreDigestFails(t *testing.T) {
@@ -228,8 +281,9 @@ func TestClientTogglesKillGradedRows(t *testing.T) {
 	indistinguishable := map[sabotage.ID]string{
 		sabotage.SIClientAcceptInvalidDocument:      "the document without output_schema is refused anyway at the schema step (interface_invalid)",
 		sabotage.SIClientAcceptOtherVersionDocument: "the 1.1 document's digest differs from the advertised one: the digest check refuses it",
-		sabotage.SIClientValidatorRetrievalEnabled:  "the retrieval goes to schemas.example, off loopback and never through the proxy; it fails and the client refuses",
 		sabotage.TermsClientEngagesOnCardSummary:    "the engage gate is not part of the verify-terms reply: the client still reports terms not stated",
+		sabotage.TermsClientRefusesAgentOnFailure:   "whether the client still deals with the agent after a failed entry is not part of the verify-terms reply: its outcome, verified list and display equal the card without the entry",
+		sabotage.TermsClientUsesUnverifiedDocument:  "the unverified document's prices reach the reference consumer's internal view (for ranking), not its verified list or its display, which the contract carries",
 	}
 	// Targets of a toggle the contract cannot tell apart, while it kills the toggle's others.
 	partly := map[sabotage.ID]map[string]string{
@@ -319,8 +373,16 @@ func TestNodeSDKClient(t *testing.T) {
 		}
 	}
 	for _, s := range res.Scenarios {
-		if (s.Action == cc.ActionInvoke) != (s.NotRun == "") {
+		limit := strings.HasPrefix(s.ID, "si.limit.") // fitted to declared limits: this client declares none
+		if (s.Action == cc.ActionInvoke && !limit) != (s.NotRun == "") || limit && !strings.Contains(s.NotRun, "declares no") {
 			t.Errorf("scenario %s (%s): not run %q", s.ID, s.Action, s.NotRun)
+		}
+	}
+	// It declares no validator limits: the limit rows read not-tested naming the member to declare, and the run's
+	// status does not count them.
+	for _, id := range []string{"SI-12.2a", "SI-12.2b", "SI-12.2c", "SI-12.2d", "SI-12.2f", "SI-12.3b"} {
+		if v[id].Verdict != harness.NotTested || !strings.Contains(v[id].Detail, "declare limits.") {
+			t.Errorf("%s: %s %q (the client declares no limits)", id, v[id].Verdict, v[id].Detail)
 		}
 	}
 	for _, id := range []string{"SI-2.1c", "SI-2.2b", "SI-7.1b", "SI-8.2a", "SI-9.3a", "SI-9.3b", "SI-9.4", "SI-9.10a", "SI-9.16", "SI-9.22", "SI-9.31",

@@ -6,6 +6,8 @@
 //	runsuite client --cmd "refclient --ignore-digest"          # deliberately broken: trusts carried digests
 //	runsuite client --cmd "refclient --sabotage si.client-no-activation-header"
 //	runsuite client --cmd "refclient --actions relay"            # a client implementing one action
+//	runsuite client --cmd "refclient --omit limits,display"      # a client predating those contract members
+//	runsuite client --cmd "refclient --limits nesting=512"       # larger (conforming) limits, declared
 //
 // --sabotage takes the reference client's own toggles (`runsuite sabotage list`, side client); it exists so the
 // certification of a client can be shown to fail a client that breaks a rule.
@@ -19,7 +21,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,10 +57,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	sab := fs.String("sabotage", getenv("EXTCONF_REFCLIENT_SABOTAGE"), "comma-separated client-side toggles to switch on (a deliberately broken client)")
 	actions := fs.String("actions", "", "declare only these contract actions in the version reply (comma-separated; default: all five), as a client implementing a subset would")
+	omit := fs.String("omit", "", "answer as a client that predates these contract members (comma-separated: limits, display, ranking): the version reply declares no limits, the verify-terms reply carries no display, a catalog is not ranked")
+	limitsFlag := fs.String("limits", "", "run the invoke action with these validator limits, and declare them (comma-separated name=value: schema_bytes, nesting, reference_depth, payload_bytes; default: the reference client's)")
 	ignoreDigest := fs.Bool("ignore-digest", false, "shorthand for --sabotage "+string(sabotage.SIClientSkipDocumentDigest)+": trust the carried interface digest without calculating it")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	lim := skiface.DefaultLimits() // the limits the invoke action runs with (skiface.Client's defaults, unless --limits)
+	for _, kv := range strings.Split(*limitsFlag, ",") {
+		if kv == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			fmt.Fprintln(stderr, "refclient: --limits:", kv)
+			return 2
+		}
+		switch k {
+		case "schema_bytes":
+			lim.MaxSchemaBytes = n
+		case "nesting":
+			lim.MaxNesting = n
+		case "reference_depth":
+			lim.MaxRefDepth = n
+		case "payload_bytes":
+			lim.MaxPayloadBytes = int64(n)
+		default:
+			fmt.Fprintln(stderr, "refclient: --limits: no limit", k)
+			return 2
+		}
+	}
+	omitted := func(member string) bool { return slices.Contains(strings.Split(*omit, ","), member) }
 	ids := strings.Split(*sab, ",")
 	if *ignoreDigest {
 		ids = append(ids, string(sabotage.SIClientSkipDocumentDigest))
@@ -82,15 +115,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		if !set.Empty() {
 			v += "+sabotage:" + strings.Join(set.IDs(), ",")
 		}
-		declared := []string{clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}
+		declared := []string{clientcert.ActionInvoke, clientcert.ActionInvokeBase, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay}
 		if *actions != "" {
 			declared = strings.Split(*actions, ",")
 		}
+		var limits *clientcert.Limits
+		if !omitted("limits") {
+			limits = &clientcert.Limits{SchemaBytes: lim.MaxSchemaBytes, Nesting: lim.MaxNesting, ReferenceDepth: lim.MaxRefDepth,
+				ReferenceCycles: true, PayloadBytes: int(lim.MaxPayloadBytes), CompileTimeMS: int(lim.CompileTimeout.Milliseconds()),
+				CacheEntries: lim.MaxCacheEntries, CacheBytes: lim.MaxCacheBytes}
+		}
 		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
-			Version: v, Actions: declared})
-	case clientcert.ActionInvoke, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
+			Version: v, Actions: declared, Limits: limits})
+	case clientcert.ActionInvoke, clientcert.ActionInvokeBase, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
-		return refuse("unsupported_action", report{Message: "this adapter speaks the invoke, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
+		return refuse(clientcert.ReasonUnsupportedAction, report{Message: "this adapter speaks the invoke, invoke-base, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
 	}
 	timeout := 30 * time.Second
 	if s, err := strconv.Atoi(getenv(clientcert.EnvTimeoutSecs)); err == nil && s > 1 {
@@ -117,7 +156,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	switch action {
 	case clientcert.ActionVerifyTerms:
-		return verifyTerms(ctx, c, getenv(clientcert.EnvCardURL), set, reply)
+		if raw := getenv(clientcert.EnvCardURLs); raw != "" && !omitted("ranking") {
+			return rankTerms(ctx, c, raw, set, reply)
+		}
+		return verifyTerms(ctx, c, getenv(clientcert.EnvCardURL), set, !omitted("display"), reply)
 	case clientcert.ActionInterview:
 		var hdr map[string][]string
 		if h := getenv(clientcert.EnvAuthHeader); h != "" {
@@ -134,9 +176,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if !json.Valid(args0) {
 		return refuse("input_invalid", report{Message: clientcert.EnvArguments + " is not JSON", Local: true})
 	}
-	cl := &skiface.Client{A2A: c, Sabotage: set, Fetch: func(context.Context, string) ([]byte, error) {
-		return nil, errors.New("refclient: schema retrieval refused")
-	}}
+	// Fetch is consulted only by a deliberately broken validator (si.client-validator-retrieval-enabled): it then
+	// retrieves, from loopback only, as such a client would.
+	cl := &skiface.Client{A2A: c, Sabotage: set, Limits: lim, Fetch: loopbackFetch(c)}
 	switch p := getenv(clientcert.EnvPolicy); p {
 	case "", "permit":
 	case "deny":
@@ -151,8 +193,33 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if action == clientcert.ActionDelegate {
 		return delegate(ctx, cl, getenv, args0, set, reply)
 	}
-	res, err := cl.Invoke(ctx, skiface.Request{CardURL: getenv(clientcert.EnvCardURL), SkillID: getenv(clientcert.EnvSkill),
-		Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
+	if action == clientcert.ActionInvokeBase {
+		return invokeBase(ctx, cl, getenv, set, reply)
+	}
+	// One target, or each of EXTCONF_CARD_URLS in turn with the same client (its cache and task table): the reply is
+	// the first refusal, else the last completion.
+	cards := []string{getenv(clientcert.EnvCardURL)}
+	if raw := getenv(clientcert.EnvCardURLs); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &cards); err != nil || len(cards) == 0 {
+			return refuse("input_invalid", report{Message: clientcert.EnvCardURLs + " is not a JSON array of card URLs", Local: true})
+		}
+	}
+	var res *skiface.Result
+	var done []*skiface.Result
+	for _, card := range cards {
+		res, err = cl.Invoke(ctx, skiface.Request{CardURL: card, SkillID: getenv(clientcert.EnvSkill), Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
+		if err != nil {
+			break
+		}
+		done = append(done, res)
+	}
+	if err == nil && getenv(clientcert.EnvRefresh) == "1" {
+		for _, r := range done {
+			if r.Task != nil {
+				_, _, _ = cl.Refresh(ctx, *r.Task) // where the task table says the task lives
+			}
+		}
+	}
 	var task *clientcert.TaskRef
 	if res != nil && res.Task != nil {
 		task = &clientcert.TaskRef{ID: res.Task.ID, State: res.RemoteState}
@@ -200,7 +267,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // verifyTerms runs the reference terms consumer (harness/verify/terms) over the card: the entries whose digest
 // and provider signature verify are the agent's terms; none means terms not stated.
-func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotage.Set, show bool, reply func(clientcert.Reply) int) int {
 	card, _, err := c.FetchCard(ctx, cardURL, a2a.Call{Note: "refclient: the card"})
 	if err != nil {
 		b, _ := json.Marshal(report{Message: err.Error(), Sabotage: set.IDs()})
@@ -212,10 +279,15 @@ func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotag
 		ds = append(ds, p.Entry.Digest)
 	}
 	b, _ := json.Marshal(map[string]any{"view": o.View, "signals": o.Signals, "sabotage": set.IDs()})
-	if len(ds) == 0 {
-		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "terms_not_stated", Report: b})
+	var display *string
+	if show {
+		text := vterms.RenderText(o, set) // the terminal terms view: what the reference consumer shows a person
+		display = &text
 	}
-	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Verified: ds, Report: b})
+	if len(ds) == 0 {
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "terms_not_stated", Report: b, Display: display})
+	}
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Verified: ds, Report: b, Display: display})
 }
 
 // interview runs the reference interview verifier (harness/verify/interview, §8) against the card and reports its
@@ -379,4 +451,81 @@ func delegate(ctx context.Context, cl *skiface.Client, getenv func(string) strin
 	}
 	out.Report, _ = json.Marshal(rep)
 	return reply(out)
+}
+
+// invokeBase is the reference client's base A2A invocation (skiface.Client.InvokeBase) of an agent without the
+// extension: the request as a text part, and what it derived and claims for the invocation.
+func invokeBase(ctx context.Context, cl *skiface.Client, getenv func(string) string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	res, err := cl.InvokeBase(ctx, getenv(clientcert.EnvCardURL), getenv(clientcert.EnvSkill), getenv(clientcert.EnvRequest))
+	rep := report{Sabotage: set.IDs()}
+	out := clientcert.Reply{Outcome: clientcert.OutcomeCompleted}
+	if err != nil {
+		out.Outcome, out.Reason, rep.Message = clientcert.OutcomeRefused, "error", err.Error()
+		var se *skiface.Error
+		if errors.As(err, &se) && se.Code != "" {
+			out.Reason = se.Code
+		}
+	}
+	if res != nil {
+		g := &clientcert.Governance{SchemaGoverned: res.SchemaGoverned}
+		if res.InferredSchema != nil {
+			g.Schemas = append(g.Schemas, res.InferredSchema)
+		}
+		if res.Interface != nil {
+			b, _ := json.Marshal(res.Interface)
+			g.Schemas = append(g.Schemas, b)
+		}
+		out.Governance = g
+		if res.Task != nil {
+			out.Task = &clientcert.TaskRef{ID: res.Task.ID, State: res.RemoteState}
+		}
+	}
+	out.Report, _ = json.Marshal(rep)
+	return reply(out)
+}
+
+// loopbackFetch is the schema retrieval a sabotaged validator does: loopback http(s) only, refused before dialing
+// otherwise.
+func loopbackFetch(c *a2a.Client) func(ctx context.Context, u string) ([]byte, error) {
+	return func(ctx context.Context, raw string) ([]byte, error) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return nil, err
+		}
+		if ip := net.ParseIP(u.Hostname()); (u.Scheme != "http" && u.Scheme != "https") || ip == nil || !ip.IsLoopback() {
+			return nil, fmt.Errorf("refclient: refused before dialing: %s is not a loopback http(s) URL", raw)
+		}
+		b, _, err := c.FetchJSON(ctx, raw, a2a.Call{Note: "schema retrieval (sabotaged validator)"})
+		return b, err
+	}
+}
+
+// rankTerms is the reference catalog (harness/verify/terms RankByPrice, NoCharge) over the cards of
+// EXTCONF_CARD_URLS: ranked by lowest verified price, agents whose terms are not stated kept apart.
+func rankTerms(ctx context.Context, c *a2a.Client, raw string, set sabotage.Set, reply func(clientcert.Reply) int) int {
+	var cards []string
+	if err := json.Unmarshal([]byte(raw), &cards); err != nil {
+		b, _ := json.Marshal(report{Message: clientcert.EnvCardURLs + ": " + err.Error(), Sabotage: set.IDs()})
+		return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "input_invalid", Report: b})
+	}
+	var ls []vterms.Listing
+	for _, u := range cards {
+		card, _, err := c.FetchCard(ctx, u, a2a.Call{Note: "refclient: a catalog card"})
+		if err != nil {
+			b, _ := json.Marshal(report{Message: err.Error(), Sabotage: set.IDs()})
+			return reply(clientcert.Reply{Outcome: clientcert.OutcomeRefused, Reason: "error", Report: b})
+		}
+		ls = append(ls, vterms.Listing{Name: u, Outcome: vterms.Card(ctx, c, card, set)})
+	}
+	names := func(ls []vterms.Listing) []string {
+		out := []string{}
+		for _, l := range ls {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	r := vterms.RankByPrice(ls, set)
+	b, _ := json.Marshal(report{Sabotage: set.IDs()})
+	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Report: b, Ranking: &clientcert.Ranking{
+		ByPrice: names(r.Priced), NotStated: names(r.NotStated), NoCharge: names(vterms.Filter(ls, vterms.NoCharge(set)))}})
 }

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -34,6 +35,9 @@ type Counterpart struct {
 	// the proxy's origin. It returns the bytes to serve (an answer quoting the card's signatures must quote the new
 	// ones); a card whose upstream signature does not verify must stay unverifiable.
 	Resign func(upstream, rewritten []byte, origin string) []byte
+	// Watched, when set, counts the requests that reached listeners the counterpart watches outside the proxy (a
+	// URL a served document names that a conforming client never requests).
+	Watched func() int
 	// RewriteAnswers: the agent's answers to POSTs name the proxy's origin too (an interview answer projects the
 	// card's URLs, which must read as the card the client fetched). Streams are never rewritten.
 	RewriteAnswers bool
@@ -47,20 +51,26 @@ type Scenario struct {
 	ID       string `json:"id"`
 	Document string `json:"document"`
 	Role     string `json:"role"` // the counterpart agent's role
-	// Downstream, when set, is the role of a second counterpart (behind its own recording proxy) the client
-	// delegates to: the delegate action's downstream agent.
+	// Downstream, when set, is the role of a second counterpart (behind its own recording proxy): the delegate
+	// action's downstream agent (EXTCONF_DOWNSTREAM_CARD_URL), or the invoke action's second target (both cards in
+	// EXTCONF_CARD_URLS). Its exchanges are marked downstream.
 	Downstream string          `json:"downstream,omitempty"`
 	Action     string          `json:"action"`
 	Toggles    []string        `json:"toggles,omitempty"` // agent-side sabotage on the counterpart
 	Skill      string          `json:"skill,omitempty"`
 	Arguments  json.RawMessage `json:"arguments,omitempty"`
-	// Env are the action's other contract variables (runner, the person's request, other sources, …).
+	// Env are the action's other contract variables (runner, the person's request, other sources, …); "{proxy}"
+	// in a value is the recording proxy's origin (other cards the same counterpart serves, through the proxy).
 	Env         map[string]string `json:"env,omitempty"`
 	Description string            `json:"description"`
 	// Control names the scenario whose completion is this one's positive control: a client that cannot complete
 	// it is not shown to refuse the sabotaged answer for the right reason, so this scenario's checks are blocked.
 	Control string  `json:"control,omitempty"`
 	Checks  []Check `json:"-"`
+	// Adapt, when set, fits the scenario to what the client declared in its version reply (e.g. a document sized
+	// just beyond a declared limit: the counterpart role it names) before it runs. A non-empty return is why the
+	// scenario is not run: its rows read not-tested with that reason (never a pass, never a failure).
+	Adapt func(id Identity, sc *Scenario) string `json:"-"`
 }
 
 // Check is one assertion on a scenario's observation, about the rows it names.
@@ -96,14 +106,30 @@ func Judge(ok bool, observed string, ex *Exchange) Judgement {
 
 // Observation is everything one scenario produced: what the client sent and what it reported.
 type Observation struct {
-	Scenario   *Scenario    `json:"-"`
-	Invocation Invocation   `json:"invocation"`
-	Exchanges  []*Exchange  `json:"exchanges"`
-	Error      string       `json:"error,omitempty"` // the counterpart or the proxy did not start
-	Control    *Observation `json:"-"`
+	Scenario   *Scenario   `json:"-"`
+	Invocation Invocation  `json:"invocation"`
+	Exchanges  []*Exchange `json:"exchanges"`
+	Error      string      `json:"error,omitempty"` // the counterpart or the proxy did not start
+	// Watched is how many requests reached the counterpart's watched listeners (Counterpart.Watched).
+	Watched int          `json:"watched,omitempty"`
+	Control *Observation `json:"-"`
 
+	peers   map[string]*Observation
 	secrets []string // credential values handed to the client: redacted from the records
 }
+
+// Peer is the observation of another scenario of the run (nil when it was not run): a check comparing two answers
+// (a failing entry read exactly as an absent one) reads it.
+func (o *Observation) Peer(id string) *Observation {
+	if p := o.peers[id]; p != nil && p.Error == "" {
+		return p
+	}
+	return nil
+}
+
+// Unanswered is the judgement of a check whose evidence is a reply member the client does not give: the row reads
+// not-tested (never a pass, never a failure) and does not count in the run's status.
+func Unanswered(why string) Judgement { return Judgement{Verdict: harness.NotTested, Observed: why} }
 
 // Reply is the client's reply, or nil.
 func (o *Observation) Reply() *Reply { return o.Invocation.Reply }
@@ -206,6 +232,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		progress = io.Discard
 	}
 	obs := map[string]*Observation{}
+	untested := map[string]string{} // scenarios not run: what the client declared does not let them be fitted
 	for i := range o.Scenarios {
 		sc := &o.Scenarios[i]
 		if ctx.Err() != nil {
@@ -216,6 +243,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			fmt.Fprintf(progress, "client scenario %-40s not run: %s\n", sc.ID, why)
 			res.Scenarios = append(res.Scenarios, ScenarioResult{Scenario: *sc, NotRun: why, Observation: &Observation{Scenario: sc}})
 			continue
+		}
+		if sc.Adapt != nil {
+			fitted := *sc
+			if why := sc.Adapt(res.Client, &fitted); why != "" {
+				untested[sc.ID] = why
+				fmt.Fprintf(progress, "client scenario %-40s not run: %s\n", sc.ID, why)
+				res.Scenarios = append(res.Scenarios, ScenarioResult{Scenario: *sc, NotRun: why, Observation: &Observation{Scenario: sc}})
+				continue
+			}
+			sc = &fitted
 		}
 		ob := runScenario(ctx, o, sc)
 		obs[sc.ID] = ob
@@ -239,9 +276,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		assertions       int
 		details, exs     []string
 		checksOnThisRows int
+		interrupted      bool // the run stopped before the scenario ran
 	}
 	rows := map[string]*acc{}
 	inapplicable := map[string]string{} // rows of scenarios not run because the client does not implement their action
+	notRun := map[string]string{}       // rows of scenarios not run because what the client declared does not fit them
 	for i := range o.Scenarios {
 		sc := &o.Scenarios[i]
 		ob, ran := obs[sc.ID]
@@ -249,6 +288,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			for _, c := range sc.Checks {
 				for _, id := range c.Rows {
 					inapplicable[id] = notImplemented(res.Client, sc.Action)
+				}
+			}
+			continue
+		}
+		if why, ok := untested[sc.ID]; ok {
+			for _, c := range sc.Checks {
+				for _, id := range c.Rows {
+					if _, seen := notRun[id]; !seen {
+						notRun[id] = fmt.Sprintf("scenario %s not run: %s", sc.ID, why)
+					}
 				}
 			}
 			continue
@@ -267,9 +316,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				}
 				j = Block(fmt.Sprintf("positive control failed: the client completes scenario %s — %s", sc.Control, seen))
 			default:
-				ob.Control = obs[sc.Control]
+				ob.Control, ob.peers = obs[sc.Control], obs
 				j = c.Judge(ob)
 			}
+
 			exd := ""
 			if j.Exchange != nil {
 				exd = fmt.Sprintf("%s (%s ex#%d %s %s)", j.Exchange.ID, sc.ID, j.Exchange.Seq, j.Exchange.Method, j.Exchange.Path)
@@ -281,6 +331,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					rows[id] = a
 				}
 				a.checksOnThisRows++
+				a.interrupted = a.interrupted || !ran
 				res.Checks[id] = append(res.Checks[id], CheckTrace{Scenario: sc.ID, Expect: c.Expect, Verdict: j.Verdict, Observed: j.Observed, Exchange: exd})
 				if j.Verdict == harness.ExecutedPass {
 					a.assertions++
@@ -305,6 +356,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		} else if why, ok := inapplicable[r.ID]; ok {
 			v.Verdict, v.Detail = harness.Inapplicable, why
+		} else if why, ok := notRun[r.ID]; ok {
+			v.Verdict, v.Detail = harness.NotTested, why
 		} else if u, ok := o.Unreached[r.ID]; ok && u.Action != "" && !res.Client.Implements(u.Action) {
 			v.Verdict, v.Detail = harness.Inapplicable, notImplemented(res.Client, u.Action)
 		} else if ok {
@@ -315,7 +368,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		res.Rows = append(res.Rows, v)
 		res.Totals[v.Verdict]++
 	}
-	res.Status = status(res.Rows, rows)
+	// The run's status rests on the rows a check judged on an answer; a row reading not-tested (a check found no
+	// answer to judge: Unanswered) counts neither way, unless the run was interrupted before its scenario ran.
+	counted := map[string]bool{}
+	for id, a := range rows {
+		if a.interrupted || a.verdict != harness.NotTested {
+			counted[id] = true
+		}
+	}
+	res.Status = status(res.Rows, counted)
 	res.Finished = time.Now().UTC()
 	res.Duration = res.Finished.Sub(res.Started).Round(time.Millisecond).String()
 	return res, nil
@@ -338,7 +399,8 @@ func worse(a, b string) string {
 }
 
 // status: the run passes when every row a scenario grades passed (none failed, blocked or unasserted) and at least
-// one did; rows out of the contract's reach are reported and never read as a pass.
+// one did; rows out of the contract's reach, and rows whose checks found no answer to judge (Unanswered: a reply
+// member the client does not give), are reported and never read as a pass, nor count against it.
 func status[T any](vs []harness.RowVerdict, graded map[string]T) string {
 	n := 0
 	for _, v := range vs {
@@ -363,7 +425,7 @@ func identify(ctx context.Context, d Driver) Identity {
 	case inv.Reply == nil:
 		id.Error = inv.Error
 	default:
-		id.Name, id.Version, id.Actions = inv.Reply.Name, inv.Reply.Version, inv.Reply.Actions
+		id.Name, id.Version, id.Actions, id.Limits = inv.Reply.Name, inv.Reply.Version, inv.Reply.Actions, inv.Reply.Limits
 	}
 	return id
 }
@@ -396,7 +458,12 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 			return ob
 		}
 		defer down.Close()
-		env[EnvDownCardURL] = down.CardURL
+		if sc.Action == ActionInvoke {
+			both, _ := json.Marshal([]string{px.CardURL, down.CardURL})
+			env[EnvCardURLs] = string(both)
+		} else {
+			env[EnvDownCardURL] = down.CardURL
+		}
 	}
 	if sc.Skill != "" {
 		env[EnvSkill] = sc.Skill
@@ -404,8 +471,12 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	if len(sc.Arguments) > 0 {
 		env[EnvArguments] = string(sc.Arguments)
 	}
+	origin := px.CardURL
+	if u, err := url.Parse(px.CardURL); err == nil {
+		origin = u.Scheme + "://" + u.Host
+	}
 	for k, v := range sc.Env {
-		env[k] = v
+		env[k] = strings.ReplaceAll(v, "{proxy}", origin)
 	}
 	for k, v := range cp.Env {
 		env[k] = v
@@ -415,6 +486,9 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	}
 	ob.Invocation = o.Driver.Run(ctx, env)
 	ob.Exchanges = px.Exchanges()
+	if cp.Watched != nil {
+		ob.Watched = cp.Watched()
+	}
 	if down != nil {
 		// The downstream's exchanges follow the upstream's, numbered on, each marked as the downstream's.
 		for _, ex := range down.Exchanges() {
@@ -470,7 +544,12 @@ func WriteTable(w io.Writer, r *Result) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
-	graded := len(r.Checks)
+	graded := 0 // rows a check judged on an answer (Unanswered rows read not-tested)
+	for _, v := range r.Rows {
+		if _, ok := r.Checks[v.ID]; ok && v.Verdict != harness.NotTested {
+			graded++
+		}
+	}
 	fmt.Fprintf(w, "%s (%d rows graded by the driver contract's scenarios; the others read not-tested or inapplicable with a reason)\n",
 		strings.ToUpper(r.Status), graded)
 }

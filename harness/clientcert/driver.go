@@ -17,7 +17,7 @@ import (
 // The driver contract: the environment a client under test is started with, once per scenario.
 const (
 	EnvCardURL     = "EXTCONF_CARD_URL"    // the counterpart's card, through the recording proxy (https)
-	EnvAction      = "EXTCONF_ACTION"      // invoke | delegate | verify-terms | interview | relay | version
+	EnvAction      = "EXTCONF_ACTION"      // invoke | invoke-base | delegate | verify-terms | interview | relay | version
 	EnvSkill       = "EXTCONF_SKILL"       // invoke: the skill_id to call
 	EnvArguments   = "EXTCONF_ARGUMENTS"   // invoke: the caller's input, a JSON object
 	EnvCAFile      = "EXTCONF_CA_FILE"     // PEM of the CA the counterpart's certificate chains to
@@ -27,12 +27,14 @@ const (
 	EnvSkillVer    = "EXTCONF_SKILL_VERSION"       // invoke: the skill_version the caller asks for ("" or absent: the advertised one)
 	EnvPolicy      = "EXTCONF_LOCAL_POLICY"        // invoke: the caller's local policy: permit (absent) | deny | no-approval
 	EnvDownCardURL = "EXTCONF_DOWNSTREAM_CARD_URL" // delegate: the downstream agent's card, through its own proxy
+	EnvCardURLs    = "EXTCONF_CARD_URLS"           // invoke: a JSON array of cards (two targets, each behind its own proxy): invoke the skill at each, in order, in this one process; verify-terms: the cards of a catalog to rank (the reply's ranking)
+	EnvRefresh     = "EXTCONF_REFRESH_TASKS"       // invoke with EXTCONF_CARD_URLS: "1" — afterwards look each task created up once more (GetTask) where the client's task table says it lives
 	EnvDownSkill   = "EXTCONF_DOWNSTREAM_SKILL"    // delegate: the downstream skill_id to hand the upstream output to
 	EnvTransferAdd = "EXTCONF_TRANSFER_MEMBERS"    // delegate: a JSON object of members the orchestrator adds to the transferred instance
 	EnvDomainRule  = "EXTCONF_DOMAIN_RULE"         // delegate: a freshness rule {"schema_uri","max_age_seconds","now"} the orchestrator enforces
 	EnvRunnerName  = "EXTCONF_RUNNER_NAME"         // interview: who the verifier records as running the interview …
 	EnvRunnerTier  = "EXTCONF_RUNNER_TIER"         // … and their tier: self | third-party
-	EnvRequest     = "EXTCONF_REQUEST"             // relay: what the person asks, in their words (send it to the skill)
+	EnvRequest     = "EXTCONF_REQUEST"             // relay, invoke-base: what is asked, in words (send it to the skill as a text part)
 	EnvActingFor   = "EXTCONF_ACTING_FOR"          // relay: the person the assistant acts for ("" acting for nobody)
 	EnvOtherSource = "EXTCONF_OTHER_SOURCES"       // relay: JSON array of {"source","value"} the assistant also holds for the item
 )
@@ -40,6 +42,7 @@ const (
 // Actions of the contract.
 const (
 	ActionInvoke      = "invoke"
+	ActionInvokeBase  = "invoke-base" // a base A2A invocation of an agent that does not declare the schema-interface extension
 	ActionVerifyTerms = "verify-terms"
 	ActionInterview   = "interview"
 	ActionRelay       = "relay"
@@ -52,6 +55,10 @@ const (
 	OutcomeCompleted = "completed"
 	OutcomeRefused   = "refused"
 )
+
+// ReasonUnsupportedAction is the reason a client gives when it is asked an action it does not know (one added to
+// the contract after it was written): the checks that need its answer read not-tested.
+const ReasonUnsupportedAction = "unsupported_action"
 
 // Reply is the one JSON line the client prints on stdout. For invoke, reason is the condition code when the
 // client refuses (e.g. interface_invalid), output the domain output it delivers when it completes.
@@ -80,6 +87,64 @@ type Reply struct {
 	Name    string   `json:"name,omitempty"`
 	Version string   `json:"version,omitempty"`
 	Actions []string `json:"actions,omitempty"`
+	// version action only: the resource limits of the client's own validator (schema-interface §12 "Resource
+	// limits"). Absent, the limit rows read not-tested with a reason naming what to declare.
+	Limits *Limits `json:"limits,omitempty"`
+	// invoke-base: what the client attached to and claims for a base A2A invocation of an agent without the
+	// schema-interface extension. Absent, the rows about it (schema-interface §9 rule 14) read not-tested.
+	Governance *Governance `json:"governance,omitempty"`
+	// verify-terms with EXTCONF_CARD_URLS: how the client ranks and filters those agents by their terms. Absent,
+	// the ranking row (terms §7 rule 3) reads not-tested.
+	Ranking *Ranking `json:"ranking,omitempty"`
+	// verify-terms: what the client would show a person about the card's terms (its terms view, as plain text:
+	// lines, clause by clause, each with its grade). Absent, the renderer rows (terms §7 rules 1, 2, 4) read
+	// not-tested.
+	Display *string `json:"display,omitempty"`
+}
+
+// Ranking is a terms client's catalog view of several agents (terms §7 rule 3: a consumer "MUST NOT rank or filter
+// agents as if absence were a negative assertion"), each agent named by its card URL as handed.
+type Ranking struct {
+	ByPrice   []string `json:"by_price"`             // the agents it ranks by price, cheapest first
+	NotStated []string `json:"not_stated,omitempty"` // the agents it keeps apart as terms not stated
+	NoCharge  []string `json:"no_charge"`            // the agents its "no charge" filter matches
+}
+
+// Governance is what a client attaches to and claims for a base A2A invocation (schema-interface §9 rule 14: "The
+// caller MUST NOT infer or prescribe the remote skill's domain schemas from skill descriptions or media types alone,
+// and MUST NOT claim schema-interface conformance or schema-governed compatibility for such an invocation").
+type Governance struct {
+	// SchemaGoverned: the client presents the invocation as schema-interface conformant or schema-governed.
+	SchemaGoverned bool `json:"schema_governed"`
+	// Schemas: every schema, validator schema or Schema Reference the client derived for or attached to the
+	// invocation (none: empty or absent).
+	Schemas []json.RawMessage `json:"schemas,omitempty"`
+}
+
+// Limits are the resource limits a client declares for its own validator (schema-interface §12: "An
+// implementation MUST enforce limits on schema size, nesting, reference depth, reference cycles, compilation time,
+// payload size, and cache consumption"; version 1.0 defines no numeric minima, so the harness can only test a limit
+// the client names). A member absent or 0 is a limit the client does not declare; its row reads not-tested. The
+// harness serves a document well beyond each declared limit (and, as the positive control, one well within it) and
+// grades that the client refuses it with resource_limit_exceeded before any domain-skill request; a client whose
+// limits are larger declares larger numbers and is served larger documents, never failed for them.
+type Limits struct {
+	// SchemaBytes: the size of one embedded schema (a Schema Reference's resolution.schema value) in bytes as
+	// received.
+	SchemaBytes int `json:"schema_bytes,omitempty"`
+	// Nesting: the object/array nesting depth of one embedded schema, counted from the schema's root.
+	Nesting int `json:"nesting,omitempty"`
+	// ReferenceDepth: consecutive $ref/$dynamicRef hops applied at one instance location.
+	ReferenceDepth int `json:"reference_depth,omitempty"`
+	// ReferenceCycles: the client refuses a schema whose $refs form a cycle that consumes no part of the
+	// instance.
+	ReferenceCycles bool `json:"reference_cycles,omitempty"`
+	// PayloadBytes: one describe_skill or domain-skill response body, in bytes.
+	PayloadBytes int `json:"payload_bytes,omitempty"`
+	// Recorded in the identity; not graded (see the README: no single invocation shows them).
+	CompileTimeMS int   `json:"compile_time_ms,omitempty"`
+	CacheEntries  int   `json:"cache_entries,omitempty"`
+	CacheBytes    int64 `json:"cache_bytes,omitempty"`
 }
 
 // Correlation is one delegation hop as an orchestrator records it (schema-interface §6): each side's issuing
@@ -142,6 +207,7 @@ type Identity struct {
 	Name    string   `json:"name,omitempty"`
 	Version string   `json:"version,omitempty"`
 	Actions []string `json:"actions,omitempty"` // what it declares it implements; empty: every action
+	Limits  *Limits  `json:"limits,omitempty"`  // its validator's limits, as declared
 	Error   string   `json:"error,omitempty"`
 }
 

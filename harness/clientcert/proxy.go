@@ -20,9 +20,12 @@ import (
 	"github.com/extconf/extconf/harness/a2atest"
 )
 
-// Bounds of what the proxy reads and keeps: a request body the client sends, a response body it records.
+// Bounds of what the proxy reads and keeps: a request body the client sends, an answer it passes on (the limit
+// scenarios serve answers beyond a client's declared payload limit, up to 16 MiB plus the document), a response
+// body it records.
 const (
 	maxRequestBody  = 4 << 20
+	maxAnswerBody   = 32 << 20
 	maxRecordedBody = 1 << 20
 )
 
@@ -163,13 +166,13 @@ func (p *Proxy) modify(resp *http.Response) error {
 		resp.Body = &teeBody{rc: resp.Body, ex: ex}
 		return nil
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxRequestBody+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBody+1))
 	resp.Body.Close()
 	if err != nil {
 		return err
 	}
-	if len(body) > maxRequestBody {
-		return fmt.Errorf("recording proxy: answer larger than %d bytes", maxRequestBody)
+	if len(body) > maxAnswerBody {
+		return fmt.Errorf("recording proxy: answer larger than %d bytes", maxAnswerBody)
 	}
 	if resp.Request.Method == http.MethodGet || p.answers {
 		orig := body

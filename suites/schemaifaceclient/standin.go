@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -56,6 +57,7 @@ type standin struct {
 	interfaceVersion string // params.interface_version ("" → "1.0")
 	taskID           string // every task gets this id (two endpoints issuing the same id)
 	plain            bool   // a base A2A agent: no extension, no describe_skill
+	pad              int    // the describe_skill answer's task metadata carries this many padding bytes
 
 	mu  sync.Mutex
 	log []received
@@ -187,7 +189,11 @@ func (s *standin) onSend(c *a2atest.Ctx, req a2a.SendMessageRequest) a2atest.Rep
 			ret = k.advertisedDigest()
 		}
 		result := map[string]any{"skill": skiface.DescribeSkill, "result": map[string]any{"interface_digest": ret, "interface": json.RawMessage(k.doc)}}
-		return s.task(a2atest.Reply{Task: &a2a.Task{Artifacts: []a2a.Artifact{{ArtifactID: "interface", Name: skiface.DescribeSkill, Parts: []a2a.Part{a2a.DataPart(result)}}}}})
+		t := &a2a.Task{Artifacts: []a2a.Artifact{{ArtifactID: "interface", Name: skiface.DescribeSkill, Parts: []a2a.Part{a2a.DataPart(result)}}}}
+		if s.pad > 0 {
+			t.Metadata, _ = json.Marshal(map[string]string{"extconf.padding": strings.Repeat("p", s.pad)})
+		}
+		return s.task(a2atest.Reply{Task: t})
 	}
 	k := s.find(obj.Skill)
 	if k == nil {

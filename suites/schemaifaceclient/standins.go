@@ -3,6 +3,7 @@ package schemaifaceclient
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
@@ -37,6 +38,12 @@ var standins = map[string]func() *standin{
 	// member: _uri, _version, _dialect, _digest)
 	"compose-upstream":   func() *standin { return &standin{skills: []*skill{measure()}} },
 	"compose-downstream": func() *standin { return &standin{skills: downstreamSkills()} },
+	// SI-6.2: the worked example, every task issued with the id task-123 (two of these: two endpoints, one id)
+	"example-task-123": func() *standin { return &standin{skills: []*skill{exampleSkill()}, taskID: "task-123"} },
+	// SI-9.14a/b: a base A2A agent (no extension, no describe_skill) whose skill summarize_config takes application/json
+	"plain": func() *standin {
+		return &standin{plain: true, skills: []*skill{{id: PlainSkill, name: "Summarize configuration", inputModes: []string{"application/json"}}}}
+	},
 	// SI-9.10a: the card advertises skill_version 1.2 of the example
 	"skill-version-1-2": func() *standin {
 		k := exampleSkill()
@@ -57,11 +64,16 @@ func StandinNames() []string {
 
 // StartStandin starts the named stand-in on 127.0.0.1 (plain http) and returns its card URL; closeFn stops it.
 func StartStandin(name string) (cardURL string, closeFn func(), err error) {
-	mk, ok := standins[name]
-	if !ok {
-		return "", nil, fmt.Errorf("no stand-in %q (known: %v)", name, StandinNames())
+	var s *standin
+	if strings.HasPrefix(name, "limit:") {
+		if s, err = limitStandin(name); err != nil {
+			return "", nil, err
+		}
+	} else if mk, ok := standins[name]; ok {
+		s = mk()
+	} else {
+		return "", nil, fmt.Errorf("no stand-in %q (known: %v, limit:<kind>:<n>)", name, StandinNames())
 	}
-	s := mk()
 	if err := s.start(); err != nil {
 		return "", nil, err
 	}
@@ -71,6 +83,7 @@ func StartStandin(name string) (cardURL string, closeFn func(), err error) {
 // ExampleSkill is the worked example's skill id the stand-ins serve; MeasureSkill the composition's upstream skill,
 // LinkMeasurementURI the schema_uri of its output.
 const (
+	PlainSkill         = "summarize_config" // the plain (non-conforming) stand-in's skill
 	ExampleSkill       = sfx.ExampleSkill
 	MeasureSkill       = measureSkill
 	LinkMeasurementURI = sfx.LinkMeasurementURI
@@ -79,3 +92,48 @@ const (
 // ObservedBase is the upstream composition stand-in's clock: its observed_at is this instant less the age_seconds
 // asked for.
 func ObservedBase() time.Time { return observedBase }
+
+// Limit stand-ins (client certification of a declared validator limit): "limit:<kind>:<n>" serves the worked
+// example with one dimension sized n — schema-bytes (the input schema padded to about n bytes), nesting (condition.unit
+// n nested "not" keywords deep), ref-depth (a chain of n consecutive $ref hops), payload (the describe_skill
+// answer's task metadata padded with n bytes, no schema enlarged), cycle (n=1: $refs forming a cycle that consumes
+// no instance; n=0: recursion through items, the control).
+func limitStandin(name string) (*standin, error) {
+	var kind string
+	var n int
+	if _, err := fmt.Sscanf(strings.ReplaceAll(name, ":", " "), "limit %s %d", &kind, &n); err != nil || n < 0 {
+		return nil, fmt.Errorf("limit stand-in %q: want limit:<kind>:<n>", name)
+	}
+	switch kind {
+	case "schema-bytes":
+		return &standin{skills: []*skill{padded(n)}}, nil
+	case "nesting":
+		return &standin{skills: []*skill{withInput(func(s map[string]any) { setUnit(s, notChain(n&^1)) })}}, nil
+	case "ref-depth":
+		return &standin{skills: []*skill{withInput(refChain(max(n, 1), false))}}, nil
+	case "payload":
+		return &standin{skills: []*skill{exampleSkill()}, pad: n}, nil
+	case "cycle":
+		if n == 0 {
+			return &standin{skills: []*skill{withInput(func(s map[string]any) {
+				defs(s)["tree"] = map[string]any{"type": "object", "properties": map[string]any{"kids": map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/tree"}}}}
+				s["properties"].(map[string]any)["tags"] = map[string]any{"$ref": "#/$defs/tree"}
+			})}}, nil
+		}
+		return &standin{skills: []*skill{withInput(refChain(3, true))}}, nil
+	}
+	return nil, fmt.Errorf("limit stand-in %q: no kind %q", name, kind)
+}
+
+// StartWatchedStandin starts the "external-ref" stand-in (SI-6.9a): the worked example whose condition.unit is a
+// $ref to a URL on a second loopback listener, the document's digests coherent. watched counts the requests that
+// reached that listener: a validator with retrieval disabled sends none.
+func StartWatchedStandin() (cardURL string, watched func() int, closeFn func(), err error) {
+	h := newHits()
+	s := &standin{skills: []*skill{withInput(func(s map[string]any) { setUnit(s, map[string]any{"$ref": h.srv.URL + "/unit.json"}) })}}
+	if err := s.start(); err != nil {
+		h.srv.Close()
+		return "", nil, nil, err
+	}
+	return s.cardURL(), func() int { return int(h.n.Load()) }, func() { s.close(); h.srv.Close() }, nil
+}
