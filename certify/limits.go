@@ -2,6 +2,7 @@ package certify
 
 import (
 	"fmt"
+	"strings"
 
 	cc "github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/verify/skiface"
@@ -39,19 +40,11 @@ func SILimits() []cc.Scenario {
 	dims := []dim{
 		{name: "schema-bytes", row: "SI-12.2a", what: "schema size", member: "schema_bytes",
 			fit: func(l cc.Limits) (int, int, string) {
-				n := l.SchemaBytes
-				over := n + n/4 + 1024
-				switch {
-				case n == 0:
-					return 0, 0, limitDeclare("schema_bytes", "schema size")
-				case n < limMinBytes:
-					return 0, 0, fmt.Sprintf("the declared schema size limit (%d bytes) leaves no room for the worked example padded within it (the harness needs at least %d)", n, limMinBytes)
-				case over > limMaxBytes:
-					return 0, 0, fmt.Sprintf("the declared schema size limit (%d bytes) is beyond what the harness serves (an over-limit schema of at most %d bytes)", n, limMaxBytes)
-				case l.PayloadBytes > 0 && over+(8<<10) > l.PayloadBytes:
-					return 0, 0, fmt.Sprintf("the declared payload limit (%d bytes) is below a document whose schema exceeds the declared schema size limit (%d bytes): the refusal could not be told from the payload limit's", l.PayloadBytes, n)
+				within, over, why := byteSizes(l.SchemaBytes, "schema_bytes", "schema size", "the worked example", "schema", 2048)
+				if why == "" && l.PayloadBytes > 0 && over+(8<<10) > l.PayloadBytes {
+					return 0, 0, fmt.Sprintf("the declared payload limit (%d bytes) is below a document whose schema exceeds the declared schema size limit (%d bytes): the refusal could not be told from the payload limit's", l.PayloadBytes, l.SchemaBytes)
 				}
-				return n/2 - 2048, over, ""
+				return within, over, why
 			}},
 		{name: "nesting", row: "SI-12.2b", what: "nesting", member: "nesting",
 			fit: func(l cc.Limits) (int, int, string) {
@@ -86,17 +79,8 @@ func SILimits() []cc.Scenario {
 			}},
 		{name: "payload", row: "SI-12.2f", what: "payload size", member: "payload_bytes",
 			fit: func(l cc.Limits) (int, int, string) {
-				n := l.PayloadBytes
-				over := n + n/4 + 1024
-				switch {
-				case n == 0:
-					return 0, 0, limitDeclare("payload_bytes", "payload size")
-				case n < limMinBytes:
-					return 0, 0, fmt.Sprintf("the declared payload limit (%d bytes) leaves no room for the worked example's answer padded within it (the harness needs at least %d)", n, limMinBytes)
-				case over > limMaxBytes:
-					return 0, 0, fmt.Sprintf("the declared payload limit (%d bytes) is beyond what the harness serves (an over-limit answer of at most %d bytes)", n, limMaxBytes)
-				}
-				return n/2 - 8192, over, "" // the padding sits in the answer's task metadata: no schema grows
+				// the padding sits in the answer's task metadata: no schema grows
+				return byteSizes(l.PayloadBytes, "payload_bytes", "payload", "the worked example's answer", "answer", 8192)
 			}},
 	}
 	var out []cc.Scenario
@@ -166,4 +150,19 @@ func siLimitCode() cc.Check {
 			local := r != nil && r.Local
 			return cc.Judge(ok, fmt.Sprintf("%s; local %v", o.Describe(), local), lastEx(o))
 		}}
+}
+
+// byteSizes is the within / over pair of sizes served for a declared byte limit n (within: half of it, less pad),
+// or why the limit cannot be tested: undeclared, too small for the padded control, beyond what the harness serves.
+func byteSizes(n int, member, what, control, served string, pad int) (within, over int, why string) {
+	over = n + n/4 + 1024
+	switch {
+	case n == 0:
+		return 0, 0, limitDeclare(member, strings.TrimSuffix(what, " size")+" size")
+	case n < limMinBytes:
+		return 0, 0, fmt.Sprintf("the declared %s limit (%d bytes) leaves no room for %s padded within it (the harness needs at least %d)", what, n, control, limMinBytes)
+	case over > limMaxBytes:
+		return 0, 0, fmt.Sprintf("the declared %s limit (%d bytes) is beyond what the harness serves (an over-limit %s of at most %d bytes)", what, n, served, limMaxBytes)
+	}
+	return n/2 - pad, over, ""
 }

@@ -267,7 +267,17 @@ func teDisplayChecks() []cc.Check {
 				return cc.Judge(w == "", fmt.Sprintf("found %q in the display:\n%s", w, d), nil)
 			}}
 	}
-	units := func(o *cc.Observation) ([]vterms.GradedUnit, *cc.Judgement) {
+	var units func(o *cc.Observation) ([]vterms.GradedUnit, *cc.Judgement)
+	// shown is the display and the graded clauses it must show, or the judgement ending the check first.
+	shown := func(o *cc.Observation) (string, []vterms.GradedUnit, *cc.Judgement) {
+		d, j := teDisplay(o)
+		if j != nil {
+			return "", nil, j
+		}
+		us, j := units(o)
+		return d, us, j
+	}
+	units = func(o *cc.Observation) ([]vterms.GradedUnit, *cc.Judgement) {
 		docs := teDocs(o)
 		if len(docs) == 0 {
 			j := cc.Block("positive control failed: the client reports no verified proposal of the good card — " + o.Describe())
@@ -289,11 +299,7 @@ func teDisplayChecks() []cc.Check {
 		wording("TE-7.1c", teConductWords, "evidence of past conduct"),
 		{Rows: []string{"TE-7.2a"}, Expect: "every graded clause of each verified proposal is named in the display with its own grade on its line (or the next)",
 			Judge: func(o *cc.Observation) cc.Judgement {
-				d, j := teDisplay(o)
-				if j != nil {
-					return *j
-				}
-				us, j := units(o)
+				d, us, j := shown(o)
 				if j != nil {
 					return *j
 				}
@@ -311,11 +317,7 @@ func teDisplayChecks() []cc.Check {
 			}},
 		{Rows: []string{"TE-7.2b"}, Expect: "no line naming a clause graded evidence or recorded labels it enforced or guaranteed (terms §7 rule 2)",
 			Judge: func(o *cc.Observation) cc.Judgement {
-				d, j := teDisplay(o)
-				if j != nil {
-					return *j
-				}
-				us, j := units(o)
+				d, us, j := shown(o)
 				if j != nil {
 					return *j
 				}
