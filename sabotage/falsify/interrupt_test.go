@@ -15,18 +15,7 @@ import (
 // An interrupted falsification never reports a toggle as survived: the toggle cut short and those never run are
 // left out, and the report says it was interrupted.
 func TestInterruptedFalsifyReportsNoSurvivor(t *testing.T) {
-	var terms []harness.Suite
-	for _, s := range suites.All() {
-		if s.Document == "terms" {
-			terms = append(terms, s)
-		}
-	}
-	var toggles []sabotage.Toggle
-	for _, tg := range sabotage.All() {
-		if tg.Document == "terms" && len(toggles) < 3 {
-			toggles = append(toggles, tg)
-		}
-	}
+	terms, toggles := termsAndThreeToggles()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	starts := 0
@@ -79,4 +68,22 @@ func TestInterruptedLatitudeLeftOut(t *testing.T) {
 	if len(rep.Table.Latitudes) != 1 || rep.Table.Latitudes[0].ID != string(lats[0].ID) {
 		t.Errorf("latitudes in the table: %+v; want only %s, the one that finished", rep.Table.Latitudes, lats[0].ID)
 	}
+}
+
+// termsAndThreeToggles is a small matrix for tests about how falsification ends: the terms suites and three of
+// their toggles.
+func termsAndThreeToggles() ([]harness.Suite, []sabotage.Toggle) {
+	var terms []harness.Suite
+	for _, s := range suites.All() {
+		if s.Document == "terms" {
+			terms = append(terms, s)
+		}
+	}
+	var toggles []sabotage.Toggle
+	for _, tg := range sabotage.All() {
+		if tg.Document == "terms" && len(toggles) < 3 {
+			toggles = append(toggles, tg)
+		}
+	}
+	return terms, toggles
 }

@@ -6,11 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/mockagents"
-	"github.com/extconf/extconf/sabotage"
 	"github.com/extconf/extconf/sabotage/falsify"
-	"github.com/extconf/extconf/suites"
 )
 
 // failingWorker starts fine and fails every item it is given, as a crashed child would.
@@ -25,18 +22,7 @@ func (w *failingWorker) Close() error { return nil }
 // A worker that fails makes the falsification fail: the item it took is never silently missing from the table (it
 // would read neither killed nor survived), whatever this process ran meanwhile.
 func TestParallelWorkerFailureIsAnError(t *testing.T) {
-	var terms []harness.Suite
-	for _, s := range suites.All() {
-		if s.Document == "terms" {
-			terms = append(terms, s)
-		}
-	}
-	var toggles []sabotage.Toggle
-	for _, tg := range sabotage.All() {
-		if tg.Document == "terms" && len(toggles) < 3 {
-			toggles = append(toggles, tg)
-		}
-	}
+	terms, toggles := termsAndThreeToggles()
 	w := &failingWorker{}
 	_, err := falsify.Run(context.Background(), mockagents.Start, falsify.Options{Suites: terms, Toggles: toggles,
 		NoLatitudes: true, Seed: 1, Jobs: 2, Worker: func(context.Context, falsify.Job) (falsify.Session, error) { return w, nil }})
