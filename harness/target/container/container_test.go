@@ -3,16 +3,19 @@ package container
 import (
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/extconf/extconf/harness/target"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -284,8 +287,9 @@ func TestContainerReferenceAgents(t *testing.T) {
 			t.Errorf("role %q: %d, card does not name %s", role, resp.StatusCode, origin)
 		}
 	}
-	if len(tgt.Config.Principals) == 0 {
-		t.Errorf("the agents' announced operator settings were not taken: %+v", tgt.Config)
+	// The announcement is a configuration file's credentials and sections (the caller decodes the sections).
+	if len(tgt.Config.Credentials) == 0 || len(tgt.Config.Documents) != 5 {
+		t.Errorf("the agents' announced operator settings were not taken: %d credentials, sections %v", len(tgt.Config.Credentials), slices.Sorted(maps.Keys(tgt.Config.Documents)))
 	}
 	if logs := string(tgt.Logs()); !strings.Contains(logs, MockReady) {
 		t.Errorf("logs lack %q:\n%s", MockReady, logs)
@@ -418,6 +422,8 @@ func TestParseAnnouncement(t *testing.T) {
 		"terms\thttps://127.0.0.1:9999/.well-known/agent-card.json\n" + MockReady,
 		"terms\thttps://127.0.0.1:9400/a\n" + MockConfigPrefix + `{"inventory":"https://example.com/inv"}` + "\n" + MockReady,
 		"terms\thttps://127.0.0.1:9400/a\n" + MockConfigPrefix + `{"unknownMember":1}` + "\n" + MockReady,
+		// A hook inside a document section is a URL too: it must be on the container's own origins.
+		"terms\thttps://127.0.0.1:9400/a\n" + MockConfigPrefix + `{"documents":{"terms":{"changeHook":"https://203.0.113.7/hook"}}}` + "\n" + MockReady,
 		MockReady,
 	} {
 		if _, _, err := parseAnnouncement([]byte(bad), allowed); err == nil {
@@ -429,5 +435,15 @@ func TestParseAnnouncement(t *testing.T) {
 		target.Config{Inventory: "ann", Discovery: "ann", Principals: map[string]target.Principal{"A": {Value: "ann"}, "B": {Value: "ann"}}})
 	if m.Inventory != "op" || m.Discovery != "ann" || m.Principals["A"].Value != "op" || m.Principals["B"].Value != "ann" {
 		t.Errorf("merge: %+v", m)
+	}
+	// Sections merge member by member, the operator's winning; credentials by name.
+	m = mergeAnnounced(target.Config{Credentials: map[string]target.Credential{"a": {Header: "op"}},
+		Documents: map[string]json.RawMessage{"terms": json.RawMessage(`{"changeHook":"op"}`)}},
+		target.Config{Credentials: map[string]target.Credential{"a": {Header: "ann"}, "b": {Header: "ann"}},
+			Documents: map[string]json.RawMessage{"terms": json.RawMessage(`{"changeHook":"ann","principals":["b"]}`), "interview": json.RawMessage(`{}`)}})
+	var terms map[string]any
+	json.Unmarshal(m.Documents["terms"], &terms)
+	if m.Credentials["a"].Header != "op" || m.Credentials["b"].Header != "ann" || terms["changeHook"] != "op" || terms["principals"] == nil || m.Documents["interview"] == nil {
+		t.Errorf("merge: %+v, terms %v", m, terms)
 	}
 }
