@@ -603,7 +603,7 @@ func urlsOnOrigin(v any, path string, allowed map[string]bool) error {
 	case string:
 		if strings.HasPrefix(x, "http://") || strings.HasPrefix(x, "https://") {
 			if err := onAllowedOrigin(x, allowed); err != nil {
-				return fmt.Errorf("announced %s: %w", path, err)
+				return fmt.Errorf("announced %s: %w (a container may announce only URLs on the ports it publishes; to use this one, write the member in --config)", path, err)
 			}
 		}
 	case []any:
