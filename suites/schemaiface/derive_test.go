@@ -3,6 +3,7 @@ package schemaiface_test
 import (
 	"github.com/extconf/extconf/harness/harnesstest"
 	mock "github.com/extconf/extconf/mockagents/schemaiface"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +143,24 @@ func TestDeriveArgumentsNotWithoutAValidator(t *testing.T) {
 	r := rows["SI-8.3"]
 	if strings.Contains(r.Detail, "arguments.propose_remediation derived") || strings.Contains(r.Detail, "authorization.modes.recommend_only derived") {
 		t.Errorf("SI-8.3: %s (%s): propose_remediation was probed without a validator", r.Verdict, r.Detail)
+	}
+}
+
+// Derived inputs never fail a correct agent: with only the two credentials, every latitude of the reference agent
+// (each a choice the draft or A2A permits) runs with no row failed or not tested — the derivation takes what that
+// agent shows, or nothing.
+func TestCredentialsOnlyLatitudesFailNothing(t *testing.T) {
+	for _, l := range sabotage.Latitudes() {
+		if !slices.Contains(l.Documents, "schema-interface") && !slices.Contains(l.Documents, sabotage.AllDocuments) {
+			continue
+		}
+		t.Run(string(l.ID), func(t *testing.T) {
+			rows, _ := run(t, sabotage.MustParse(l.ID), credentialsOnly)
+			for id := range agentRows() {
+				if r := rows[id]; r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
+					t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+				}
+			}
+		})
 	}
 }
