@@ -32,8 +32,13 @@ var operatorFacts = map[string][]string{
 // baseFromMock is what an operator holds before config init: what the reference agents announce (`runsuite mock`
 // prints it: credentials and one section per document), cut down to the operator facts, with the test CA.
 func baseFromMock(t *testing.T, dir string) (string, map[string]string) {
+	return baseFromMockWith(t, dir, sabotage.Set{})
+}
+
+// baseFromMockWith is baseFromMock against the reference agents with set switched on.
+func baseFromMockWith(t *testing.T, dir string, set sabotage.Set) (string, map[string]string) {
 	t.Helper()
-	tgt, err := mockagents.Start(sabotage.Set{})
+	tgt, err := mockagents.Start(set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,4 +276,30 @@ func detailsOf(t *testing.T, bundle, verdict string) string {
 		}
 	}
 	return out.String()
+}
+
+// config init's derivations against every cross-cutting latitude (one binding only, no streaming, Message or Task
+// replies, plain 401, no card cache headers): the file it writes, with the operator facts, fails no row.
+func TestConfigInitUnderLatitudesFailsNothing(t *testing.T) {
+	for _, l := range sabotage.Latitudes() {
+		if !strings.HasPrefix(string(l.ID), "a2a.") {
+			continue // the document latitudes run in their suites' own tests
+		}
+		t.Run(string(l.ID), func(t *testing.T) {
+			dir := t.TempDir()
+			base, roles := baseFromMockWith(t, dir, sabotage.MustParse(l.ID))
+			initPath := filepath.Join(dir, "init.json")
+			if code, _, stderr := runCLI("config", "init", "--target", roles["interview"], "--config", base, "--out", initPath); code != exitPass {
+				t.Fatalf("config init: exit %d: %s", code, stderr)
+			}
+			if code, _, stderr := runCLI("run", "--target", roles["interview"], "--config", initPath, "--out", filepath.Join(dir, "run")); code == exitUsage {
+				t.Fatalf("run: exit 2: %s", stderr)
+			}
+			for _, v := range []string{"executed-fail", "not-tested"} {
+				if d := detailsOf(t, filepath.Join(dir, "run", "bundle.json"), v); d != "" {
+					t.Errorf("%s rows:%s", v, d)
+				}
+			}
+		})
+	}
 }
