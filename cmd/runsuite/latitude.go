@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/extconf/extconf/sabotage"
 )
@@ -23,20 +21,14 @@ reads executed-fail or not-tested. run --latitude / mock --latitude switch them 
 }
 
 func cmdLatitude(_ context.Context, args []string, stdout, _ io.Writer) (int, error) {
-	fs := newFlags("latitude")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseListVerb("latitude", args); err != nil {
 		return exitUsage, err
 	}
-	if len(pos) != 1 || pos[0] != "list" {
-		return exitUsage, usageError{errors.New("want a verb: runsuite latitude list")}
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "latitude\tdocuments\tpermits")
+	var rows [][]string
 	for _, l := range sabotage.Latitudes() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", l.ID, strings.Join(l.Documents, ","), l.Permits)
+		rows = append(rows, []string{string(l.ID), strings.Join(l.Documents, ","), l.Permits})
 	}
-	tw.Flush()
+	writeTable(stdout, []string{"latitude", "documents", "permits"}, rows)
 	return exitPass, nil
 }
 

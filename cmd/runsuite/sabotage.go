@@ -22,19 +22,35 @@ run --sabotage / mock --sabotage switch them on in the reference agents.`,
 }
 
 func cmdSabotage(_ context.Context, args []string, stdout, _ io.Writer) (int, error) {
-	fs := newFlags("sabotage")
-	pos, err := parseInterspersed(fs, args)
-	if err != nil {
+	if err := parseListVerb("sabotage", args); err != nil {
 		return exitUsage, err
 	}
-	if len(pos) != 1 || pos[0] != "list" {
-		return exitUsage, usageError{errors.New("want a verb: runsuite sabotage list")}
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "toggle\tside\ttargets\tdescription")
+	var rows [][]string
 	for _, t := range sabotage.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.ID, t.Side, strings.Join(t.Targets, ","), t.Description)
+		rows = append(rows, []string{string(t.ID), t.Side, strings.Join(t.Targets, ","), t.Description})
+	}
+	writeTable(stdout, []string{"toggle", "side", "targets", "description"}, rows)
+	return exitPass, nil
+}
+
+// parseListVerb reads the arguments of a listing command (sabotage, latitude): the verb "list" and nothing else.
+func parseListVerb(cmd string, args []string) error {
+	pos, err := parseInterspersed(newFlags(cmd), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || pos[0] != "list" {
+		return usageError{errors.New("want a verb: runsuite " + cmd + " list")}
+	}
+	return nil
+}
+
+// writeTable prints a header and rows as tab-aligned columns.
+func writeTable(w io.Writer, header []string, rows [][]string) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	tw.Flush()
-	return exitPass, nil
 }
