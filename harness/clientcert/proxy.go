@@ -8,10 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httputil"
-	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,13 +64,10 @@ func (e *Exchange) RPC() (method string, params json.RawMessage) {
 // under test sends. The card (and every document fetched with GET) it serves names the proxy's origin instead of the
 // agent's, so the interface URLs the card lists lead through the proxy too.
 type Proxy struct {
-	CardURL string
+	*a2atest.Front // CardURL is the card's URL through the proxy
 
-	srv      *http.Server
-	upstream *url.URL
-	origin   string
-	resign   func(upstream, rewritten []byte, origin string) []byte
-	answers  bool // rewrite the origin in POST answers too
+	resign  func(upstream, rewritten []byte, origin string) []byte
+	answers bool // rewrite the origin in POST answers too
 
 	mu  sync.Mutex
 	exs []*Exchange
@@ -87,46 +82,27 @@ func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool
 }
 
 func startProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool, resign func(upstream, rewritten []byte, origin string) []byte, answers bool) (*Proxy, error) {
-	up, err := url.Parse(upstreamCardURL)
-	if err != nil || up.Host == "" {
-		return nil, fmt.Errorf("upstream card URL %q: %v", upstreamCardURL, err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	p := &Proxy{resign: resign, answers: answers}
+	f, err := a2atest.StartFront(upstreamCardURL, cert, cas, a2atest.FrontOptions{
+		HeaderTimeout: 30 * time.Second,
+		Configure: func(rp *httputil.ReverseProxy) {
+			rp.FlushInterval = -1 // SSE passes through as it comes
+			rp.ModifyResponse = p.modify
+			rp.ErrorHandler = func(w http.ResponseWriter, r *http.Request, err error) {
+				if ex, ok := r.Context().Value(exKey{}).(*Exchange); ok {
+					ex.mu.Lock()
+					ex.Error, ex.Status = err.Error(), http.StatusBadGateway
+					ex.mu.Unlock()
+				}
+				http.Error(w, "extconf recording proxy: upstream failed", http.StatusBadGateway)
+			}
+		},
+		Serve: p.serve,
+	})
 	if err != nil {
 		return nil, err
 	}
-	p := &Proxy{upstream: up, origin: "https://" + ln.Addr().String(), resign: resign, answers: answers}
-	card := *up
-	card.Scheme, card.Host = "https", ln.Addr().String()
-	p.CardURL = card.String()
-	rp := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(&url.URL{Scheme: up.Scheme, Host: up.Host})
-			pr.Out.Host = up.Host
-			pr.Out.Header.Del("Accept-Encoding") // bodies are recorded and rewritten as plain bytes
-		},
-		Transport: &http.Transport{
-			TLSClientConfig:       &tls.Config{RootCAs: cas, MinVersion: tls.VersionTLS12},
-			ResponseHeaderTimeout: 30 * time.Second,
-			DialContext:           a2atest.DialLoopbackOnly,
-		},
-		FlushInterval:  -1, // SSE passes through as it comes
-		ModifyResponse: p.modify,
-		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
-			if ex, ok := r.Context().Value(exKey{}).(*Exchange); ok {
-				ex.mu.Lock()
-				ex.Error, ex.Status = err.Error(), http.StatusBadGateway
-				ex.mu.Unlock()
-			}
-			http.Error(w, "extconf recording proxy: upstream failed", http.StatusBadGateway)
-		},
-	}
-	p.srv = &http.Server{
-		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { p.serve(rp, w, r) }),
-		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ReadHeaderTimeout: 5 * time.Second,
-	}
-	go func() { _ = p.srv.ServeTLS(ln, "", "") }()
+	p.Front = f
 	return p, nil
 }
 
@@ -176,9 +152,9 @@ func (p *Proxy) modify(resp *http.Response) error {
 	}
 	if resp.Request.Method == http.MethodGet || p.answers {
 		orig := body
-		body = bytes.ReplaceAll(body, []byte(p.upstream.Scheme+"://"+p.upstream.Host), []byte(p.origin))
+		body = p.Rehome(body)
 		if p.resign != nil {
-			body = p.resign(orig, body, p.origin)
+			body = p.resign(orig, body, p.Origin)
 		}
 		resp.Header.Del("ETag") // the bytes changed
 	}
@@ -220,11 +196,4 @@ func (p *Proxy) Exchanges() []*Exchange {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]*Exchange(nil), p.exs...)
-}
-
-// Close stops the proxy.
-func (p *Proxy) Close() {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_ = p.srv.Shutdown(ctx)
 }

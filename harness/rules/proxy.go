@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
@@ -28,15 +27,11 @@ const maxProxiedBody = 8 << 20
 // sabotage and latitudes reach the agent without any mock knowing about rules. The card it serves names the
 // proxy's origin instead of the agent's, so documents and calls the card leads to pass through it too.
 type Proxy struct {
-	// CardURL is the card's URL through the proxy.
-	CardURL string
+	*a2atest.Front // CardURL is the card's URL through the proxy
 
-	srv      *http.Server
-	upstream *url.URL
-	origin   string // the proxy's own origin
-	rule     *Rule
-	target   string
-	ops      []Op
+	rule   *Rule
+	target string
+	ops    []Op
 
 	mu      sync.Mutex
 	docPath string
@@ -47,40 +42,16 @@ type Proxy struct {
 // StartProxy serves https on 127.0.0.1 (cert must be valid for it) in front of the agent whose card is at
 // upstreamCardURL (trusted with cas), rewriting answers of kind target with ops.
 func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool, r *Rule, target string, ops []Op) (*Proxy, error) {
-	up, err := url.Parse(upstreamCardURL)
-	if err != nil || up.Host == "" {
-		return nil, fmt.Errorf("upstream card URL %q: %v", upstreamCardURL, err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	p := &Proxy{rule: r, target: target, ops: ops}
+	f, err := a2atest.StartFront(upstreamCardURL, cert, cas, a2atest.FrontOptions{
+		HeaderTimeout: 10 * time.Second,
+		Configure:     func(rp *httputil.ReverseProxy) { rp.ModifyResponse = p.modify },
+		Serve:         p.serve,
+	})
 	if err != nil {
 		return nil, err
 	}
-	p := &Proxy{upstream: up, rule: r, target: target, ops: ops}
-	p.origin = "https://" + ln.Addr().String()
-	card := *up
-	card.Scheme, card.Host = "https", ln.Addr().String()
-	p.CardURL = card.String()
-	rp := &httputil.ReverseProxy{
-		Rewrite: func(pr *httputil.ProxyRequest) {
-			pr.SetURL(&url.URL{Scheme: up.Scheme, Host: up.Host})
-			pr.Out.Host = up.Host
-			pr.Out.Header.Del("Accept-Encoding") // bodies are patched as plain bytes
-		},
-		Transport: &http.Transport{
-			TLSClientConfig:       &tls.Config{RootCAs: cas, MinVersion: tls.VersionTLS12},
-			ResponseHeaderTimeout: 10 * time.Second,
-			DialContext:           a2atest.DialLoopbackOnly,
-		},
-		ModifyResponse: p.modify,
-		ErrorLog:       nil,
-	}
-	p.srv = &http.Server{
-		Handler:           http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) { p.serve(rp, w, req) }),
-		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		ReadHeaderTimeout: 5 * time.Second,
-		ErrorLog:          nil,
-	}
-	go func() { _ = p.srv.ServeTLS(ln, "", "") }()
+	p.Front = f
 	return p, nil
 }
 
@@ -106,7 +77,7 @@ func (p *Proxy) serve(rp *httputil.ReverseProxy, w http.ResponseWriter, req *htt
 
 func (p *Proxy) modify(resp *http.Response) error {
 	req := resp.Request
-	isCard := req.Method == http.MethodGet && req.URL.Path == p.upstream.Path
+	isCard := req.Method == http.MethodGet && req.URL.Path == p.Upstream.Path
 	p.mu.Lock()
 	isDoc := req.Method == http.MethodGet && p.docPath != "" && req.URL.Path == p.docPath
 	p.mu.Unlock()
@@ -124,7 +95,7 @@ func (p *Proxy) modify(resp *http.Response) error {
 		return fmt.Errorf("rules proxy: body larger than %d bytes", maxProxiedBody)
 	}
 	if isCard {
-		body = bytes.ReplaceAll(body, []byte(p.upstream.Scheme+"://"+p.upstream.Host), []byte(p.origin))
+		body = p.Rehome(body)
 	}
 	if (isCard && p.target == TargetCard) || (isDoc && p.target == TargetDocument) || (isResp && p.target == TargetResponse) {
 		patched, err := ApplyPatch(body, p.ops)
@@ -164,11 +135,4 @@ func (p *Proxy) Applied() (int, []string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.applied, append([]string(nil), p.errs...)
-}
-
-// Close stops the proxy.
-func (p *Proxy) Close() {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	_ = p.srv.Shutdown(ctx)
 }
