@@ -92,13 +92,7 @@ func Predict(cfgDocs map[string]json.RawMessage, docs ...Document) (preds []RowP
 			}
 		}
 	}
-	sort.SliceStable(preds, func(i, j int) bool {
-		if preds[i].Document != preds[j].Document {
-			return preds[i].Document < preds[j].Document
-		}
-		return preds[i].Row < preds[j].Row
-	})
-	return preds
+	return sortPredictions(preds)
 }
 
 // present reports whether the dotted path names a non-empty value in sec.
@@ -183,6 +177,11 @@ func WithTargetNeeds(preds []RowPrediction, doc string, needs []Need) []RowPredi
 			}
 		}
 	}
+	return sortPredictions(preds)
+}
+
+// sortPredictions orders predictions by document, then row.
+func sortPredictions(preds []RowPrediction) []RowPrediction {
 	sort.SliceStable(preds, func(i, j int) bool {
 		if preds[i].Document != preds[j].Document {
 			return preds[i].Document < preds[j].Document

@@ -98,24 +98,32 @@ func predicted(out string) map[string][]string {
 	return got
 }
 
-// ran reads a bundle's target rows: verdict → row ids (blocked and inapplicable).
-func ran(t *testing.T, bundle string) map[string][]string {
+// bundleRows reads a bundle's rows.
+func bundleRows(t *testing.T, bundle string) []bundleRow {
 	t.Helper()
 	b, err := os.ReadFile(bundle)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var bun struct {
-		Rows []struct {
-			ID, Verdict, Detail string
-			SelfCheck           bool
-		} `json:"rows"`
+		Rows []bundleRow `json:"rows"`
 	}
 	if err := json.Unmarshal(b, &bun); err != nil {
 		t.Fatal(err)
 	}
+	return bun.Rows
+}
+
+type bundleRow struct {
+	ID, Verdict, Detail string
+	SelfCheck           bool
+}
+
+// ran reads a bundle's target rows: verdict → row ids (blocked and inapplicable).
+func ran(t *testing.T, bundle string) map[string][]string {
+	t.Helper()
 	got := map[string][]string{}
-	for _, r := range bun.Rows {
+	for _, r := range bundleRows(t, bundle) {
 		if r.SelfCheck {
 			continue
 		}
@@ -261,16 +269,8 @@ func TestEveryAbsenceDeclaredPredictsTheRun(t *testing.T) {
 
 // detailsOf lists the target rows of a bundle with one verdict, with their details.
 func detailsOf(t *testing.T, bundle, verdict string) string {
-	b, _ := os.ReadFile(bundle)
-	var bun struct {
-		Rows []struct {
-			ID, Verdict, Detail string
-			SelfCheck           bool
-		} `json:"rows"`
-	}
-	json.Unmarshal(b, &bun)
 	var out strings.Builder
-	for _, r := range bun.Rows {
+	for _, r := range bundleRows(t, bundle) {
 		if !r.SelfCheck && r.Verdict == verdict {
 			fmt.Fprintf(&out, "\n  %s %s: %.300s", r.ID, r.Verdict, r.Detail)
 		}
