@@ -52,6 +52,7 @@ func Start(set sabotage.Set, docs ...string) (*target.Target, error) {
 		}
 		return nil
 	}
+	var started []startedDoc
 	for _, d := range docs {
 		s, ok := starters[d]
 		if !ok {
@@ -71,22 +72,31 @@ func Start(set sabotage.Set, docs ...string) (*target.Target, error) {
 			t.Agents[role] = u
 		}
 		mergeConfig(&t.Config, a.Config)
-		creds, sec, err := announceDoc(d, a)
-		if err != nil {
-			_ = t.Close()
-			return nil, fmt.Errorf("reference agent for %s: announcement: %w", d, err)
+		started = append(started, startedDoc{d, a})
+	}
+	// Asked for only by `runsuite mock` and tests: it reads the agents' own statement and claim map over https,
+	// which no run needs.
+	t.Announce = func() (*target.Config, error) {
+		an := &target.Config{Agents: map[string]string{}, Credentials: map[string]target.Credential{}, Documents: map[string]json.RawMessage{}}
+		for _, sd := range started {
+			creds, sec, err := announceDoc(sd.doc, sd.agents)
+			if err != nil {
+				return nil, fmt.Errorf("reference agent for %s: announcement: %w", sd.doc, err)
+			}
+			addAnnounced(an, sd.doc, sd.agents, creds, sec)
 		}
-		addAnnounced(t, d, a, creds, sec)
+		return an, nil
 	}
 	return t, nil
 }
 
-// addAnnounced adds one document's credentials, section, card URL and shared settings to t.Announced.
-func addAnnounced(t *target.Target, doc string, a *Agents, creds map[string]target.Credential, sec map[string]any) {
-	if t.Announced == nil {
-		t.Announced = &target.Config{Agents: map[string]string{}, Credentials: map[string]target.Credential{}, Documents: map[string]json.RawMessage{}}
-	}
-	an := t.Announced
+type startedDoc struct {
+	doc    string
+	agents *Agents
+}
+
+// addAnnounced adds one document's credentials, section, card URL and shared settings to an.
+func addAnnounced(an *target.Config, doc string, a *Agents, creds map[string]target.Credential, sec map[string]any) {
 	if u, ok := a.Roles[doc]; ok {
 		an.Agents[doc] = u
 	}

@@ -62,10 +62,14 @@ func baseFromMockWith(t *testing.T, dir string, set sabotage.Set) (string, map[s
 // announcedFile is the reference agents' announcement as a configuration file, with the test CA.
 func announcedFile(t *testing.T, tgt *target.Target) target.Config {
 	t.Helper()
-	if tgt.Announced == nil {
-		t.Fatal("the reference agents announced nothing")
+	if tgt.Announce == nil {
+		t.Fatal("the reference agents announce nothing")
 	}
-	cfg := *tgt.Announced
+	an, err := tgt.Announce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := *an
 	cfg.CAFile, _ = filepath.Abs("../../fixtures/testpki/ca.pem")
 	return cfg
 }

@@ -111,10 +111,14 @@ func announce(w io.Writer, tgt *target.Target) error {
 	}
 	// The operator settings in the configuration file's shape; the legacy shape only for a target that has no other.
 	var said any = tgt.Config
-	if tgt.Announced != nil {
-		said = tgt.Announced
+	if tgt.Announce != nil {
+		an, err := tgt.Announce()
+		if err != nil {
+			return err
+		}
+		said = an
 	}
-	if !reflect.ValueOf(tgt.Config).IsZero() || tgt.Announced != nil {
+	if !reflect.ValueOf(tgt.Config).IsZero() || tgt.Announce != nil {
 		// Byte-faithful: no HTML escaping, so a placeholder such as the actingFor "<person>" survives as written.
 		var b strings.Builder
 		enc := json.NewEncoder(&b)

@@ -29,11 +29,11 @@ type Target struct {
 	Agents  map[string]string
 	RootCAs *x509.CertPool // trusted CAs for https (nil: the system pool)
 	Config  Config
-	// Announced is what the target said of itself in the configuration file's shape (credentials, document
-	// sections): the reference agents' operator knowledge, printed by `runsuite mock`; nil when it said nothing.
-	Announced *Config
-	ImageID   string   // container targets: the image id that ran
-	Sabotage  []string // mock targets: the toggles switched on
+	// Announce returns what the target says of itself in the configuration file's shape (credentials, document
+	// sections): the reference agents' operator knowledge, printed by `runsuite mock`; nil when it says nothing.
+	Announce func() (*Config, error)
+	ImageID  string   // container targets: the image id that ran
+	Sabotage []string // mock targets: the toggles switched on
 	// Close stops whatever the target started; nil when nothing was started.
 	Close func() error
 	// Blocked, when set, says why the target could not be reached at all (e.g. no container engine): every
