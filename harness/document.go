@@ -1,11 +1,13 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
+	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/strictjson"
 	"github.com/extconf/extconf/harness/target"
 )
@@ -56,6 +58,15 @@ type Need struct {
 // check reports from it).
 type Needer interface {
 	Needs() []Need
+}
+
+// SectionDeriver is implemented by documents whose run derives members of their section by probing the target
+// (runsuite config init writes what it derives into the file; config check derives before predicting, so both say
+// what the run will find). It fills sec (the decoded documents.<id> section), never overwriting a member sec gives
+// or declares absent, and returns one note per derived member and what this target's rows need beyond the
+// document's static Needs table.
+type SectionDeriver interface {
+	DeriveSection(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, cfg target.Config, sec map[string]any) (notes []string, needs []Need)
 }
 
 // PrepareConfig decodes each documents.<id> section of cfg into its document's Input type — strictly: an unknown

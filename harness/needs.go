@@ -162,18 +162,20 @@ func checkAbsences(id string, in any, d Document) error {
 	return nil
 }
 
-// WithTargetNeeds adds to preds the rows blocked on inputs a document found it needs for this target (beyond its
-// static table, e.g. the arguments of one skill), each row once; the order stays Predict's.
-func WithTargetNeeds(preds []RowPrediction, doc string, needs []Need) []RowPrediction {
+// WithTargetNeeds adds to preds the rows blocked on inputs documents found they need for this target (document id →
+// needs beyond its static table, e.g. the arguments of one skill), each row once; the order stays Predict's.
+func WithTargetNeeds(preds []RowPrediction, needs map[string][]Need) []RowPrediction {
 	seen := map[string]bool{}
 	for _, p := range preds {
 		seen[p.Document+" "+p.Row] = true
 	}
-	for _, n := range needs {
-		for _, r := range n.Rows {
-			if !seen[doc+" "+r] {
-				seen[doc+" "+r] = true
-				preds = append(preds, RowPrediction{Document: doc, Row: r, Verdict: Blocked, Member: "documents." + doc + "." + n.Member, Why: n.What})
+	for doc, ns := range needs {
+		for _, n := range ns {
+			for _, r := range n.Rows {
+				if !seen[doc+" "+r] {
+					seen[doc+" "+r] = true
+					preds = append(preds, RowPrediction{Document: doc, Row: r, Verdict: Blocked, Member: "documents." + doc + "." + n.Member, Why: n.What})
+				}
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"slices"
@@ -178,7 +179,6 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if d, ok := raw["documents"]; ok {
 		_ = json.Unmarshal(d, &baseDocs)
 	}
-	var siNeeds []harness.Need
 	for _, d := range docs {
 		if !p.declared[d] {
 			continue // probeTarget's note says why
@@ -188,11 +188,9 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 			sec = map[string]any{}
 		}
 		derive(ctx, p, d, sec)
-		if d == "schema-interface" {
-			siNeeds = deriveSchemaInterface(ctx, p, base, sec, stderr)
-		}
 		sections[d] = sec
 	}
+	targetNeeds := deriveSections(ctx, p, base, sections, stderr)
 	out["documents"] = sections
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -211,7 +209,7 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	printPredictions(stderr, "still to give (or declare absent under documents.<id>.absent)",
-		harness.WithTargetNeeds(harness.Predict(secRaw, declared...), "schema-interface", siNeeds))
+		harness.WithTargetNeeds(harness.Predict(secRaw, declared...), targetNeeds))
 	if *outFlag == "" {
 		_, err = stdout.Write(b)
 		return exitPass, err
@@ -331,21 +329,29 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 	}
 	secs := cfg.Documents
-	var siNeeds []harness.Need
-	if *tgtFlag != "" && declared["schema-interface"] {
-		// The run derives what probing shows (schemaiface.DeriveSection); so does the prediction.
-		var sec map[string]any
-		if json.Unmarshal(cfg.Documents["schema-interface"], &sec) != nil || sec == nil {
-			sec = map[string]any{}
+	var targetNeeds map[string][]harness.Need
+	if *tgtFlag != "" {
+		// The run derives what probing shows (harness.SectionDeriver); so does the prediction.
+		derived := map[string]map[string]any{}
+		for _, d := range run {
+			if _, ok := d.(harness.SectionDeriver); ok {
+				var sec map[string]any
+				if json.Unmarshal(cfg.Documents[d.ID()], &sec) != nil || sec == nil {
+					sec = map[string]any{}
+				}
+				derived[d.ID()] = sec
+			}
 		}
-		siNeeds = deriveSchemaInterface(ctx, probed, cfg, sec, stderr)
-		secs = map[string]json.RawMessage{}
-		for k, v := range cfg.Documents {
-			secs[k] = v
+		targetNeeds = deriveSections(ctx, probed, cfg, derived, stderr)
+		secs = maps.Clone(cfg.Documents)
+		if secs == nil {
+			secs = map[string]json.RawMessage{}
 		}
-		secs["schema-interface"], _ = json.Marshal(sec)
+		for id, sec := range derived {
+			secs[id], _ = json.Marshal(sec)
+		}
 	}
-	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.Predict(secs, run...), "schema-interface", siNeeds))
+	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.Predict(secs, run...), targetNeeds))
 	for _, u := range unused(cfg, declared) {
 		fmt.Fprintf(stdout, "  unused       %s\n", u)
 	}

@@ -7,17 +7,26 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/suites/schemaiface"
+	"github.com/extconf/extconf/suites"
 )
 
-// deriveSchemaInterface fills the schema-interface section with what the run itself would derive by probing the
-// agent with the section's principals (schemaiface.DeriveSection: the same code), so the file says it and config
-// check predicts the run exactly. Each derived member is reported on w.
-// It returns what this agent's rows need beyond the document's static table (config check predicts those too).
-func deriveSchemaInterface(ctx context.Context, p *probe, cfg target.Config, sec map[string]any, w io.Writer) []harness.Need {
-	notes, needs := schemaiface.DeriveSection(ctx, p.client, p.cards["schema-interface"], cfg, sec)
-	for _, n := range notes {
-		fmt.Fprintf(w, "runsuite config: schema-interface: %s\n", n)
+// deriveSections fills each section of a document that derives by probing (harness.SectionDeriver) with what its
+// run would derive, probing the agent with the section's principals (the same code), so the file says it and
+// config check predicts the run exactly. Each derived member is reported on w. It returns, per document, what this
+// agent's rows need beyond the document's static table (config check predicts those too).
+func deriveSections(ctx context.Context, p *probe, cfg target.Config, secs map[string]map[string]any, w io.Writer) map[string][]harness.Need {
+	out := map[string][]harness.Need{}
+	for _, d := range suites.Documents() {
+		dv, ok := d.(harness.SectionDeriver)
+		sec, given := secs[d.ID()]
+		if !ok || !given {
+			continue
+		}
+		notes, needs := dv.DeriveSection(ctx, p.client, p.cards[d.ID()], cfg, sec)
+		for _, n := range notes {
+			fmt.Fprintf(w, "runsuite config: %s: %s\n", d.ID(), n)
+		}
+		out[d.ID()] = needs
 	}
-	return needs
+	return out
 }

@@ -10,12 +10,12 @@ import (
 	"github.com/extconf/extconf/harness/verify/skiface"
 )
 
-// DeriveSection is the run's derivation (Derive) for runsuite config init and check: it asks describe_skill for
+// DeriveSection (harness.SectionDeriver) is the run's derivation (Derive) for runsuite config init and check: it asks describe_skill for
 // every advertised skill as principal A, probes as the run does, and writes the derived members into sec (the
 // documents.schema-interface section, decoded JSON), leaving every member sec gives or declares absent. cfg is
 // the prepared configuration (its principals of this document). It returns what was derived, one note per member,
 // and the inputs this agent's rows need beyond the static Needs table (arguments of a skill of the kind a row picks).
-func DeriveSection(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, cfg target.Config, sec map[string]any) ([]string, []harness.Need) {
+func (document) DeriveSection(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, cfg target.Config, sec map[string]any) ([]string, []harness.Need) {
 	if card == nil {
 		return nil, nil
 	}
