@@ -66,7 +66,26 @@ type Needer interface {
 // or declares absent, and returns one note per derived member and what this target's rows need beyond the
 // document's static Needs table.
 type SectionDeriver interface {
-	DeriveSection(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, cfg target.Config, sec map[string]any) (notes []string, needs []Need)
+	DeriveSection(ctx context.Context, cl *a2a.Client, cardURL string, card *a2a.AgentCard, cfg target.Config, sec map[string]any) (notes []string, needs []Need)
+}
+
+// ExampleRequests fills sec["requests"], unless given, with each skill's examples: how a run asks for a skill when
+// the operator gives no text (the documents whose suites send ordinary requests derive it so).
+func ExampleRequests(card *a2a.AgentCard, sec map[string]any) []string {
+	if _, given := sec["requests"]; given || card == nil {
+		return nil
+	}
+	reqs := map[string][]string{}
+	for _, sk := range card.Skills {
+		if len(sk.Examples) > 0 {
+			reqs[sk.ID] = sk.Examples
+		}
+	}
+	if len(reqs) == 0 {
+		return nil
+	}
+	sec["requests"] = reqs
+	return []string{fmt.Sprintf("requests derived: the examples of %d skills of the card", len(reqs))}
 }
 
 // PrepareConfig decodes each documents.<id> section of cfg into its document's Input type — strictly: an unknown

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
 	"os"
 	"slices"
 	"sort"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/catalog"
-	"github.com/extconf/extconf/suites/agentcards"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
@@ -187,7 +185,6 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 		if sec == nil {
 			sec = map[string]any{}
 		}
-		derive(ctx, p, d, sec)
 		sections[d] = sec
 	}
 	targetNeeds := deriveSections(ctx, p, base, sections, stderr)
@@ -219,43 +216,6 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	fmt.Fprintf(stderr, "runsuite config: wrote %s\n", *outFlag)
 	return exitPass, nil
-}
-
-// derive fills in what the target shows for document d: request texts from the skills' examples, and for
-// agent-cards the discovery document and inventory when they answer on the card's origin.
-func derive(ctx context.Context, p *probe, d string, sec map[string]any) {
-	card := p.cards[d]
-	if card == nil {
-		return
-	}
-	if d == "interview" || d == "on-request" {
-		if _, given := sec["requests"]; !given {
-			reqs := map[string][]string{}
-			for _, sk := range card.Skills {
-				if len(sk.Examples) > 0 {
-					reqs[sk.ID] = sk.Examples
-				}
-			}
-			if len(reqs) > 0 {
-				sec["requests"] = reqs
-			}
-		}
-	}
-	if d == "agent-cards" {
-		u, err := url.Parse(p.urls[d])
-		if err != nil {
-			return
-		}
-		origin := u.Scheme + "://" + u.Host
-		for member, path := range map[string]string{"discovery": agentcards.WellKnownPath, "inventory": "/agents"} {
-			if _, given := sec[member]; given {
-				continue
-			}
-			if _, _, err := p.client.FetchJSON(ctx, origin+path, a2a.Call{Note: "config: " + member}); err == nil {
-				sec[member] = origin + path
-			}
-		}
-	}
 }
 
 func printPredictions(w io.Writer, title string, preds []harness.RowPrediction) (blocked int) {

@@ -19,10 +19,10 @@ func deriveSections(ctx context.Context, p *probe, cfg target.Config, secs map[s
 	for _, d := range suites.Documents() {
 		dv, ok := d.(harness.SectionDeriver)
 		sec, given := secs[d.ID()]
-		if !ok || !given {
-			continue
+		if !ok || !given || p.cards[d.ID()] == nil {
+			continue // a card that could not be read: probeTarget's note says why
 		}
-		notes, needs := dv.DeriveSection(ctx, p.client, p.cards[d.ID()], cfg, sec)
+		notes, needs := dv.DeriveSection(ctx, p.client, p.urls[d.ID()], p.cards[d.ID()], cfg, sec)
 		for _, n := range notes {
 			fmt.Fprintf(w, "runsuite config: %s: %s\n", d.ID(), n)
 		}

@@ -15,7 +15,7 @@ import (
 // documents.schema-interface section, decoded JSON), leaving every member sec gives or declares absent. cfg is
 // the prepared configuration (its principals of this document). It returns what was derived, one note per member,
 // and the inputs this agent's rows need beyond the static Needs table (arguments of a skill of the kind a row picks).
-func (document) DeriveSection(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, cfg target.Config, sec map[string]any) ([]string, []harness.Need) {
+func (document) DeriveSection(ctx context.Context, cl *a2a.Client, _ string, card *a2a.AgentCard, cfg target.Config, sec map[string]any) ([]string, []harness.Need) {
 	if card == nil {
 		return nil, nil
 	}
