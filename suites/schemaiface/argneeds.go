@@ -1,8 +1,12 @@
 package schemaiface
 
-import "github.com/extconf/extconf/harness"
+import (
+	"slices"
 
-// Rows that pick, among the advertised skills, one of a kind (an execute-mode skill, a root format member) and need
+	"github.com/extconf/extconf/harness"
+)
+
+// Rows that pick, among the advertised skills, one of a kind (a skill that applies or proposes a change, a root format member) and need
 // its valid arguments. Where skills of that kind exist but none has arguments (the run derives none for a skill
 // with side effects), the row is blocked naming the skill's arguments, never inapplicable: it applies.
 
@@ -13,10 +17,12 @@ type argRow struct {
 	fits func(tree map[string]any) bool
 }
 
+// changeModes are the default modes of skills that apply or propose a change, in the order SI-6.5a prefers them.
+var changeModes = []string{"execute", "recommend_only"}
+
 var argRows = []argRow{
-	{"SI-6.5a", "an execute-mode skill", func(t map[string]any) bool {
-		au, _ := t["authority"].(map[string]any)
-		return au["default_mode"] == "execute"
+	{"SI-6.5a", "a skill that applies or proposes a change (authority.default_mode execute or recommend_only)", func(t map[string]any) bool {
+		return slices.Contains(changeModes, defaultMode(t))
 	}},
 	{"SI-6.12b", "a skill whose input_schema declares a format at its root", func(t map[string]any) bool {
 		_, _, ok := formatMember(inputSchema(t), "")

@@ -24,7 +24,6 @@ func credentialsOnly(tgt *target.Target) {
 func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
 	rows, _ := run(t, sabotage.Set{}, credentialsOnly)
 	blocked := 0
-	var execute []string
 	for id := range agentRows() {
 		r := rows[id]
 		switch r.Verdict {
@@ -34,20 +33,11 @@ func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
 			if !strings.Contains(r.Detail, "documents.schema-interface.") || !strings.Contains(r.Detail, " is missing: ") {
 				t.Errorf("%s: blocked without naming a member: %s", id, r.Detail)
 			}
-			// The run never invokes a skill with side effects on arguments it made up: a row that needs an
-			// execute-mode skill's valid arguments (SI-6.5a) is counted apart, and must say so.
-			if strings.Contains(r.Detail, "an execute-mode skill (the run derives arguments only for skills without side effects)") {
-				execute = append(execute, id)
-				continue
-			}
 			blocked++
 		}
 	}
 	if blocked > 20 {
 		t.Errorf("%d agent rows blocked with only credentials, want at most 20", blocked)
-	}
-	if strings.Join(execute, " ") != "SI-6.5a" {
-		t.Errorf("rows blocked on an execute-mode skill's arguments: %v, want [SI-6.5a]", execute)
 	}
 	for id, want := range map[string]string{
 		"SI-4.1a":  "arguments.evaluate_resource_condition derived: the draft's worked example",
@@ -58,12 +48,14 @@ func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
 		"SI-12.2h": "limits derived",
 		"SI-9.27":  "unavailableSkill derived",
 		"SI-9.28":  "corruptSkill derived",
+		// no execute-mode skill has arguments (none is derived): the row takes the recommend_only skill
+		"SI-6.5a": "graded on propose_remediation (authority.default_mode recommend_only",
 	} {
 		if r := rows[id]; r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, want) {
 			t.Errorf("%s: %s, detail %q, want executed-pass naming %q", id, r.Verdict, r.Detail, want)
 		}
 	}
-	t.Logf("%d agent rows blocked with only credentials, and %v on an execute-mode skill's arguments", blocked, execute)
+	t.Logf("%d agent rows blocked with only credentials", blocked)
 }
 
 // derivedRowsBlocked runs with only credentials against the agent with toggle on and wants each row blocked naming
@@ -162,5 +154,14 @@ func TestCredentialsOnlyLatitudesFailNothing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// SI-6.5a graded on the recommend_only skill (no execute-mode skill has arguments) still fails an agent that does
+// not validate the representation: the widened reach grades, it does not pass by default.
+func TestChangeSkillRowKilledOnRecommendOnly(t *testing.T) {
+	rows, _ := run(t, sabotage.MustParse(sabotage.SIInputNotValidated), credentialsOnly)
+	if r := rows["SI-6.5a"]; r.Verdict != harness.ExecutedFail || !strings.Contains(r.Detail, "propose_remediation") {
+		t.Errorf("SI-6.5a with %s, only credentials: %s %q, want executed-fail on propose_remediation", sabotage.SIInputNotValidated, r.Verdict, r.Detail)
 	}
 }

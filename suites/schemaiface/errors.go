@@ -148,19 +148,31 @@ func registerErrors(e *harness.Env) {
 				"the follow-up read shows no side effect", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
 		}
 	})
-	spec(e, "SI-6.5a", "a structurally invalid representation for an execute-mode skill is rejected with input_invalid", func(w *harness.W) {
+	// The sentence binds a receiving agent that must "inspect, validate, transform, simulate, or apply a
+	// configuration change": an execute-mode skill applies one; a recommend_only skill "may produce a proposed
+	// action or change but does not apply it" (simulate, transform). Which skill's specification concerns a
+	// configuration change the harness cannot know, so it takes an execute skill with arguments, else a
+	// recommend_only one (README: SI-6.5a).
+	spec(e, "SI-6.5a", "a structurally invalid representation for a skill that applies or proposes a change (execute, else recommend_only) is rejected with input_invalid", func(w *harness.W) {
 		s := open(w, "SI-6.5a")
 		var skill string
 		var args json.RawMessage
-		for _, d := range s.survey().docs {
-			au, _ := d.tree["authority"].(map[string]any)
-			if a, ok := s.arguments(d.skill); ok && au["default_mode"] == "execute" {
-				skill, args = d.skill, a
+		for _, mode := range changeModes {
+			for _, d := range s.survey().docs {
+				if a, ok := s.arguments(d.skill); ok && defaultMode(d.tree) == mode {
+					skill, args = d.skill, a
+					break
+				}
+			}
+			if skill != "" {
+				if mode != "execute" {
+					w.Note(fmt.Sprintf("no execute-mode skill has valid arguments: graded on %s (authority.default_mode %s, a skill that proposes a change)", skill, mode))
+				}
 				break
 			}
 		}
 		if skill == "" {
-			s.needArguments(w, "SI-6.5a", "no advertised skill has authority.default_mode execute")
+			s.needArguments(w, "SI-6.5a", "no advertised skill has authority.default_mode execute or recommend_only")
 		}
 		cl := s.client("A")
 		s.control("SI-6.5a", cl, skill, args, skill+" with a valid representation")
