@@ -39,6 +39,15 @@ type Options struct {
 	OnSpec func(SpecEvent)
 	// Strict: advisory (SHOULD-level) findings fail the run like a requirement's (runsuite run --strict).
 	Strict bool
+	// Shared, when set, makes this run one part of a run split across processes (runsuite run --jobs): its
+	// exchanges take their Seq from the shared sequence and its redaction markers the shared salt.
+	Shared *Shared
+}
+
+// Shared is what the parts of one run split across processes have in common.
+type Shared struct {
+	NextSeq       func() int
+	RedactionSalt string
 }
 
 // SpecEvent is one spec starting (Done false) or ending (Done true): its document, its text and its row labels.
@@ -100,7 +109,12 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		limits = *o.Limits
 	}
 	rec := a2a.NewRecorder()
-	rec.SetRedactor(a2a.NewRedactor(configuredSecrets(tgt.Config)...)) // nothing secret is written (transcript, reports)
+	x := a2a.NewRedactor(configuredSecrets(tgt.Config)...) // nothing secret is written (transcript, reports)
+	if o.Shared != nil {
+		x.Salt = o.Shared.RedactionSalt
+		rec.SetSeqSource(o.Shared.NextSeq)
+	}
+	rec.SetRedactor(x)
 	rch := newReach(tgt, o.Suites)
 	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: rch.check, CheckDial: rch.dial})
 	if o.Runner.Tier == "" {

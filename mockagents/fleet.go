@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 
 	"github.com/extconf/extconf/fixtures/testpki"
@@ -44,6 +45,10 @@ func Start(set sabotage.Set, docs ...string) (*target.Target, error) {
 	if len(docs) == 0 {
 		docs = Documents()
 	}
+	// In one order whatever the caller's: agents merge their settings in start order, and a later document's
+	// principal "A" takes precedence (agent-cards keeps its own under agent-cards.A), so --suite
+	// schema-interface,agent-cards must configure what agent-cards,schema-interface does.
+	docs = slices.Sorted(slices.Values(docs))
 	t := &target.Target{Kind: target.KindMock, Agents: map[string]string{}, RootCAs: testpki.CAPool(), Sabotage: set.IDs()}
 	var closers []func()
 	t.Close = func() error {

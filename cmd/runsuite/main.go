@@ -93,6 +93,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			name, args = a, args[1:]
 		}
 	}
+	if name == partCommand { // hidden: one part of `run --jobs N`, run by a child process
+		code, err := cmdRunPart(ctx, os.Stdin, stdout)
+		if err != nil {
+			fmt.Fprintln(stderr, "runsuite:", err)
+		}
+		return code
+	}
 	if name == shardCommand { // hidden: one shard of `falsify --jobs N`, run by a child process
 		code, err := cmdFalsifyShard(ctx, os.Stdin, stdout)
 		if err != nil {

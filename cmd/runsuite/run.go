@@ -21,7 +21,6 @@ import (
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
-	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
 )
 
@@ -94,6 +93,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	allowNothingFlag := fs.Bool("allow-nothing-graded", false, "exit 0 when no row about the target was graded (CI jobs that expect it)")
 	strictFlag := fs.Bool("strict", false, "advisory findings (rows at SHOULD level) fail the run like a requirement's (exit 1)")
 	quietFlag := fs.Bool("quiet", false, "no progress on stderr (errors and warnings still go there)")
+	jobsFlag := fs.Int("jobs", runtime.NumCPU(), "mock target: run the documents in up to `N` processes at once (1: in this process)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
@@ -164,6 +164,30 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err != nil {
 		return exitUsage, usageError{fmt.Errorf("target config %s: %w", *cfgFlag, err)}
 	}
+	if *jobsFlag < 1 {
+		return exitUsage, usageError{fmt.Errorf("--jobs %d: give 1 or more processes", *jobsFlag)}
+	}
+	// The reference agents, with nothing asked of Ginkgo's own report or the rules (both read one process's run):
+	// the documents run in parallel processes, merged into one bundle.
+	if *tgtFlag == "mock" && *imageFlag == "" && *dockerfileFlag == "" && *jsonFlag == "" && proposed == nil && splitSupported {
+		if parts := planParts(docs, rows, *jobsFlag); parts != nil {
+			var prog func() *progress // one display per part: each sees its documents in sequence
+			if !*quietFlag {
+				fmt.Fprintf(stderr, "runsuite: running %s against mock target in %d processes\n", strings.Join(orAll(docs), ","), len(parts))
+				prog = func() *progress { return newProgress(stderr, docs, rows) }
+			}
+			res, merged, cleanup, err := splitRun(ctx, parts, rows, set, *seedFlag, *strictFlag, limits, docs, prog, stderr)
+			if err != nil {
+				return exitFail, err
+			}
+			defer cleanup()
+			fals, err := falsifyFor(ctx, *falsFlag, docs, res, stderr)
+			if err != nil {
+				return exitFail, err
+			}
+			return writeBundle(res, fals, st, outputs{dir: *outFlag, junit: *junitFlag, html: *htmlFlag, allowNothingGraded: *allowNothingFlag, merged: merged}, stdout, stderr)
+		}
+	}
 	var tgt *target.Target
 	if *imageFlag != "" || *dockerfileFlag != "" {
 		if *tgtFlag != "mock" || (*imageFlag != "" && *dockerfileFlag != "") {
@@ -223,18 +247,28 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return exitFail, err
 	}
 	proposedPass(ctx, proposed, res, stdout)
-	var fals *evidence.Falsifiability
-	if *falsFlag && !res.Interrupted {
-		var frep *falsify.Report
-		if fals, frep, err = falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, runtime.NumCPU(), stderr); err != nil {
-			return exitFail, err
-		}
-		if frep.Interrupted {
-			fals = nil // an interrupted matrix proves nothing: the bundle carries no table
-			fmt.Fprintln(stderr, "runsuite: falsification interrupted; the bundle carries no falsifiability table")
-		}
+	fals, err := falsifyFor(ctx, *falsFlag, docs, res, stderr)
+	if err != nil {
+		return exitFail, err
 	}
 	return writeBundle(res, fals, st, outputs{dir: *outFlag, junit: *junitFlag, html: *htmlFlag, allowNothingGraded: *allowNothingFlag}, stdout, stderr)
+}
+
+// falsifyFor is the falsifiability table of run --falsify (nil without it, or when the run or the matrix was
+// interrupted: an interrupted matrix proves nothing, so the bundle carries no table).
+func falsifyFor(ctx context.Context, on bool, docs []string, res *harness.Result, stderr io.Writer) (*evidence.Falsifiability, error) {
+	if !on || res.Interrupted {
+		return nil, nil
+	}
+	fals, frep, err := falsifyTable(ctx, docs, nil, nil, false, false, res.Seed, false, runtime.NumCPU(), stderr)
+	if err != nil {
+		return nil, err
+	}
+	if frep.Interrupted {
+		fmt.Fprintln(stderr, "runsuite: falsification interrupted; the bundle carries no falsifiability table")
+		return nil, nil
+	}
+	return fals, nil
 }
 
 // checkOut refuses, before the run, to overwrite a bundle already in dir unless --force says so.
@@ -368,7 +402,8 @@ func standingFlags(as, tier, keyPath string) (standing, error) {
 
 type outputs struct {
 	dir, junit, html   string
-	allowNothingGraded bool // --allow-nothing-graded: a run that graded nothing about the target exits 0
+	allowNothingGraded bool              // --allow-nothing-graded: a run that graded nothing about the target exits 0
+	merged             *mergedTranscript // a split run's transcript (nil: the run's own recorder)
 }
 
 // writeBundle assembles, signs and writes the bundle of a run, then its reports; the summary table comes last.
@@ -381,14 +416,25 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 		}
 	}
 	// The transcript is streamed to disk first, hashed as it is written: the run never holds it whole.
-	transcriptSHA, err := evidence.WriteTranscript(dir, res.Env.Client.Recorder())
-	if err != nil {
-		return exitFail, err
-	}
 	res.Env.Runner = st.runner // the falsification's reference run was made without one
-	b, err := evidence.NewFromDigest(res, res.Env.Target, transcriptSHA, fals)
-	if err != nil {
-		return exitFail, err
+	var b *evidence.Bundle
+	if m := o.merged; m != nil {
+		sha, err := evidence.WriteTranscriptFrom(dir, m.write)
+		if err != nil {
+			return exitFail, err
+		}
+		ref := evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: m.count, SHA256: sha, RedactionSalt: m.salt}
+		if b, err = evidence.NewFromTranscript(res, res.Env.Target, ref, fals); err != nil {
+			return exitFail, err
+		}
+	} else {
+		sha, err := evidence.WriteTranscript(dir, res.Env.Client.Recorder())
+		if err != nil {
+			return exitFail, err
+		}
+		if b, err = evidence.NewFromDigest(res, res.Env.Target, sha, fals); err != nil {
+			return exitFail, err
+		}
 	}
 	if st.runner.Tier == "third-party" && b.Runner.Tier != "third-party" {
 		fmt.Fprintf(stderr, "\nrunsuite: --tier third-party not granted: %s\n", b.TierBasis)

@@ -87,7 +87,17 @@ type Recorder struct {
 	mu     sync.Mutex
 	all    []*Exchange
 	redact *Redactor
-	held   int64 // body bytes of every exchange recorded: what the run holds
+	held   int64      // body bytes of every exchange recorded: what the run holds
+	next   func() int // the Seq source when the run is shared with other processes (nil: 1, 2, …)
+}
+
+// SetSeqSource makes the recorder number exchanges from next (called under the recorder's lock, so this
+// recorder's exchanges keep increasing numbers): the documents of one run recorded by several processes then
+// share one sequence, and their transcripts merge by Seq without renumbering (Seq is inside each exchange's ID).
+func (r *Recorder) SetSeqSource(next func() int) {
+	r.mu.Lock()
+	r.next = next
+	r.mu.Unlock()
 }
 
 // Held is the number of body bytes the recorded exchanges hold.
@@ -118,7 +128,11 @@ func NewRecorder() *Recorder { return &Recorder{} }
 func (r *Recorder) Add(e *Exchange) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	e.Seq = len(r.all) + 1
+	if r.next != nil {
+		e.Seq = r.next()
+	} else {
+		e.Seq = len(r.all) + 1
+	}
 	r.held += int64(len(e.RequestBody) + len(e.ResponseBody))
 	e.ID = r.redact.Exchange(e).computeID() // the id a verifier recomputes from the written, redacted line
 	r.all = append(r.all, e)

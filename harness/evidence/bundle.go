@@ -275,6 +275,19 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 // NewFromDigest is New for a transcript already written (WriteTranscript): only its digest is needed, so a run
 // never holds its whole transcript in memory.
 func NewFromDigest(res *harness.Result, tgt *target.Target, transcriptSHA string, fals *Falsifiability) (*Bundle, error) {
+	ref := TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: transcriptSHA}
+	if res.Env != nil && res.Env.Client != nil {
+		if x := res.Env.Client.Recorder().Redactor(); x != nil {
+			ref.RedactionSalt = x.Salt
+		}
+	}
+	return NewFromTranscript(res, tgt, ref, fals)
+}
+
+// NewFromTranscript is NewFromDigest for a transcript described by ref, which need not come from res's own
+// recorder: a run split across processes (runsuite run --jobs) merges its parts' transcripts into one.
+func NewFromTranscript(res *harness.Result, tgt *target.Target, ref TranscriptRef, fals *Falsifiability) (*Bundle, error) {
+	transcriptSHA := ref.SHA256
 	cat, err := catalog.Load()
 	if err != nil {
 		return nil, err
@@ -313,12 +326,7 @@ func NewFromDigest(res *harness.Result, tgt *target.Target, transcriptSHA string
 		b.AssertionCount += r.Assertions
 	}
 	b.Status, b.StatusReason = harness.StatusOf(res.Rows, res.Selection.Strict)
-	b.Transcript = TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: transcriptSHA}
-	if res.Env != nil && res.Env.Client != nil {
-		if x := res.Env.Client.Recorder().Redactor(); x != nil {
-			b.Transcript.RedactionSalt = x.Salt
-		}
-	}
+	b.Transcript = ref
 	b.WitnessSHA256, err = WitnessDigest(b.Rows, transcriptSHA)
 	if err != nil {
 		return nil, err
@@ -496,6 +504,11 @@ func WriteDir(dir string, b *Bundle, transcript []byte) (string, error) {
 // WriteTranscript streams the recorder's (redacted) exchanges into dir/transcript.jsonl, hashing while it writes:
 // one exchange is held at a time, whatever the run recorded. It returns the file's digest.
 func WriteTranscript(dir string, rec *a2a.Recorder) (string, error) {
+	return WriteTranscriptFrom(dir, rec.WriteJSONL)
+}
+
+// WriteTranscriptFrom is WriteTranscript for lines that write produces (already canonical, in Seq order).
+func WriteTranscriptFrom(dir string, write func(io.Writer) error) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -505,7 +518,7 @@ func WriteTranscript(dir string, rec *a2a.Recorder) (string, error) {
 	}
 	h := sha256.New()
 	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
-	if err := rec.WriteJSONL(w); err != nil {
+	if err := write(w); err != nil {
 		f.Close()
 		return "", err
 	}
