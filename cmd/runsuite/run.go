@@ -31,6 +31,7 @@ var runCommand = command{
 		"run [--target mock|URL | --image IMG | --dockerfile DIR] [--config FILE] [--suite LIST] [--req IDS]",
 		"    [--out DIR] [--junit FILE] [--html FILE] [--json FILE] [--as NAME] [--tier self|third-party]",
 		"    [--sign-key FILE] [--falsify] [--seed N] [--sabotage IDS] [--force] [--allow-nothing-graded] [--quiet]",
+		"    [--jobs N]",
 	},
 	long: `Runs every selected suite, writes bundle.json and transcript.jsonl into --out (default
 evidence/runs/<UTC time>[-N]), checks the bundle as a third party would, then prints the summary table last.
@@ -46,6 +47,10 @@ as container.log beside the bundle, and with no engine reachable every selected 
 Configuration (--config FILE, JSON): what the documents leave to the operator — caFile (a PEM bundle for a
 private CA), trustedKeys (a JWK Set for card and document signatures), agents, principals, requests,
 limits.allowOrigins (origins besides the target's that URLs may lead to), … Unknown members are an error.
+
+Parallel: against the reference agents the documents run in up to --jobs N processes (default: the CPUs), one
+shared exchange sequence, one merged transcript and bundle; --jobs 1, a URL or container target, --json and
+--rules keep one process.
 
 Selection: --suite takes document ids (agent-cards, interview, on-request, schema-interface, terms); --req takes
 row ids (TE-3.3b) or catalog aliases (0202.advertisement), see runsuite catalog.
