@@ -11,9 +11,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/gowebpki/jcs"
@@ -207,23 +209,53 @@ func checkTranscript(c *Check, path string, b *Bundle, trustWritten bool) (strin
 	h := sha256.New()
 	r := bufio.NewReaderSize(io.TeeReader(f, h), 1<<20)
 	exchanges := map[string]exchangeLine{}
-	n := 0
+	parse := parseExchangeLine
+	if trustWritten {
+		parse = parseWrittenLine // lines this process just wrote are canonical: no re-encoding
+	}
+	// Lines are checked in batches, each batch's lines in parallel (every line's digest is its own), then taken
+	// in order: the batch bounds what is held to about batchBytes plus one line.
+	type parsed struct {
+		ex      exchangeLine
+		problem string
+	}
+	var batch [][]byte
+	var out []parsed
+	held, n := 0, 0
+	flush := func() {
+		out = slices.Grow(out[:0], len(batch))[:len(batch)]
+		workers := min(runtime.GOMAXPROCS(0), len(batch))
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(batch); i += workers {
+					ex, problem := parse(n-len(batch)+i+1, batch[i])
+					out[i] = parsed{ex, problem}
+				}
+			}()
+		}
+		wg.Wait()
+		for i, p := range out {
+			if p.problem != "" {
+				c.Problems = append(c.Problems, p.problem)
+			} else {
+				if want := n - len(batch) + i + 1; p.ex.seq != want {
+					c.Problems = append(c.Problems, fmt.Sprintf("%s line %d carries seq %d (lines were removed, added or reordered)", file, want, p.ex.seq))
+				}
+				exchanges[p.ex.id] = p.ex
+			}
+		}
+		batch, held = batch[:0], 0
+	}
 	for {
 		line, err := readLine(r, maxTranscriptLine)
 		if len(line) > 0 {
 			n++
-			parse := parseExchangeLine
-			if trustWritten {
-				parse = parseWrittenLine // lines this process just wrote are canonical: no re-encoding
-			}
-			ex, problem := parse(n, line)
-			if problem != "" {
-				c.Problems = append(c.Problems, problem)
-			} else {
-				if ex.seq != n {
-					c.Problems = append(c.Problems, fmt.Sprintf("%s line %d carries seq %d (lines were removed, added or reordered)", file, n, ex.seq))
-				}
-				exchanges[ex.id] = ex
+			batch = append(batch, line)
+			if held += len(line); held >= batchBytes || len(batch) >= batchLines {
+				flush()
 			}
 		}
 		if err == io.EOF {
@@ -234,6 +266,7 @@ func checkTranscript(c *Check, path string, b *Bundle, trustWritten bool) (strin
 			break
 		}
 	}
+	flush()
 	digest := "sha256:" + hex.EncodeToString(h.Sum(nil))
 	if digest != b.Transcript.SHA256 {
 		c.Problems = append(c.Problems, fmt.Sprintf("%s digests to %s, the bundle says %s (the transcript was edited)", file, digest, b.Transcript.SHA256))
@@ -246,6 +279,12 @@ func checkTranscript(c *Check, path string, b *Bundle, trustWritten bool) (strin
 	}
 	return digest, exchanges
 }
+
+// A batch of transcript lines checked in parallel: at most batchLines lines, or batchBytes once reached.
+const (
+	batchLines = 256
+	batchBytes = 8 << 20
+)
 
 // maxTranscriptLine bounds one transcript line (an exchange with bodies up to the largest body cap, base64-encoded).
 const maxTranscriptLine = 256 << 20
