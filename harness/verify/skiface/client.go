@@ -51,7 +51,7 @@ type Client struct {
 	// NoCache keeps no validated document: describe_skill before every task (a client without a document cache,
 	// as the contract's tests need one).
 	NoCache bool
-	Policy        Policy
+	Policy  Policy
 	// Handlers are optional domain-aware checks keyed by the stable schema_uri of the schema an outgoing instance
 	// is validated against; a handler's error rejects the invocation locally with constraint_rejected.
 	Handlers map[string]func(instance json.RawMessage) error
