@@ -8,6 +8,7 @@
 //	runsuite client --cmd "refclient --actions relay"            # a client implementing one action
 //	runsuite client --cmd "refclient --omit limits,display"      # a client predating those contract members
 //	runsuite client --cmd "refclient --limits nesting=512"       # larger (conforming) limits, declared
+//	runsuite client --cmd "refclient --omit hooks"               # a client offering no hooks (compile budget, schema copy)
 //
 // --sabotage takes the reference client's own toggles (`runsuite sabotage list`, side client); it exists so the
 // certification of a client can be shown to fail a client that breaks a rule.
@@ -57,8 +58,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	fs.SetOutput(stderr)
 	sab := fs.String("sabotage", getenv("EXTCONF_REFCLIENT_SABOTAGE"), "comma-separated client-side toggles to switch on (a deliberately broken client)")
 	actions := fs.String("actions", "", "declare only these contract actions in the version reply (comma-separated; default: all five), as a client implementing a subset would")
-	omit := fs.String("omit", "", "answer as a client that predates these contract members (comma-separated: limits, display, ranking): the version reply declares no limits, the verify-terms reply carries no display, a catalog is not ranked")
-	limitsFlag := fs.String("limits", "", "run the invoke action with these validator limits, and declare them (comma-separated name=value: schema_bytes, nesting, reference_depth, payload_bytes; default: the reference client's)")
+	omit := fs.String("omit", "", "answer as a client that predates these contract members (comma-separated: limits, cache_entries, display, ranking, compile_budget, schema_copy, hooks = both hooks): the version reply declares no limits (no cache_entries), the verify-terms reply carries no display, a catalog is not ranked, the hook is not offered (its variable ignored)")
+	limitsFlag := fs.String("limits", "", "run the invoke action with these validator limits, and declare them (comma-separated name=value: schema_bytes, nesting, reference_depth, payload_bytes, cache_entries; default: the reference client's)")
+	noCache := fs.Bool("no-cache", false, "keep no validated document across invocations (describe_skill before every task), as a client without a document cache")
 	ignoreDigest := fs.Bool("ignore-digest", false, "shorthand for --sabotage "+string(sabotage.SIClientSkipDocumentDigest)+": trust the carried interface digest without calculating it")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -83,12 +85,20 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			lim.MaxRefDepth = n
 		case "payload_bytes":
 			lim.MaxPayloadBytes = int64(n)
+		case "cache_entries":
+			lim.MaxCacheEntries = n
 		default:
 			fmt.Fprintln(stderr, "refclient: --limits: no limit", k)
 			return 2
 		}
 	}
 	omitted := func(member string) bool { return slices.Contains(strings.Split(*omit, ","), member) }
+	var hooks []string // the contract's hooks this adapter offers: each sets a field of skiface.Client
+	for _, h := range []string{clientcert.HookCompileBudget, clientcert.HookSchemaCopy} {
+		if !omitted(h) && !omitted("hooks") {
+			hooks = append(hooks, h)
+		}
+	}
 	ids := strings.Split(*sab, ",")
 	if *ignoreDigest {
 		ids = append(ids, string(sabotage.SIClientSkipDocumentDigest))
@@ -124,9 +134,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			limits = &clientcert.Limits{SchemaBytes: lim.MaxSchemaBytes, Nesting: lim.MaxNesting, ReferenceDepth: lim.MaxRefDepth,
 				ReferenceCycles: true, PayloadBytes: int(lim.MaxPayloadBytes), CompileTimeMS: int(lim.CompileTimeout.Milliseconds()),
 				CacheEntries: lim.MaxCacheEntries, CacheBytes: lim.MaxCacheBytes}
+			if omitted("cache_entries") {
+				limits.CacheEntries = 0
+			}
 		}
 		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
-			Version: v, Actions: declared, Limits: limits})
+			Version: v, Actions: declared, Limits: limits, Hooks: hooks})
 	case clientcert.ActionInvoke, clientcert.ActionInvokeBase, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
 		return refuse(clientcert.ReasonUnsupportedAction, report{Message: "this adapter speaks the invoke, invoke-base, delegate, verify-terms, interview and relay actions; got " + strconv.Quote(action)})
@@ -176,9 +189,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if !json.Valid(args0) {
 		return refuse("input_invalid", report{Message: clientcert.EnvArguments + " is not JSON", Local: true})
 	}
+	// The hooks: the compilation budget and the Skill Interface Schema copy the harness hands (a client not
+	// offering a hook ignores its variable).
+	var schemaCopy []byte
+	if raw := getenv(clientcert.EnvCompileBudget); raw != "" && slices.Contains(hooks, clientcert.HookCompileBudget) {
+		ns, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || ns <= 0 {
+			return refuse("error", report{Message: clientcert.EnvCompileBudget + " " + strconv.Quote(raw) + " is not a positive number of nanoseconds", Local: true})
+		}
+		lim.CompileTimeout = time.Duration(ns)
+	}
+	if p := getenv(clientcert.EnvSchemaCopy); p != "" && slices.Contains(hooks, clientcert.HookSchemaCopy) {
+		if schemaCopy, err = os.ReadFile(p); err != nil {
+			return refuse("error", report{Message: "the Skill Interface Schema copy: " + err.Error(), Local: true})
+		}
+	}
 	// Fetch is consulted only by a deliberately broken validator (si.client-validator-retrieval-enabled): it then
 	// retrieves, from loopback only, as such a client would.
-	cl := &skiface.Client{A2A: c, Sabotage: set, Limits: lim, Fetch: loopbackFetch(c)}
+	cl := &skiface.Client{A2A: c, Sabotage: set, Limits: lim, Fetch: loopbackFetch(c), TrustedSchema: schemaCopy, NoCache: *noCache}
 	switch p := getenv(clientcert.EnvPolicy); p {
 	case "", "permit":
 	case "deny":
@@ -196,22 +224,31 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if action == clientcert.ActionInvokeBase {
 		return invokeBase(ctx, cl, getenv, set, reply)
 	}
-	// One target, or each of EXTCONF_CARD_URLS in turn with the same client (its cache and task table): the reply is
-	// the first refusal, else the last completion.
+	// One target, or each of EXTCONF_CARD_URLS in turn, and at each the skill, or each of EXTCONF_SKILLS in turn,
+	// with the same client (its cache and task table): the reply is the first refusal, else the last completion.
 	cards := []string{getenv(clientcert.EnvCardURL)}
 	if raw := getenv(clientcert.EnvCardURLs); raw != "" {
 		if err := json.Unmarshal([]byte(raw), &cards); err != nil || len(cards) == 0 {
 			return refuse("input_invalid", report{Message: clientcert.EnvCardURLs + " is not a JSON array of card URLs", Local: true})
 		}
 	}
+	skills := []string{getenv(clientcert.EnvSkill)}
+	if raw := getenv(clientcert.EnvSkills); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &skills); err != nil || len(skills) == 0 {
+			return refuse("input_invalid", report{Message: clientcert.EnvSkills + " is not a JSON array of skill ids", Local: true})
+		}
+	}
 	var res *skiface.Result
 	var done []*skiface.Result
+invocations:
 	for _, card := range cards {
-		res, err = cl.Invoke(ctx, skiface.Request{CardURL: card, SkillID: getenv(clientcert.EnvSkill), Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
-		if err != nil {
-			break
+		for _, skill := range skills {
+			res, err = cl.Invoke(ctx, skiface.Request{CardURL: card, SkillID: skill, Version: getenv(clientcert.EnvSkillVer), Arguments: args0})
+			if err != nil {
+				break invocations
+			}
+			done = append(done, res)
 		}
-		done = append(done, res)
 	}
 	if err == nil && getenv(clientcert.EnvRefresh) == "1" {
 		for _, r := range done {

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -61,7 +63,10 @@ type Scenario struct {
 	Arguments  json.RawMessage `json:"arguments,omitempty"`
 	// Env are the action's other contract variables (runner, the person's request, other sources, …); "{proxy}"
 	// in a value is the recording proxy's origin (other cards the same counterpart serves, through the proxy).
-	Env         map[string]string `json:"env,omitempty"`
+	Env map[string]string `json:"env,omitempty"`
+	// Files are written to a directory made for the scenario (removed after it); "{file:NAME}" in an Env value is
+	// the path of Files[NAME] (a document the client loads from disk).
+	Files       map[string][]byte `json:"-"`
 	Description string            `json:"description"`
 	// Control names the scenario whose completion is this one's positive control: a client that cannot complete
 	// it is not shown to refuse the sabotaged answer for the right reason, so this scenario's checks are blocked.
@@ -425,7 +430,7 @@ func identify(ctx context.Context, d Driver) Identity {
 	case inv.Reply == nil:
 		id.Error = inv.Error
 	default:
-		id.Name, id.Version, id.Actions, id.Limits = inv.Reply.Name, inv.Reply.Version, inv.Reply.Actions, inv.Reply.Limits
+		id.Name, id.Version, id.Actions, id.Limits, id.Hooks = inv.Reply.Name, inv.Reply.Version, inv.Reply.Actions, inv.Reply.Limits, inv.Reply.Hooks
 	}
 	return id
 }
@@ -475,8 +480,29 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	if u, err := url.Parse(px.CardURL); err == nil {
 		origin = u.Scheme + "://" + u.Host
 	}
+	files := map[string]string{}
+	if len(sc.Files) > 0 {
+		dir, err := os.MkdirTemp("", "extconf-scenario-")
+		if err != nil {
+			ob.Error = "scenario files: " + err.Error()
+			return ob
+		}
+		defer os.RemoveAll(dir)
+		for name, b := range sc.Files {
+			p := filepath.Join(dir, filepath.Base(name))
+			if err := os.WriteFile(p, b, 0o644); err != nil {
+				ob.Error = "scenario files: " + err.Error()
+				return ob
+			}
+			files["{file:"+name+"}"] = p
+		}
+	}
 	for k, v := range sc.Env {
-		env[k] = strings.ReplaceAll(v, "{proxy}", origin)
+		v = strings.ReplaceAll(v, "{proxy}", origin)
+		for ph, p := range files {
+			v = strings.ReplaceAll(v, ph, p)
+		}
+		env[k] = v
 	}
 	for k, v := range cp.Env {
 		env[k] = v

@@ -37,6 +37,22 @@ const (
 	EnvRequest     = "EXTCONF_REQUEST"             // relay, invoke-base: what is asked, in words (send it to the skill as a text part)
 	EnvActingFor   = "EXTCONF_ACTING_FOR"          // relay: the person the assistant acts for ("" acting for nobody)
 	EnvOtherSource = "EXTCONF_OTHER_SOURCES"       // relay: JSON array of {"source","value"} the assistant also holds for the item
+	// invoke: a JSON array of skill_ids to invoke in turn at each card, in this one process (with whatever cache
+	// the client keeps); the reply is the first refusal, else the last completion. EXTCONF_SKILL is its first.
+	EnvSkills = "EXTCONF_SKILLS"
+	// invoke, for a client offering the compile_budget hook: its compilation time budget for this invocation in
+	// nanoseconds (a decimal integer), in place of its own.
+	EnvCompileBudget = "EXTCONF_COMPILE_BUDGET_NS"
+	// invoke, for a client offering the schema_copy hook: the path of a Skill Interface Schema copy to load (and
+	// integrity-check, as its packaged one) in place of its packaged copy.
+	EnvSchemaCopy = "EXTCONF_SCHEMA_COPY"
+)
+
+// Hooks a client may offer in its version reply (hooks): optional ways for the harness to reach a mechanism inside
+// the client. A client that offers none is not graded on the rows that need them (not-tested, naming the hook).
+const (
+	HookCompileBudget = "compile_budget" // it takes its compilation time budget from EXTCONF_COMPILE_BUDGET_NS
+	HookSchemaCopy    = "schema_copy"    // it loads its Skill Interface Schema copy from EXTCONF_SCHEMA_COPY
 )
 
 // Actions of the contract.
@@ -90,6 +106,8 @@ type Reply struct {
 	// version action only: the resource limits of the client's own validator (schema-interface §12 "Resource
 	// limits"). Absent, the limit rows read not-tested with a reason naming what to declare.
 	Limits *Limits `json:"limits,omitempty"`
+	// version action only: the hooks (Hook*) the client offers. Absent, the rows that need one read not-tested.
+	Hooks []string `json:"hooks,omitempty"`
 	// invoke-base: what the client attached to and claims for a base A2A invocation of an agent without the
 	// schema-interface extension. Absent, the rows about it (schema-interface §9 rule 14) read not-tested.
 	Governance *Governance `json:"governance,omitempty"`
@@ -141,9 +159,12 @@ type Limits struct {
 	ReferenceCycles bool `json:"reference_cycles,omitempty"`
 	// PayloadBytes: one describe_skill or domain-skill response body, in bytes.
 	PayloadBytes int `json:"payload_bytes,omitempty"`
-	// Recorded in the identity; not graded (see the README: no single invocation shows them).
+	// CacheEntries: the most validated Skill Interface Documents the client keeps at once (its document cache);
+	// graded through EXTCONF_SKILLS (one process invoking more distinct skills than that, twice over).
+	CacheEntries int `json:"cache_entries,omitempty"`
+	// Recorded in the identity; not graded: the compilation budget is graded through the compile_budget hook (the
+	// value is the client's choice), and how many documents a byte budget holds depends on how the client counts.
 	CompileTimeMS int   `json:"compile_time_ms,omitempty"`
-	CacheEntries  int   `json:"cache_entries,omitempty"`
 	CacheBytes    int64 `json:"cache_bytes,omitempty"`
 }
 
@@ -208,7 +229,18 @@ type Identity struct {
 	Version string   `json:"version,omitempty"`
 	Actions []string `json:"actions,omitempty"` // what it declares it implements; empty: every action
 	Limits  *Limits  `json:"limits,omitempty"`  // its validator's limits, as declared
+	Hooks   []string `json:"hooks,omitempty"`   // the hooks it offers
 	Error   string   `json:"error,omitempty"`
+}
+
+// Offers reports whether the client declares the hook.
+func (id Identity) Offers(hook string) bool {
+	for _, h := range id.Hooks {
+		if h == hook {
+			return true
+		}
+	}
+	return false
 }
 
 // Implements reports whether the client declares the action (a client that declares none implements every one).

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/verify/skiface"
 )
@@ -105,14 +104,9 @@ func registerLimits(e *harness.Env) {
 
 	spec(e, "SI-12.2g", "the reference client enforces a limit on cache consumption", func(w *harness.W) {
 		const row = "SI-12.2g"
-		var ks []*skill
-		for i := 1; i <= 5; i++ {
-			k := exampleSkill()
-			k.id = fmt.Sprintf("%s_%d", sfx.ExampleSkill, i)
-			k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { m["skill_id"] = k.id })
-			ks = append(ks, k)
-		}
-		s := start(w, row, &standin{skills: ks})
+		sd, _ := cacheStandin("5") // the stand-in a client certification serves for the same row
+		ks := sd.skills
+		s := start(w, row, sd)
 		c := newClient(w)
 		c.Limits = skiface.Limits{MaxCacheEntries: 3}
 		for _, k := range ks[:3] {

@@ -69,10 +69,14 @@ func StartStandin(name string) (cardURL string, closeFn func(), err error) {
 		if s, err = limitStandin(name); err != nil {
 			return "", nil, err
 		}
+	} else if n, ok := strings.CutPrefix(name, "cache:"); ok {
+		if s, err = cacheStandin(n); err != nil {
+			return "", nil, err
+		}
 	} else if mk, ok := standins[name]; ok {
 		s = mk()
 	} else {
-		return "", nil, fmt.Errorf("no stand-in %q (known: %v, limit:<kind>:<n>)", name, StandinNames())
+		return "", nil, fmt.Errorf("no stand-in %q (known: %v, limit:<kind>:<n>, cache:<n>)", name, StandinNames())
 	}
 	if err := s.start(); err != nil {
 		return "", nil, err
@@ -136,4 +140,28 @@ func StartWatchedStandin() (cardURL string, watched func() int, closeFn func(), 
 		return "", nil, nil, err
 	}
 	return s.cardURL(), func() int { return int(h.n.Load()) }, func() { s.close(); h.srv.Close() }, nil
+}
+
+// MaxCacheSkills bounds the "cache:<n>" stand-in.
+const MaxCacheSkills = 80
+
+// CacheSkill is the skill_id of the i-th (from 1) copy of the worked example the "cache:<n>" stand-in serves.
+func CacheSkill(i int) string { return fmt.Sprintf("%s_%d", sfx.ExampleSkill, i) }
+
+// cacheStandin (client certification of a declared cache limit, SI-12.2g): "cache:<n>" serves n copies of the
+// worked example under the skill_ids CacheSkill(1…n), each document naming its own skill_id, as the self-check's
+// spec does: n distinct documents for one client process to cache.
+func cacheStandin(arg string) (*standin, error) {
+	var n int
+	if _, err := fmt.Sscanf(arg, "%d", &n); err != nil || n < 1 || n > MaxCacheSkills || fmt.Sprint(n) != arg {
+		return nil, fmt.Errorf("cache stand-in %q: want cache:<n>, 1 ≤ n ≤ %d", arg, MaxCacheSkills)
+	}
+	var ks []*skill
+	for i := 1; i <= n; i++ {
+		k := exampleSkill()
+		k.id = CacheSkill(i)
+		k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) { m["skill_id"] = k.id })
+		ks = append(ks, k)
+	}
+	return &standin{skills: ks}, nil
 }

@@ -48,7 +48,10 @@ type Client struct {
 	Binding string
 	// TrustedSchema replaces the packaged Skill Interface Schema copy (the integrity check runs on it).
 	TrustedSchema []byte
-	Policy        Policy
+	// NoCache keeps no validated document: describe_skill before every task (a client without a document cache,
+	// as the contract's tests need one).
+	NoCache bool
+	Policy  Policy
 	// Handlers are optional domain-aware checks keyed by the stable schema_uri of the schema an outgoing instance
 	// is validated against; a handler's error rejects the invocation locally with constraint_rejected.
 	Handlers map[string]func(instance json.RawMessage) error
@@ -387,7 +390,7 @@ func (c *Client) CacheLen() int { return c.getCache().len() }
 
 func (c *Client) describe(ctx context.Context, res *Result, a *advertised, skillID string) (*Interface, *Error) {
 	key := c.cacheKey(res.Target, skillID, a.entry.SkillVersion, a.entry.InterfaceDigest)
-	if v := c.getCache().get(key); v != nil {
+	if v := c.getCache().get(key); v != nil && !c.NoCache {
 		res.step(Step3Describe, true, nil, "cached document for %s %s %s (bound to %s)", skillID, a.entry.SkillVersion, a.entry.InterfaceDigest, key.Target)
 		return &Interface{Target: res.Target, SkillID: skillID, SkillVersion: a.entry.SkillVersion, Digest: a.entry.InterfaceDigest, Verified: v, FromCache: true}, nil
 	}
@@ -474,6 +477,9 @@ func (c *Client) describe(ctx context.Context, res *Result, a *advertised, skill
 		return nil, &Error{Code: InterfaceInvalid, Step: Step6Schemas, Err: err}
 	}
 	res.step(Step6Schemas, true, nil, "%d embedded schemas verified and compiled", len(d.References()))
+	if c.NoCache {
+		return &Interface{Target: res.Target, SkillID: skillID, SkillVersion: d.SkillVersion, Digest: digest, Verified: v}, nil
+	}
 	if e := c.getCache().put(key, v, c.lim(), c.on(sabotage.SIClientNoLimitCacheConsumption)); e != nil {
 		return nil, e
 	}
