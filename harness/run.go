@@ -48,6 +48,8 @@ type Options struct {
 type Shared struct {
 	NextSeq       func() int
 	RedactionSalt string
+	// Sink receives each transcript line as it is recorded (a2a.Recorder.SetSink); nil: none.
+	Sink io.Writer
 }
 
 // SpecEvent is one spec starting (Done false) or ending (Done true): its document, its text and its row labels.
@@ -113,6 +115,9 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	if o.Shared != nil {
 		x.Salt = o.Shared.RedactionSalt
 		rec.SetSeqSource(o.Shared.NextSeq)
+		if o.Shared.Sink != nil {
+			rec.SetSink(o.Shared.Sink)
+		}
 	}
 	rec.SetRedactor(x)
 	rch := newReach(tgt, o.Suites)

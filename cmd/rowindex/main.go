@@ -171,7 +171,7 @@ func buildIndex(root string, cat *catalog.Catalog) (*catalog.Index, []string, er
 			warnings = append(warnings, fmt.Sprintf("latitude %s: no expression outside sabotage/ has its id as constant value", l.ID))
 		}
 	}
-	ix := &catalog.Index{Catalog: cat.Digest, Rows: make([]catalog.IndexRow, 0, len(cat.Rows))}
+	ix := &catalog.Index{Catalog: cat.Digest(), Rows: make([]catalog.IndexRow, 0, len(cat.Rows))}
 	for _, r := range cat.Rows {
 		ir := catalog.IndexRow{ID: r.ID, Document: r.Document, Witness: r.Witness,
 			Specs: []catalog.SpecRef{}, Toggles: []catalog.Variant{}, Latitudes: []catalog.Variant{}}

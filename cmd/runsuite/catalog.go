@@ -60,7 +60,7 @@ func cmdCatalog(_ context.Context, args []string, stdout, _ io.Writer) (int, err
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Level, r.Subject, r.Witness, r.Clause)
 		}
 		tw.Flush()
-		fmt.Fprintf(stdout, "\n%d rows, catalog %s\n", len(cat.Rows), cat.Digest)
+		fmt.Fprintf(stdout, "\n%d rows, catalog %s\n", len(cat.Rows), cat.Digest())
 		return exitPass, nil
 	}
 	return exitUsage, usageError{fmt.Errorf("--format %q: want table, json, index or index-json", *format)}
@@ -106,8 +106,8 @@ func printIndex(cat *catalog.Catalog, stdout io.Writer) (int, error) {
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "\n%d rows, index of catalog %s", len(ix.Rows), ix.Catalog)
-	if ix.Catalog != cat.Digest {
-		fmt.Fprintf(stdout, " (STALE: the catalog is %s; %s)", cat.Digest, catalog.RegenerateCommand)
+	if ix.Catalog != cat.Digest() {
+		fmt.Fprintf(stdout, " (STALE: the catalog is %s; %s)", cat.Digest(), catalog.RegenerateCommand)
 	}
 	fmt.Fprintln(stdout)
 	return exitPass, nil

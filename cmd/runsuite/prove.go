@@ -84,7 +84,7 @@ func cmdProve(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		rep := rules.Report{Kind: "extconf-rule-proofs", Harness: evidence.BuildInfo(), Started: started.Format(time.RFC3339Nano),
 			Proofs: proofs, Proven: proven, Note: rules.ReportNote}
 		if cat != nil {
-			rep.CatalogSHA256 = cat.Digest
+			rep.CatalogSHA256 = cat.Digest()
 		}
 		err := writeFileWith(*jsonFlag, func(w io.Writer) error {
 			enc := json.NewEncoder(w)

@@ -176,10 +176,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	// the documents run in parallel processes, merged into one bundle.
 	if *tgtFlag == "mock" && *imageFlag == "" && *dockerfileFlag == "" && *jsonFlag == "" && proposed == nil && splitSupported {
 		if parts := planParts(docs, rows, *jobsFlag); parts != nil {
-			var prog func() *progress // one display per part: each sees its documents in sequence
+			var prog func(partPlan) *progress // one display per part: each sees its documents in sequence
 			if !*quietFlag {
 				fmt.Fprintf(stderr, "runsuite: running %s against mock target in %d processes\n", strings.Join(orAll(docs), ","), len(parts))
-				prog = func() *progress { return newProgress(stderr, docs, rows) }
+				prog = func(p partPlan) *progress { return newProgress(stderr, p.Documents, p.Rows) }
 			}
 			res, merged, cleanup, err := splitRun(ctx, parts, rows, set, *seedFlag, *strictFlag, limits, docs, prog, stderr)
 			if err != nil {

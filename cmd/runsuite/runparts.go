@@ -27,8 +27,9 @@ import (
 )
 
 // A run against the reference agents can be split across processes (runsuite run --jobs N): Ginkgo's spec tree
-// is process-global, so documents run in parallel only in separate processes. Each part starts the reference
-// agents of its documents and runs them; the parts take exchange numbers from one shared sequence (a counter in
+// is process-global, so documents run in parallel only in separate processes. The first part runs in this
+// process (already started), each other one in a child; each part starts the reference agents of its documents
+// and runs them; the parts take exchange numbers from one shared sequence (a counter in
 // shared memory), so their transcripts merge by Seq into the transcript one process would have written, with no
 // exchange renumbered (Seq is inside each exchange's ID, and failure messages cite ex#Seq). Their rows are
 // disjoint by document.
@@ -68,64 +69,119 @@ type partResult struct {
 	Finished    time.Time                   `json:"finished"`
 	Interrupted bool                        `json:"interrupted,omitempty"`
 	Seqs        []int                       `json:"seqs"` // the Seq of each line of the part's transcript, in order
+	Lens        []int                       `json:"lens"` // the length of each line, '\n' included
 }
 
-// documentCost is each document's share of a default run (CPU time against the reference agents, measured);
-// the split puts the costliest first on the least loaded part.
-var documentCost = map[string]float64{"schema-interface": 0.64, "interview": 0.30, "terms": 0.21, "on-request": 0.19, "agent-cards": 0.18}
+// unitCost is the share of a default run of each unit a part can take (CPU seconds against the reference agents,
+// measured): a document, or for schema-interface (about a third of the run) its agent rows and its self-check rows
+// (the reference client against its stand-ins), which need nothing of each other. The split puts the costliest
+// first on the least loaded part, a child's start-up counted against it.
+var unitCost = map[string]float64{"schema-interface": 0.40, "schema-interface/self-check": 0.45, "interview": 0.30,
+	"terms": 0.21, "on-request": 0.19, "agent-cards": 0.18}
 
-// planParts splits docs (every document when empty) into at most jobs parts of about equal cost; rows (when
-// given) go with their documents. One part or none means the run is not split.
-func planParts(docs, rows []string, jobs int) [][]string {
+// childStartCost is what a child process spends before its first spec (process start, agents started).
+const childStartCost = 0.1
+
+// splitSelfCheck: documents whose self-check rows are a unit of their own.
+var splitSelfCheck = map[string]bool{"schema-interface": true}
+
+// partPlan is one part: its documents and, when the part runs only some of their rows, those rows (every row of a
+// unit it takes, unwitnessable ones too, so each row's verdict comes from the part that owns it).
+type partPlan struct {
+	Documents []string
+	Rows      []string // nil: every row of Documents
+}
+
+// planParts splits docs (every document when empty), restricted to rows when given, into at most jobs parts of
+// about equal cost. One part or none means the run is not split.
+func planParts(docs, rows []string, jobs int) []partPlan {
 	if len(docs) == 0 {
 		for _, d := range catalog.Documents {
 			docs = append(docs, d.ID)
 		}
 	}
 	cat := catalog.MustLoad()
-	cost := map[string]float64{}
+	type unit struct {
+		doc   string
+		rows  []string
+		whole bool // every row of doc
+		cost  float64
+	}
+	var units []unit
 	for _, d := range docs {
-		c := cmp.Or(documentCost[d], 0.2)
-		if len(rows) > 0 {
-			sel, all := 0, 0
+		keys := []string{d}
+		if splitSelfCheck[d] {
+			keys = append(keys, d+"/self-check")
+		}
+		for _, k := range keys {
+			u := unit{doc: d, whole: len(keys) == 1 && len(rows) == 0}
+			all, sel, witnessed := 0, 0, 0
 			for _, r := range cat.Rows {
-				if r.Document == d && r.Witnessable() {
-					all++
-					if slices.Contains(rows, r.ID) {
-						sel++
+				if r.Document != d || (len(keys) > 1 && r.SelfCheck() != (k != d)) {
+					continue
+				}
+				all++
+				if len(rows) == 0 || slices.Contains(rows, r.ID) {
+					u.rows = append(u.rows, r.ID)
+					sel++
+					if r.Witnessable() {
+						witnessed++
 					}
 				}
 			}
-			c = c * float64(sel) / float64(max(all, 1))
-		}
-		if c > 0 {
-			cost[d] = c
+			u.cost = cmp.Or(unitCost[k], 0.2) * float64(sel) / float64(max(all, 1))
+			if witnessed > 0 {
+				units = append(units, u)
+			}
 		}
 	}
-	order := slices.Clone(docs)
-	slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(cost[b], cost[a]) })
-	n := min(jobs, len(cost))
+	n := min(jobs, len(units))
 	if n < 2 {
 		return nil
 	}
-	parts, load := make([][]string, n), make([]float64, n)
-	for _, d := range order {
+	slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.cost, a.cost) })
+	load := make([]float64, n)
+	for i := 1; i < n; i++ {
+		load[i] = childStartCost
+	}
+	taken := make([][]unit, n)
+	for _, u := range units {
 		i := 0
 		for j := range load {
 			if load[j] < load[i] {
 				i = j
 			}
 		}
-		parts[i] = append(parts[i], d)
-		load[i] += cost[d]
+		taken[i] = append(taken[i], u)
+		load[i] += u.cost
 	}
-	return parts
+	// A child whose start costs more than the work it would take gets none: drop it.
+	taken = slices.DeleteFunc(taken, func(us []unit) bool { return len(us) == 0 })
+	if len(taken) < 2 {
+		return nil
+	}
+	plans := make([]partPlan, len(taken))
+	for i, us := range taken {
+		whole := true
+		for _, u := range us {
+			if !slices.Contains(plans[i].Documents, u.doc) {
+				plans[i].Documents = append(plans[i].Documents, u.doc)
+			}
+			whole = whole && u.whole
+		}
+		if !whole {
+			for _, u := range us {
+				plans[i].Rows = append(plans[i].Rows, u.rows...)
+			}
+		}
+	}
+	return plans
 }
 
 // splitRun runs the parts in child processes and merges them into one result and one transcript. The returned
 // cleanup removes the parts' files; call it after the transcript is written.
-func splitRun(ctx context.Context, parts [][]string, rows []string, set sabotage.Set, seed int64, strict bool,
-	limits *a2a.Limits, docs []string, prog func() *progress, stderr io.Writer) (*harness.Result, *mergedTranscript, func(), error) {
+func splitRun(ctx context.Context, parts []partPlan, rows []string, set sabotage.Set, seed int64, strict bool,
+	limits *a2a.Limits, docs []string, prog func(partPlan) *progress, stderr io.Writer) (*harness.Result, *mergedTranscript, func(), error) {
 	dir, err := os.MkdirTemp("", "runsuite-parts-*")
 	if err != nil {
 		return nil, nil, nil, err
@@ -151,28 +207,43 @@ func splitRun(ctx context.Context, parts [][]string, rows []string, set sabotage
 		l.MaxRunBytes /= int64(len(parts))
 		limits = &l
 	}
+	ctr, err := openSeqCounter(seqFile)
+	if err != nil {
+		cleanup()
+		return nil, nil, nil, err
+	}
+	defer ctr.Close()
 	results := make([]*partResult, len(parts))
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
-	for i, p := range parts {
-		var prow []string
-		for _, r := range rows {
-			if row, ok := catalog.MustLoad().Row(r); ok && slices.Contains(p, row.Document) {
-				prow = append(prow, r)
-			}
-		}
-		job := runPart{Documents: p, Rows: prow, Sabotage: set.IDs(), Seed: seed, Strict: strict, Limits: limits,
+	for i, p := range parts[1:] {
+		i++
+		job := runPart{Documents: p.Documents, Rows: p.Rows, Sabotage: set.IDs(), Seed: seed, Strict: strict, Limits: limits,
 			Deadline: deadline, SeqFile: seqFile, Transcript: filepath.Join(dir, fmt.Sprintf("part%d.jsonl", i)),
 			Salt: hex.EncodeToString(salt[:]), Progress: prog != nil}
 		var pr *progress
 		if prog != nil {
-			pr = prog()
+			pr = prog(p)
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			results[i], errs[i] = runChildPart(ctx, job, pr, stderr)
 		}()
+	}
+	go catalog.MustLoad().Digest() // the bundle's, made while the parts run
+	// The first part (the costliest) here, while the children start.
+	var onSpec func(harness.SpecEvent)
+	if prog != nil {
+		pr0 := prog(parts[0])
+		onSpec = pr0.event
+		defer pr0.finish()
+	}
+	own, err := runPartHere(ctx, parts[0].Documents, parts[0].Rows, set, seed, strict, limits, hex.EncodeToString(salt[:]), ctr.Next, filepath.Join(dir, "part0.jsonl"), onSpec)
+	if err != nil {
+		errs[0] = err
+	} else {
+		results[0] = own
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -188,6 +259,50 @@ func splitRun(ctx context.Context, parts [][]string, rows []string, set sabotage
 		tr.files = append(tr.files, filepath.Join(dir, fmt.Sprintf("part%d.jsonl", i)))
 	}
 	return res, tr, cleanup, nil
+}
+
+// runPartHere runs one part in this process against reference agents started for it; its transcript lines go to
+// file as they are recorded, its spec events to onSpec (nil: none).
+func runPartHere(ctx context.Context, docs, rows []string, set sabotage.Set, seed int64, strict bool, limits *a2a.Limits,
+	salt string, next func() int, file string, onSpec func(harness.SpecEvent)) (*partResult, error) {
+	tgt, err := mockagents.Start(set, docs...)
+	if err != nil {
+		return nil, err
+	}
+	defer tgt.Close()
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	o := harness.Options{Suites: suites.All(), Documents: docs, Rows: rows, Sabotage: set, Seed: seed,
+		Limits: limits, Strict: strict, Shared: &harness.Shared{NextSeq: next, RedactionSalt: salt, Sink: w}, OnSpec: onSpec}
+	res, err := harness.Run(ctx, tgt, o)
+	if err != nil {
+		return nil, err
+	}
+	lens, err := res.Env.Client.Recorder().Sunk()
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("run part %v: transcript: %w", docs, err)
+	}
+	return partResultOf(res, lens), nil
+}
+
+// partResultOf is what a part reports of its run; lens are its transcript lines' lengths when written to a file.
+func partResultOf(res *harness.Result, lens []int) *partResult {
+	out := &partResult{Rows: res.Rows, Cards: res.Cards, Started: res.Started, Finished: res.Finished,
+		Interrupted: res.Interrupted, Seqs: make([]int, len(res.Exchanges)), Lens: lens}
+	for i, e := range res.Exchanges {
+		out.Seqs[i] = e.Seq
+	}
+	return out
 }
 
 // runChildPart runs one part in a child process (interrupted with SIGINT when ctx ends) and returns its result.
@@ -251,7 +366,7 @@ func runChildPart(ctx context.Context, job runPart, pr *progress, stderr io.Writ
 
 // mergeParts is the run the parts make together: each row from the part that ran its document, the cards of all,
 // and the transcript lines in Seq order (which must be exactly 1…N: a gap would be an exchange lost).
-func mergeParts(parts [][]string, results []*partResult, docs, rows []string, seed int64, strict bool, set sabotage.Set, salt string) (*harness.Result, *mergedTranscript, error) {
+func mergeParts(parts []partPlan, results []*partResult, docs, rows []string, seed int64, strict bool, set sabotage.Set, salt string) (*harness.Result, *mergedTranscript, error) {
 	cat := catalog.MustLoad()
 	sel := harness.Selection{Documents: docs, Rows: rows, Strict: strict}
 	if len(sel.Documents) == 0 {
@@ -261,11 +376,24 @@ func mergeParts(parts [][]string, results []*partResult, docs, rows []string, se
 	}
 	res := &harness.Result{Seed: seed, Selection: sel, Cards: map[string]harness.CardSeen{},
 		Env: &harness.Env{Target: &target.Target{Kind: target.KindMock, Sabotage: set.IDs()}}}
-	owner := map[string]int{}
+	// A row's verdict is its part's: the part that ran its rows, else (a row no part selected, which every part
+	// reports skipped) one that ran its document.
+	ownerRow, ownerDoc := map[string]int{}, map[string]int{}
 	for i, p := range parts {
-		for _, d := range p {
-			owner[d] = i
+		for _, d := range p.Documents {
+			if _, ok := ownerDoc[d]; !ok {
+				ownerDoc[d] = i
+			}
 		}
+		for _, r := range p.Rows {
+			ownerRow[r] = i
+		}
+	}
+	owner := func(r catalog.Row) int {
+		if i, ok := ownerRow[r.ID]; ok {
+			return i
+		}
+		return ownerDoc[r.Document]
 	}
 	for i, r := range results {
 		if len(r.Rows) != len(cat.Rows) {
@@ -284,11 +412,15 @@ func mergeParts(parts [][]string, results []*partResult, docs, rows []string, se
 	}
 	res.Rows = make([]harness.RowVerdict, len(cat.Rows))
 	for i, row := range cat.Rows {
-		res.Rows[i] = results[owner[row.Document]].Rows[i]
+		res.Rows[i] = results[owner(row)].Rows[i]
 	}
 	tr := &mergedTranscript{salt: salt}
-	for _, r := range results {
+	for i, r := range results {
+		if len(r.Lens) != len(r.Seqs) {
+			return nil, nil, fmt.Errorf("run part %v: %d line lengths for %d exchanges", parts[i], len(r.Lens), len(r.Seqs))
+		}
 		tr.seqs = append(tr.seqs, r.Seqs)
+		tr.lens = append(tr.lens, r.Lens)
 		tr.count += len(r.Seqs)
 	}
 	seen := make([]bool, tr.count+1)
@@ -303,44 +435,42 @@ func mergeParts(parts [][]string, results []*partResult, docs, rows []string, se
 	return res, tr, nil
 }
 
-// mergedTranscript writes the parts' transcript files as one, in Seq order.
+// mergedTranscript writes the parts' transcript files (each written as its part recorded) as one, in Seq order,
+// each line copied by its length.
 type mergedTranscript struct {
-	files []string
-	seqs  [][]int
+	files []string // per part
+	seqs  [][]int  // per part
+	lens  [][]int  // per part
 	count int
 	salt  string
 }
 
 func (t *mergedTranscript) write(w io.Writer) error {
-	rs := make([]*bufio.Reader, len(t.files))
-	for i, f := range t.files {
+	var rs []io.Reader
+	for _, f := range t.files {
 		fh, err := os.Open(f)
 		if err != nil {
 			return err
 		}
 		defer fh.Close()
-		rs[i] = bufio.NewReaderSize(fh, 1<<20)
+		rs = append(rs, bufio.NewReaderSize(fh, 1<<20))
 	}
-	next := make([]int, len(t.files))
+	next := make([]int, len(t.seqs))
 	for seq := 1; seq <= t.count; seq++ {
-		i := -1
-		for k, s := range t.seqs {
-			if next[k] < len(s) && s[next[k]] == seq {
-				i = k
+		k := -1
+		for j, s := range t.seqs {
+			if next[j] < len(s) && s[next[j]] == seq {
+				k = j
 				break
 			}
 		}
-		if i < 0 {
+		if k < 0 {
 			return fmt.Errorf("HARNESS DEFECT: exchange %d is in no part's transcript", seq)
 		}
-		line, err := rs[i].ReadBytes('\n')
-		if err != nil {
-			return fmt.Errorf("run part transcript %s: %w", t.files[i], err)
+		if _, err := io.CopyN(w, rs[k], int64(t.lens[k][next[k]])); err != nil {
+			return fmt.Errorf("run part %d transcript: %w", k, err)
 		}
-		if _, err := w.Write(line); err != nil {
-			return err
-		}
-		next[i]++
+		next[k]++
 	}
 	return nil
 }
@@ -373,45 +503,19 @@ func cmdRunPart(ctx context.Context, stdin io.Reader, stdout io.Writer) (int, er
 		ctx, cancel = context.WithDeadline(ctx, job.Deadline)
 		defer cancel()
 	}
-	tgt, err := mockagents.Start(set, job.Documents...)
-	if err != nil {
-		return exitFail, err
-	}
-	defer tgt.Close()
 	var mu sync.Mutex
 	enc := json.NewEncoder(stdout)
-	o := harness.Options{Suites: suites.All(), Documents: job.Documents, Rows: job.Rows, Sabotage: set, Seed: job.Seed,
-		Limits: job.Limits, Strict: job.Strict, Shared: &harness.Shared{NextSeq: ctr.Next, RedactionSalt: job.Salt}}
+	var onSpec func(harness.SpecEvent)
 	if job.Progress {
-		o.OnSpec = func(e harness.SpecEvent) {
+		onSpec = func(e harness.SpecEvent) {
 			mu.Lock()
 			defer mu.Unlock()
 			_ = enc.Encode(partLine{Spec: &e})
 		}
 	}
-	res, err := harness.Run(ctx, tgt, o)
+	out, err := runPartHere(ctx, job.Documents, job.Rows, set, job.Seed, job.Strict, job.Limits, job.Salt, ctr.Next, job.Transcript, onSpec)
 	if err != nil {
 		return exitFail, err
-	}
-	f, err := os.Create(job.Transcript)
-	if err != nil {
-		return exitFail, err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	err = res.Env.Client.Recorder().WriteJSONL(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return exitFail, err
-	}
-	out := &partResult{Rows: res.Rows, Cards: res.Cards, Started: res.Started, Finished: res.Finished,
-		Interrupted: res.Interrupted, Seqs: make([]int, len(res.Exchanges))}
-	for i, e := range res.Exchanges {
-		out.Seqs[i] = e.Seq
 	}
 	mu.Lock()
 	defer mu.Unlock()

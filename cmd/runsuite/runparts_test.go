@@ -53,28 +53,38 @@ func TestSplitRunMatchesOneProcess(t *testing.T) {
 	}
 }
 
-// The parts are about equal in cost, each document in exactly one, rows with their documents; one document (or
-// one job) is not split.
+// Every selected row is in exactly one part (a whole document, or its rows), no part is empty, and what cannot be
+// split (one unit, one job) is not.
 func TestPlanParts(t *testing.T) {
-	parts := planParts(nil, nil, 2)
-	if len(parts) != 2 {
-		t.Fatalf("parts %v", parts)
+	cat := catalog.MustLoad()
+	owned := func(plans []partPlan, id string) int {
+		r, _ := cat.Row(id)
+		n := 0
+		for _, p := range plans {
+			if slices.Contains(p.Rows, id) || (p.Rows == nil && slices.Contains(p.Documents, r.Document)) {
+				n++
+			}
+		}
+		return n
 	}
-	var all []string
-	for _, p := range parts {
-		all = append(all, p...)
-	}
-	slices.Sort(all)
-	var want []string
-	for _, d := range catalog.Documents {
-		want = append(want, d.ID)
-	}
-	slices.Sort(want)
-	if !slices.Equal(all, want) {
-		t.Errorf("documents %v, want each of %v once", all, want)
-	}
-	if !slices.Contains(parts[0], "schema-interface") || len(parts[0]) > 2 {
-		t.Errorf("the costliest document shares its part with at most one other: %v", parts)
+	for _, c := range []struct {
+		docs, rows []string
+	}{{nil, nil}, {[]string{"schema-interface"}, nil}, {[]string{"schema-interface", "terms"}, nil}} {
+		plans := planParts(c.docs, c.rows, 2)
+		if len(plans) != 2 {
+			t.Fatalf("%v %v: %d parts, want 2", c.docs, c.rows, len(plans))
+		}
+		for _, p := range plans {
+			if len(p.Documents) == 0 {
+				t.Errorf("%v %v: an empty part", c.docs, c.rows)
+			}
+		}
+		for _, r := range cat.Rows {
+			sel := (len(c.docs) == 0 || slices.Contains(c.docs, r.Document)) && (len(c.rows) == 0 || slices.Contains(c.rows, r.ID))
+			if n := owned(plans, r.ID); sel && n != 1 {
+				t.Errorf("%v %v: %s is in %d parts, want 1", c.docs, c.rows, r.ID, n)
+			}
+		}
 	}
 	if p := planParts([]string{"terms"}, nil, 2); p != nil {
 		t.Errorf("one document split: %v", p)
@@ -83,6 +93,9 @@ func TestPlanParts(t *testing.T) {
 		t.Errorf("--jobs 1 split: %v", p)
 	}
 	if p := planParts([]string{"terms", "interview"}, []string{"TE-3.3b"}, 2); p != nil {
-		t.Errorf("rows of one document split across parts: %v", p)
+		t.Errorf("one selected row split: %v", p)
+	}
+	if p := planParts(nil, []string{"SI-2.1b", "SI-12.9a", "TE-3.3b"}, 2); p != nil {
+		t.Errorf("three rows split (a child costs more than they do): %v", p)
 	}
 }

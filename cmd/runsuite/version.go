@@ -38,7 +38,7 @@ func cmdVersion(_ context.Context, args []string, stdout, _ io.Writer) (int, err
 	if err != nil {
 		return exitHarness, fmt.Errorf("HARNESS DEFECT: the embedded catalog does not load: %w", err)
 	}
-	v := versionInfo{Harness: evidence.BuildInfo(), Catalog: evidence.CatalogRef{Digest: cat.Digest, Rows: len(cat.Rows)}}
+	v := versionInfo{Harness: evidence.BuildInfo(), Catalog: evidence.CatalogRef{Digest: cat.Digest(), Rows: len(cat.Rows)}}
 	for _, d := range catalog.Documents {
 		ref := evidence.DocumentRef{ID: d.ID, Title: d.Title, URI: d.URI}
 		for _, f := range cat.Files {

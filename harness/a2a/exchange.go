@@ -1,11 +1,13 @@
 package a2a
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -76,6 +78,39 @@ func (e *Exchange) computeID() string {
 	return string(id[:])
 }
 
+// sinkLine writes the record's transcript line to w and returns its ID and the line's length; the first write
+// error is kept in *err (later lines are not written). The ID member is the first `,"id":""` of the form with ID
+// empty: only durationMs, error and events precede it, and no unescaped quote can occur inside those.
+func (e *Exchange) sinkLine(w io.Writer, err *error) (string, int) {
+	saved := e.ID
+	e.ID = ""
+	bp := canonicalBufs.Get().(*[]byte)
+	buf := e.appendCanonical((*bp)[:0])
+	e.ID = saved
+	sum := sha256.Sum256(buf)
+	id := "sha256:" + hex.EncodeToString(sum[:])
+	const blank = `,"id":""`
+	k := bytes.Index(buf, []byte(blank))
+	n := len(buf) + len(id) + 1
+	if *err == nil {
+		_, *err = w.Write(buf[:k+len(blank)-1])
+		if *err == nil {
+			_, *err = io.WriteString(w, id)
+		}
+		if *err == nil {
+			_, *err = w.Write(buf[k+len(blank)-1:])
+		}
+		if *err == nil {
+			_, *err = w.Write([]byte{'\n'})
+		}
+	}
+	if cap(buf) <= maxPooledCanonical {
+		*bp = buf
+		canonicalBufs.Put(bp)
+	}
+	return id, n
+}
+
 // canonicalBufs holds the buffers computeID builds canonical forms in; one larger than maxPooledCanonical (a big
 // body) is left to the collector rather than kept.
 var canonicalBufs = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
@@ -89,6 +124,24 @@ type Recorder struct {
 	redact *Redactor
 	held   int64      // body bytes of every exchange recorded: what the run holds
 	next   func() int // the Seq source when the run is shared with other processes (nil: 1, 2, …)
+	sink   io.Writer  // where each transcript line is written as it is recorded (nil: none)
+	lens   []int      // the length of each line written to sink
+	err    error      // the first error writing to sink
+}
+
+// SetSink makes the recorder write each exchange's transcript line (as WriteJSONL would) to w the moment it is
+// recorded: the canonical form built for its ID is the line, so it is never built twice.
+func (r *Recorder) SetSink(w io.Writer) {
+	r.mu.Lock()
+	r.sink = w
+	r.mu.Unlock()
+}
+
+// Sunk is the length of each line written to the sink, in Seq order, and the first error writing one.
+func (r *Recorder) Sunk() ([]int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.lens), r.err
 }
 
 // SetSeqSource makes the recorder number exchanges from next (called under the recorder's lock, so this
@@ -134,7 +187,14 @@ func (r *Recorder) Add(e *Exchange) {
 		e.Seq = len(r.all) + 1
 	}
 	r.held += int64(len(e.RequestBody) + len(e.ResponseBody))
-	e.ID = r.redact.Exchange(e).computeID() // the id a verifier recomputes from the written, redacted line
+	x := r.redact.Exchange(e)
+	if r.sink == nil {
+		e.ID = x.computeID() // the id a verifier recomputes from the written, redacted line
+	} else {
+		var n int
+		e.ID, n = x.sinkLine(r.sink, &r.err)
+		r.lens = append(r.lens, n)
+	}
 	r.all = append(r.all, e)
 }
 
@@ -150,6 +210,14 @@ func (r *Recorder) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.all)
+}
+
+// AppendLine appends the transcript line of the i-th exchange recorded (its redacted canonical form and '\n').
+func (r *Recorder) AppendLine(dst []byte, i int) []byte {
+	r.mu.Lock()
+	e, x := r.all[i], r.redact
+	r.mu.Unlock()
+	return append(x.Exchange(e).appendCanonical(dst), '\n')
 }
 
 // WriteJSONL writes one JCS-canonical JSON object per line, in Seq order.

@@ -64,8 +64,8 @@ func TestEmbeddedCatalogLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Rows) == 0 || !strings.HasPrefix(c.Digest, "sha256:") {
-		t.Fatalf("catalog empty or undigested: %d rows, %q", len(c.Rows), c.Digest)
+	if len(c.Rows) == 0 || !strings.HasPrefix(c.Digest(), "sha256:") {
+		t.Fatalf("catalog empty or undigested: %d rows, %q", len(c.Rows), c.Digest())
 	}
 }
 

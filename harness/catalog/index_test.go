@@ -13,8 +13,8 @@ func TestIndexMatchesCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ix.Catalog != c.Digest {
-		t.Errorf("index.json was generated from catalog %s, the catalog is %s; run: %s", ix.Catalog, c.Digest, RegenerateCommand)
+	if ix.Catalog != c.Digest() {
+		t.Errorf("index.json was generated from catalog %s, the catalog is %s; run: %s", ix.Catalog, c.Digest(), RegenerateCommand)
 	}
 	var got, want []string
 	for _, r := range ix.Rows {

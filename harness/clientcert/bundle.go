@@ -144,7 +144,7 @@ func Bundle(res *Result, cat *catalog.Catalog, docs []string, runner harness.Run
 			Advisory: r.Advisory() && !r.SelfCheck()})
 	}
 	b := &evidence.Bundle{BundleVersion: evidence.BundleVersion, Kind: "claim", Harness: evidence.BuildInfo(),
-		Catalog:   evidence.CatalogRef{Digest: cat.Digest, Rows: len(cat.Rows)},
+		Catalog:   evidence.CatalogRef{Digest: cat.Digest(), Rows: len(cat.Rows)},
 		Selection: harness.Selection{Documents: append([]string{}, docs...), Rows: clientIDs},
 		Started:   res.Started.Format("2006-01-02T15:04:05.999999999Z07:00"), Finished: res.Finished.Format("2006-01-02T15:04:05.999999999Z07:00"),
 		Rows: rows, Totals: harness.Totals(harness.RequiredRows(rows)), Advisory: evidence.AdvisoryOf(rows),

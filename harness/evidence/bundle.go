@@ -293,7 +293,7 @@ func NewFromTranscript(res *harness.Result, tgt *target.Target, ref TranscriptRe
 		return nil, err
 	}
 	b := &Bundle{BundleVersion: BundleVersion, Kind: "claim", Harness: BuildInfo(),
-		Catalog: CatalogRef{Digest: cat.Digest, Rows: len(cat.Rows)},
+		Catalog: CatalogRef{Digest: cat.Digest(), Rows: len(cat.Rows)},
 		Runner:  res.Env.Runner, Selection: res.Selection, Seed: res.Seed,
 		Started: res.Started.UTC().Format(time.RFC3339Nano), Finished: res.Finished.UTC().Format(time.RFC3339Nano),
 		Rows: res.Rows, Totals: harness.Totals(harness.RequiredRows(res.Rows)), Falsifiability: fals, Advisory: AdvisoryOf(res.Rows),

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -123,6 +124,19 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 	}
 	rep.Bundle = b
 
+	// The transcript (most of the work: every line hashed) is checked while the checks that need only the bundle
+	// run; its check keeps its place in the report.
+	var tc = Check{Name: "transcript"}
+	var transcriptSHA string
+	var exchanges map[string]exchangeLine
+	transcriptDone := make(chan struct{})
+	go func() {
+		defer close(transcriptDone)
+		transcriptSHA, exchanges = checkTranscript(&tc, path, b, o.TrustWritten)
+	}()
+	// The witness digest over the transcript digest the bundle states, recomputed below if the file's differs.
+	claimedWitness, claimedErr := WitnessDigest(b.Rows, b.Transcript.SHA256)
+
 	c := check("schema")
 	if err := Validate(raw); err != nil {
 		c.Problems = append(c.Problems, fmt.Sprintf("does not validate against evidence/bundle.schema.json: %v", oneLine(err.Error())))
@@ -150,11 +164,15 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 		}
 	}
 
-	transcriptSHA, exchanges := checkTranscript(check("transcript"), path, b, o.TrustWritten)
+	<-transcriptDone
+	rep.Checks = append(rep.Checks, tc)
 
 	c = check("witness")
 	if transcriptSHA != "" {
-		w, err := WitnessDigest(b.Rows, transcriptSHA)
+		w, err := claimedWitness, claimedErr
+		if transcriptSHA != b.Transcript.SHA256 {
+			w, err = WitnessDigest(b.Rows, transcriptSHA)
+		}
 		switch {
 		case err != nil:
 			c.Problems = append(c.Problems, err.Error())
@@ -311,26 +329,159 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 // parseWrittenLine reads a line this process wrote: already canonical, so its content digest is the SHA-256 of
 // the line with its id value blanked (the top-level "id" member; `"id":"` cannot occur unescaped inside a string).
 func parseWrittenLine(n int, line []byte) (exchangeLine, string) {
-	var m struct {
-		ID           string `json:"id"`
-		Method       string `json:"method"`
-		URL          string `json:"url"`
-		Seq          int    `json:"seq"`
-		Status       int    `json:"status"`
-		ResponseBody []byte `json:"responseBody"`
-	}
-	if err := json.Unmarshal(line, &m); err != nil {
+	ex, idAt, idEnd, ok := scanWritten(n, line)
+	if !ok {
 		return parseExchangeLine(n, line)
 	}
-	ex := exchangeLine{line: n, id: m.ID, method: m.Method, url: m.URL, seq: m.Seq, status: m.Status, bodySHA: Digest(m.ResponseBody)}
-	member := []byte(`"id":"` + m.ID + `"`)
-	if bytes.Count(line, member) != 1 {
-		return parseExchangeLine(n, line)
-	}
-	if got := Digest(bytes.Replace(line, member, []byte(`"id":""`), 1)); got != ex.id {
+	// The digest of the line with the id value blanked, hashed in place (no copy of a line that may be megabytes).
+	h := sha256.New()
+	h.Write(line[:idAt])
+	h.Write([]byte(`""`))
+	h.Write(line[idEnd:])
+	if got := "sha256:" + hex.EncodeToString(h.Sum(nil)); got != ex.id {
 		return ex, fmt.Sprintf("%s line %d (ex#%d %s %s) was edited: its content digests to %s but it carries id %s", TranscriptFile, n, ex.seq, ex.method, ex.url, got, ex.id)
 	}
 	return ex, ""
+}
+
+// scanWritten reads the members verification needs from a line this process wrote, walking only the top level of
+// the object (a body is skipped by looking for its closing quote, not decoded as JSON): the fields, and where the
+// id's string value starts and ends. Anything unexpected answers !ok, and the line gets the full check.
+func scanWritten(n int, line []byte) (ex exchangeLine, idAt, idEnd int, ok bool) {
+	ex.line = n
+	if len(line) < 2 || line[0] != '{' || line[len(line)-1] != '}' {
+		return ex, 0, 0, false
+	}
+	i := 1
+	var body []byte
+	haveID := false
+	for i < len(line)-1 {
+		if line[i] != '"' {
+			return ex, 0, 0, false
+		}
+		kEnd := bytes.IndexByte(line[i+1:], '"')
+		if kEnd < 0 {
+			return ex, 0, 0, false
+		}
+		key := string(line[i+1 : i+1+kEnd])
+		i += kEnd + 2
+		if i >= len(line) || line[i] != ':' || strings.ContainsRune(key, '\\') {
+			return ex, 0, 0, false
+		}
+		i++
+		end, good := skipValue(line, i)
+		if !good || end >= len(line) {
+			return ex, 0, 0, false
+		}
+		v := line[i:end]
+		switch key {
+		case "id", "method", "url":
+			var str string
+			if json.Unmarshal(v, &str) != nil {
+				return ex, 0, 0, false
+			}
+			switch key {
+			case "id":
+				if haveID {
+					return ex, 0, 0, false
+				}
+				ex.id, idAt, idEnd, haveID = str, i, end, true
+			case "method":
+				ex.method = str
+			default:
+				ex.url = str
+			}
+		case "seq", "status":
+			x, err := strconv.Atoi(string(v))
+			if err != nil {
+				return ex, 0, 0, false
+			}
+			if key == "seq" {
+				ex.seq = x
+			} else {
+				ex.status = x
+			}
+		case "responseBody":
+			if len(v) < 2 || v[0] != '"' {
+				return ex, 0, 0, false
+			}
+			b, err := base64.StdEncoding.DecodeString(string(v[1 : len(v)-1]))
+			if err != nil {
+				return ex, 0, 0, false
+			}
+			body = b
+		}
+		i = end
+		if line[i] == ',' {
+			if i++; i >= len(line)-1 {
+				return ex, 0, 0, false
+			}
+		} else if i != len(line)-1 {
+			return ex, 0, 0, false
+		}
+	}
+	ex.bodySHA = Digest(body)
+	return ex, idAt, idEnd, haveID
+}
+
+// skipValue returns the end of the JSON value starting at b[i] (canonical form: no whitespace).
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				e, ok := skipString(b, i)
+				if !ok {
+					return 0, false
+				}
+				i = e
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, true
+				}
+			}
+			i++
+		}
+		return 0, false
+	default:
+		for j := i; j < len(b); j++ {
+			if b[j] == ',' || b[j] == '}' || b[j] == ']' {
+				return j, j > i
+			}
+		}
+		return 0, false
+	}
+}
+
+// skipString returns the end of the JSON string starting at b[i] == '"'.
+func skipString(b []byte, i int) (int, bool) {
+	j := i + 1
+	for {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			return 0, false
+		}
+		j += q
+		bs := 0
+		for k := j - 1; k > i && b[k] == '\\'; k-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return j + 1, true
+		}
+		j++
+	}
 }
 
 func parseExchangeLine(n int, line []byte) (exchangeLine, string) {
@@ -462,9 +613,9 @@ func checkTotals(c *Check, b *Bundle) {
 }
 
 func checkCatalog(c *Check, b *Bundle, cat *catalog.Catalog) bool {
-	if b.Catalog.Digest != cat.Digest {
+	if b.Catalog.Digest != cat.Digest() {
 		c.Problems = append(c.Problems, fmt.Sprintf("different catalog version: the bundle was graded against catalog %s (%d rows); this harness carries %s (%d rows), so its rows cannot be checked against this catalog",
-			b.Catalog.Digest, b.Catalog.Rows, cat.Digest, len(cat.Rows)))
+			b.Catalog.Digest, b.Catalog.Rows, cat.Digest(), len(cat.Rows)))
 		return false
 	}
 	for _, d := range b.Documents {
@@ -479,7 +630,7 @@ func checkCatalog(c *Check, b *Bundle, cat *catalog.Catalog) bool {
 		}
 	}
 	if c.OK() {
-		c.Notes = append(c.Notes, "catalog "+cat.Digest+" is this harness's")
+		c.Notes = append(c.Notes, "catalog "+cat.Digest()+" is this harness's")
 	}
 	return true
 }
