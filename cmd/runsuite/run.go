@@ -176,6 +176,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	// the documents run in parallel processes, merged into one bundle.
 	if *tgtFlag == "mock" && *imageFlag == "" && *dockerfileFlag == "" && *jsonFlag == "" && proposed == nil && splitSupported {
 		if parts := planParts(docs, rows, *jobsFlag); parts != nil {
+			stderr := &syncWriter{w: stderr}
 			var prog func(partPlan) *progress // one display per part: each sees its documents in sequence
 			if !*quietFlag {
 				fmt.Fprintf(stderr, "runsuite: running %s against mock target in %d processes\n", strings.Join(orAll(docs), ","), len(parts))

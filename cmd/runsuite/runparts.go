@@ -198,15 +198,12 @@ func splitRun(ctx context.Context, parts []partPlan, rows []string, set sabotage
 		seed = time.Now().UnixNano() % 1_000_000
 	}
 	deadline, _ := ctx.Deadline()
-	if limits != nil && limits.MaxRunBytes > 0 {
-		l := *limits
-		l.MaxRunBytes /= int64(len(parts)) // the run's bound, shared by its parts
-		limits = &l
-	} else if limits == nil {
-		l := a2a.DefaultLimits()
-		l.MaxRunBytes /= int64(len(parts))
-		limits = &l
+	l := a2a.DefaultLimits()
+	if limits != nil {
+		l = *limits
 	}
+	l.MaxRunBytes /= int64(len(parts)) // the run's bound, shared by its parts
+	limits = &l
 	ctr, err := openSeqCounter(seqFile)
 	if err != nil {
 		cleanup()
@@ -523,4 +520,16 @@ func cmdRunPart(ctx context.Context, stdin io.Reader, stdout io.Writer) (int, er
 		return exitFail, err
 	}
 	return exitPass, nil
+}
+
+// syncWriter serialises writes: the parts' progress displays and the children's stderr share one writer.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
