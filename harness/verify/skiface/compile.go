@@ -90,6 +90,7 @@ func (r SchemaReference) SameIdentity(o SchemaReference) bool {
 type Compiled struct {
 	Ref    SchemaReference
 	schema *jsonschema.Schema
+	budget *patternBudget // its patterns' matching time, shared by every Compiled of the same schema
 	lim    Limits
 	// RefDepth is the longest in-place reference chain found; Refs the number of references resolved.
 	RefDepth, Refs int
@@ -170,7 +171,7 @@ func compileSR(sr SchemaReference, lim Limits, o compileOpts, step string) (*Com
 	key := memoKey{raw: DigestBytes(raw), dialect: sr.Dialect, o: o.key(), lim: lim}
 	if o.fetch == nil {
 		if m, ok := compiledMemo.get(key); ok {
-			return &Compiled{Ref: sr, schema: m.schema, lim: lim, RefDepth: m.depth, Refs: m.refs}, nil
+			return &Compiled{Ref: sr, schema: m.schema, budget: m.budget, lim: lim, RefDepth: m.depth, Refs: m.refs}, nil
 		}
 	}
 	doc, err := decode(raw)
@@ -196,7 +197,8 @@ func compileSR(sr SchemaReference, lim Limits, o compileOpts, step string) (*Com
 		return nil, errf(ResourceLimitExceeded, step, "/resolution/schema", "a reference chain is %d hops long, over the reference depth limit", depth)
 	}
 
-	sch, err := compileLib(doc, o, lim.CompileTimeout)
+	budget := &patternBudget{}
+	sch, err := compileLib(doc, o, lim.CompileTimeout, budget)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -206,9 +208,9 @@ func compileSR(sr SchemaReference, lim Limits, o compileOpts, step string) (*Com
 		return nil, &Error{Code: InterfaceInvalid, Step: step, Path: "/resolution/schema", Msg: "the inline schema does not compile", Err: err}
 	}
 	if o.fetch == nil {
-		compiledMemo.put(key, memoEntry{schema: sch, depth: depth, refs: len(g.refs)})
+		compiledMemo.put(key, memoEntry{schema: sch, budget: budget, depth: depth, refs: len(g.refs)})
 	}
-	return &Compiled{Ref: sr, schema: sch, lim: lim, RefDepth: depth, Refs: len(g.refs)}, nil
+	return &Compiled{Ref: sr, schema: sch, budget: budget, lim: lim, RefDepth: depth, Refs: len(g.refs)}, nil
 }
 
 // The compiled-validator cache ("A client agent caches … verified inline domain schemas, and compiled
@@ -226,6 +228,7 @@ func (o compileOpts) key() string {
 
 type memoEntry struct {
 	schema      *jsonschema.Schema
+	budget      *patternBudget
 	depth, refs int
 }
 
@@ -273,10 +276,10 @@ type fetchLoader struct{ fetch func(string) (any, error) }
 
 func (l fetchLoader) Load(u string) (any, error) { return l.fetch(u) }
 
-func compileLib(doc any, o compileOpts, timeout time.Duration) (*jsonschema.Schema, error) {
+func compileLib(doc any, o compileOpts, timeout time.Duration, budget *patternBudget) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseRegexpEngine(compileECMA)
+	c.UseRegexpEngine(compileECMA(budget))
 	registerFormats(c)
 	if o.fetch != nil {
 		c.UseLoader(fetchLoader{o.fetch})
@@ -379,6 +382,12 @@ func (c *Compiled) validate(v any) (out []Violation) {
 			out = []Violation{{Message: fmt.Sprintf("validator panicked: %v", p)}}
 		}
 	}()
+	b := c.budget
+	if b == nil {
+		b = &patternBudget{}
+	}
+	b.start() // one validation at a time per schema: its patterns' timeouts are its budget's
+	defer b.end()
 	err := c.schema.Validate(v)
 	if err == nil {
 		return nil
@@ -387,11 +396,11 @@ func (c *Compiled) validate(v any) (out []Violation) {
 	if !errors.As(err, &ve) {
 		return []Violation{{Message: err.Error()}}
 	}
-	return leaves(ve, nil)
+	return leaves(ve, nil, b)
 }
 
 // leaves flattens a validation error tree into its innermost causes, in order.
-func leaves(e *jsonschema.ValidationError, out []Violation) []Violation {
+func leaves(e *jsonschema.ValidationError, out []Violation, b *patternBudget) []Violation {
 	if len(e.Causes) == 0 {
 		kw := ""
 		var kp []string
@@ -406,10 +415,10 @@ func leaves(e *jsonschema.ValidationError, out []Violation) []Violation {
 			msg = e.ErrorKind.LocalizedString(printer)
 		}
 		sp := schemaPath(e.SchemaURL) + pointer(kp)
-		if p, ok := e.ErrorKind.(*kind.Pattern); ok && patternTimedOut(p.Want, p.Got) {
+		if p, ok := e.ErrorKind.(*kind.Pattern); ok && b.wasUndecided(p.Want, p.Got) {
 			// Undecided, not invalid: the match exceeded the time bound (resource limit).
 			return append(out, Violation{InstancePath: pointer(e.InstanceLocation), SchemaPath: sp, Keyword: "resource_limit",
-				Message: fmt.Sprintf("matching pattern %q did not finish within %s, the match time limit", p.Want, PatternMatchTimeout)})
+				Message: fmt.Sprintf("matching pattern %q did not finish within the match time limit (%s a match, %s a validation)", p.Want, PatternMatchTimeout, ValidationPatternBudget)})
 		}
 		if _, ok := e.ErrorKind.(*kind.Reference); ok {
 			sp = schemaPath(e.SchemaURL)
@@ -417,7 +426,7 @@ func leaves(e *jsonschema.ValidationError, out []Violation) []Violation {
 		return append(out, Violation{InstancePath: pointer(e.InstanceLocation), Message: msg, SchemaPath: sp, Keyword: kw})
 	}
 	for _, c := range e.Causes {
-		out = leaves(c, out)
+		out = leaves(c, out, b)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package skiface
 import (
 	"fmt"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
@@ -22,17 +23,52 @@ import (
 // PatternMatchTimeout bounds one ECMAScript match.
 var PatternMatchTimeout = 250 * time.Millisecond
 
+// ValidationPatternBudget bounds all the ECMAScript matching of one validation: an instance with many strings
+// under a pattern that backtracks would otherwise cost PatternMatchTimeout per string. Past it every further
+// match without an RE2 answer is undecided at once (a resource limit, as one timed-out match is).
+var ValidationPatternBudget = time.Second
+
+// patternBudget is shared by the patterns of one compiled schema; a validation holds it while it runs.
+type patternBudget struct {
+	mu        sync.Mutex
+	until     time.Time          // the running validation's budget end; zero outside a validation
+	undecided map[[2]string]bool // (pattern, value) matches the running validation left undecided
+}
+
+func (b *patternBudget) start() {
+	b.mu.Lock()
+	b.until, b.undecided = time.Now().Add(ValidationPatternBudget), nil
+}
+
+func (b *patternBudget) end() {
+	b.until, b.undecided = time.Time{}, nil
+	b.mu.Unlock()
+}
+
+func (b *patternBudget) note(pattern, value string) {
+	if b.undecided == nil {
+		b.undecided = map[[2]string]bool{}
+	}
+	b.undecided[[2]string{pattern, value}] = true
+}
+
+// wasUndecided reports whether the running validation could not decide value against pattern.
+func (b *patternBudget) wasUndecided(pattern, value string) bool {
+	return b != nil && b.undecided[[2]string{pattern, value}]
+}
+
 // ecmaRegexp is one compiled pattern.
 type ecmaRegexp struct {
-	src string
-	re  *regexp2.Regexp
-	re2 *regexp.Regexp // nil when the pattern is not RE2 syntax
+	src    string
+	re     *regexp2.Regexp
+	re2    *regexp.Regexp // nil when the pattern is not RE2 syntax
+	budget *patternBudget // nil: only PatternMatchTimeout bounds a match
 }
 
 func (r *ecmaRegexp) String() string { return r.src }
 
 // MatchString is the validator's view: a timed-out match with no RE2 fallback reports no match; the violation is
-// then re-classified as a resource limit by patternTimedOut.
+// then re-classified as a resource limit (the budget noted it).
 func (r *ecmaRegexp) MatchString(s string) bool {
 	ok, timedOut := r.match(s)
 	return ok && !timedOut
@@ -40,23 +76,36 @@ func (r *ecmaRegexp) MatchString(s string) bool {
 
 // match reports the answer and whether it could not be decided within PatternMatchTimeout.
 func (r *ecmaRegexp) match(s string) (ok, timedOut bool) {
-	m, err := r.re.MatchString(s)
-	if err == nil {
-		return m, false
+	timeout := PatternMatchTimeout
+	if b := r.budget; b != nil && !b.until.IsZero() {
+		timeout = min(timeout, time.Until(b.until))
+	}
+	if timeout > 0 {
+		r.re.MatchTimeout = timeout // the budget's holder is the only one matching with r now
+		m, err := r.re.MatchString(s)
+		if err == nil {
+			return m, false
+		}
 	}
 	if r.re2 != nil {
 		return r.re2.MatchString(s), false
 	}
+	if r.budget != nil {
+		r.budget.note(r.src, s)
+	}
 	return false, true
 }
 
-// compileECMA is the RegexpEngine installed in every compiler.
-func compileECMA(s string) (jsonschema.Regexp, error) {
-	r, err := newECMA(s)
-	if err != nil {
-		return nil, err
+// compileECMA returns the RegexpEngine installed in a compiler: its patterns share budget.
+func compileECMA(budget *patternBudget) func(string) (jsonschema.Regexp, error) {
+	return func(s string) (jsonschema.Regexp, error) {
+		r, err := newECMA(s)
+		if err != nil {
+			return nil, err
+		}
+		r.budget = budget
+		return r, nil
 	}
-	return r, nil
 }
 
 func newECMA(s string) (*ecmaRegexp, error) {
@@ -73,16 +122,6 @@ func newECMA(s string) (*ecmaRegexp, error) {
 		r.re2 = g
 	}
 	return r, nil
-}
-
-// patternTimedOut reports whether matching value against pattern cannot be decided within the time bound.
-func patternTimedOut(pattern, value string) bool {
-	r, err := newECMA(pattern)
-	if err != nil {
-		return false
-	}
-	_, t := r.match(value)
-	return t
 }
 
 // TrustedDialect reports whether this package holds a locally trusted meta-schema for dialect (2020-12 only).

@@ -86,6 +86,9 @@ func FuzzSkillInterfaceDocument(f *testing.F) {
 // validated against it, never panics and answers within its bound (a catastrophic pattern included: the
 // validator's regular expressions are linear-time).
 func FuzzSchemaValidate(f *testing.F) {
+	// Small match bounds: the property is that they bound the work, and the minimizer re-runs a slow input many
+	// times (at a 1 s validation budget it looked hung for minutes).
+	PatternMatchTimeout, ValidationPatternBudget = 20*time.Millisecond, 60*time.Millisecond
 	doc := exampleDoc(f)
 	var d struct {
 		Input struct {
