@@ -302,28 +302,18 @@ func partResultOf(res *harness.Result, lens []int) *partResult {
 	return out
 }
 
-// runChildPart runs one part in a child process (interrupted with SIGINT when ctx ends) and returns its result.
+// runChildPart runs one part in a child process (interrupted by closing its stdin when ctx ends) and returns its
+// result.
 func runChildPart(ctx context.Context, job runPart, pr *progress, stderr io.Writer) (*partResult, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
 	// The child is interrupted by closing its stdin, never by a signal: it sits in its own process group (a
 	// terminal's interrupt reaches only this process), so no signal can kill it before it has installed its
 	// handling and it always reports the rows it finished. A run deadline reaches it as its own deadline.
-	cmd := exec.Command(exe, partCommand)
-	ownProcessGroup(cmd)
-	cmd.Env = append(os.Environ(), partEnv+"=1")
-	cmd.Stderr = stderr
-	in, err := cmd.StdinPipe()
+	cmd, in, out, err := startSelf(func(exe string) *exec.Cmd {
+		cmd := exec.Command(exe, partCommand)
+		ownProcessGroup(cmd)
+		return cmd
+	}, partEnv, stderr)
 	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
 	if err := json.NewEncoder(in).Encode(job); err != nil {

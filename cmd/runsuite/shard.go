@@ -65,24 +65,13 @@ func cmdFalsifyShard(ctx context.Context, stdin io.Reader, stdout io.Writer) (in
 // (SIGINT) when ctx ends, and reports the item it was running as cut short.
 func shardWorker(stderr io.Writer) falsify.Worker {
 	return func(ctx context.Context, j falsify.Job) (falsify.Session, error) {
-		exe, err := os.Executable()
+		cmd, in, out, err := startSelf(func(exe string) *exec.Cmd {
+			cmd := exec.CommandContext(ctx, exe, shardCommand)
+			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+			cmd.WaitDelay = 10 * time.Second
+			return cmd
+		}, shardEnv, stderr)
 		if err != nil {
-			return nil, err
-		}
-		cmd := exec.CommandContext(ctx, exe, shardCommand)
-		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
-		cmd.WaitDelay = 10 * time.Second
-		cmd.Env = append(os.Environ(), shardEnv+"=1")
-		cmd.Stderr = stderr
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		if err := cmd.Start(); err != nil {
 			return nil, err
 		}
 		c := &shardChild{cmd: cmd, in: in, enc: json.NewEncoder(in), dec: json.NewDecoder(bufio.NewReader(out))}
@@ -121,4 +110,29 @@ func (c *shardChild) Close() error {
 		return fmt.Errorf("falsify shard: %w", err)
 	}
 	return nil
+}
+
+// startSelf starts this executable again for a hidden command (mk makes the command from the executable's path),
+// marked by env so that a re-executed test binary runs it, with stdin and stdout piped to the caller and stderr on
+// stderr.
+func startSelf(mk func(exe string) *exec.Cmd, env string, stderr io.Writer) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cmd := mk(exe)
+	cmd.Env = append(os.Environ(), env+"=1")
+	cmd.Stderr = stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, nil, nil, err
+	}
+	return cmd, in, out, nil
 }

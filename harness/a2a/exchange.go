@@ -58,56 +58,49 @@ func (e *Exchange) Summary() string {
 	return b.String()
 }
 
-// computeID is the digest of the record's canonical form with ID empty. The form is built in a pooled buffer: it
-// is hashed and dropped, and a fresh one per exchange was a fifth of the client's allocated bytes.
+// computeID is the digest of the record's canonical form with ID empty.
 func (e *Exchange) computeID() string {
+	var id string
+	e.withBlankForm(func(form []byte, sum [sha256.Size]byte) {
+		const prefix = "sha256:"
+		var b [len(prefix) + 2*sha256.Size]byte
+		copy(b[:], prefix)
+		hex.Encode(b[len(prefix):], sum[:])
+		id = string(b[:])
+	})
+	return id
+}
+
+// withBlankForm hands f the record's canonical form with ID empty and its SHA-256. The form is built in a pooled
+// buffer, valid only during f: a fresh one per exchange was a fifth of the client's allocated bytes.
+func (e *Exchange) withBlankForm(f func(form []byte, sum [sha256.Size]byte)) {
 	saved := e.ID
 	e.ID = ""
 	bp := canonicalBufs.Get().(*[]byte)
 	buf := e.appendCanonical((*bp)[:0])
 	e.ID = saved
-	sum := sha256.Sum256(buf)
+	f(buf, sha256.Sum256(buf))
 	if cap(buf) <= maxPooledCanonical {
 		*bp = buf
 		canonicalBufs.Put(bp)
 	}
-	const prefix = "sha256:"
-	var id [len(prefix) + 2*sha256.Size]byte
-	copy(id[:], prefix)
-	hex.Encode(id[len(prefix):], sum[:])
-	return string(id[:])
 }
 
 // sinkLine writes the record's transcript line to w and returns its ID and the line's length; the first write
 // error is kept in *err (later lines are not written). The ID member is the first `,"id":""` of the form with ID
 // empty: only durationMs, error and events precede it, and no unescaped quote can occur inside those.
-func (e *Exchange) sinkLine(w io.Writer, err *error) (string, int) {
-	saved := e.ID
-	e.ID = ""
-	bp := canonicalBufs.Get().(*[]byte)
-	buf := e.appendCanonical((*bp)[:0])
-	e.ID = saved
-	sum := sha256.Sum256(buf)
-	id := "sha256:" + hex.EncodeToString(sum[:])
-	const blank = `,"id":""`
-	k := bytes.Index(buf, []byte(blank))
-	n := len(buf) + len(id) + 1
-	if *err == nil {
-		_, *err = w.Write(buf[:k+len(blank)-1])
-		if *err == nil {
-			_, *err = io.WriteString(w, id)
+func (e *Exchange) sinkLine(w io.Writer, err *error) (id string, n int) {
+	e.withBlankForm(func(buf []byte, sum [sha256.Size]byte) {
+		id = "sha256:" + hex.EncodeToString(sum[:])
+		const blank = `,"id":""`
+		k := bytes.Index(buf, []byte(blank)) + len(blank) - 1 // at the closing quote of the empty id
+		n = len(buf) + len(id) + 1
+		for _, part := range [][]byte{buf[:k], []byte(id), buf[k:], {'\n'}} {
+			if *err == nil {
+				_, *err = w.Write(part)
+			}
 		}
-		if *err == nil {
-			_, *err = w.Write(buf[k+len(blank)-1:])
-		}
-		if *err == nil {
-			_, *err = w.Write([]byte{'\n'})
-		}
-	}
-	if cap(buf) <= maxPooledCanonical {
-		*bp = buf
-		canonicalBufs.Put(bp)
-	}
+	})
 	return id, n
 }
 
