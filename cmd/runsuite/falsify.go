@@ -198,7 +198,7 @@ func falsifyTable(ctx context.Context, docs []string, toggles []sabotage.Toggle,
 	started := time.Now().UTC()
 	fmt.Fprintf(stderr, "runsuite: falsification: the reference agents, then %d sabotaged runs, then %d latitude runs\n", len(toggles), len(lats))
 	rep, err := falsify.Run(ctx, mockagents.Start, falsify.Options{Suites: chosen, Toggles: toggles, NoToggles: len(toggles) == 0,
-		Latitudes: lats, NoLatitudes: len(lats) == 0, Seed: seed, WholeDocument: whole, Jobs: jobs, Worker: shardWorker(stderr)})
+		Latitudes: lats, NoLatitudes: len(lats) == 0, Seed: seed, WholeDocument: whole, Jobs: jobs, Worker: shardWorker(stderr, jobs)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("falsification: %w", err)
 	}

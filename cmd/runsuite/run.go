@@ -175,14 +175,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	// The reference agents, with nothing asked of Ginkgo's own report or the rules (both read one process's run):
 	// the documents run in parallel processes, merged into one bundle.
 	if *tgtFlag == "mock" && *imageFlag == "" && *dockerfileFlag == "" && *jsonFlag == "" && proposed == nil && splitSupported {
-		if parts := planParts(docs, rows, *jobsFlag); parts != nil {
+		if units := planUnits(docs, rows, *jobsFlag); units != nil {
 			stderr := &syncWriter{w: stderr}
-			var prog func(partPlan) *progress // one display per part: each sees its documents in sequence
+			var prog func(partPlan) *progress // one display per unit
 			if !*quietFlag {
-				fmt.Fprintf(stderr, "runsuite: running %s against mock target in %d processes\n", strings.Join(orAll(docs), ","), len(parts))
+				fmt.Fprintf(stderr, "runsuite: running %s against mock target in %d processes\n", strings.Join(orAll(docs), ","), min(*jobsFlag, len(units)))
 				prog = func(p partPlan) *progress { return newProgress(stderr, p.Documents, p.Rows) }
 			}
-			res, merged, cleanup, err := splitRun(ctx, parts, rows, set, *seedFlag, *strictFlag, limits, docs, prog, stderr)
+			res, merged, cleanup, err := splitRun(ctx, units, *jobsFlag, rows, set, *seedFlag, *strictFlag, limits, docs, prog, stderr)
 			if err != nil {
 				return exitFail, err
 			}

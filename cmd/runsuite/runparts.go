@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
+	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
 )
 
@@ -35,28 +37,28 @@ import (
 // disjoint by document.
 
 // partCommand is the hidden subcommand a split run re-executes runsuite with: it reads a runPart (JSON) on stdin,
-// writes its transcript lines to runPart.Transcript, and prints partLine objects on stdout, the result last.
+// then units (partPlan) one at a time; it writes its transcript lines to runPart.Transcript and prints partLine
+// objects on stdout, each unit's result after its spec events.
 const partCommand = "run-part"
 
 // partEnv marks a child started for a part (a test binary re-executed for one runs it from TestMain).
 const partEnv = "EXTCONF_RUN_PART"
 
-// runPart is one part of a split run.
+// runPart is what every process of a split run shares (a child reads it first, then its units).
 type runPart struct {
-	Documents  []string    `json:"documents"`
-	Rows       []string    `json:"rows,omitempty"`
 	Sabotage   []string    `json:"sabotage,omitempty"` // toggles and latitudes switched on
 	Seed       int64       `json:"seed"`
 	Strict     bool        `json:"strict,omitempty"`
 	Limits     *a2a.Limits `json:"limits,omitempty"`
 	Deadline   time.Time   `json:"deadline"`
 	SeqFile    string      `json:"seqFile"`    // the shared exchange counter
-	Transcript string      `json:"transcript"` // where the part writes its exchanges, canonical lines in Seq order
+	Transcript string      `json:"transcript"` // where the child writes its exchanges, canonical lines in Seq order
 	Salt       string      `json:"salt"`       // the run's redaction salt
 	Progress   bool        `json:"progress,omitempty"`
+	Procs      int         `json:"procs"` // GOMAXPROCS for each process: the CPUs shared out
 }
 
-// partLine is one line a part prints: a spec event (progress), or its result (last).
+// partLine is one line a child prints: a spec event (progress), or a unit's result.
 type partLine struct {
 	Spec   *harness.SpecEvent `json:"spec,omitempty"`
 	Result *partResult        `json:"result,omitempty"`
@@ -85,16 +87,20 @@ const childStartCost = 0.1
 // splitSelfCheck: documents whose self-check rows are a unit of their own.
 var splitSelfCheck = map[string]bool{"schema-interface": true}
 
-// partPlan is one part: its documents and, when the part runs only some of their rows, those rows (every row of a
-// unit it takes, unwitnessable ones too, so each row's verdict comes from the part that owns it).
+// partPlan is one unit of work: a document, or some of its rows (every row of the unit, unwitnessable ones too, so
+// each row's verdict comes from the unit that owns it).
 type partPlan struct {
-	Documents []string
-	Rows      []string // nil: every row of Documents
+	Documents []string `json:"documents"`
+	Rows      []string `json:"rows,omitempty"` // nil: every row of Documents
 }
 
-// planParts splits docs (every document when empty), restricted to rows when given, into at most jobs parts of
-// about equal cost. One part or none means the run is not split.
-func planParts(docs, rows []string, jobs int) []partPlan {
+// planUnits is the work of a run of docs (every document when empty), restricted to rows when given, as units,
+// costliest first; nil when there is too little to share between processes (one unit, or less work than a
+// child's start-up).
+func planUnits(docs, rows []string, jobs int) []partPlan {
+	if jobs < 2 {
+		return nil
+	}
 	if len(docs) == 0 {
 		for _, d := range catalog.Documents {
 			docs = append(docs, d.ID)
@@ -102,197 +108,211 @@ func planParts(docs, rows []string, jobs int) []partPlan {
 	}
 	cat := catalog.MustLoad()
 	type unit struct {
-		doc   string
-		rows  []string
-		whole bool // every row of doc
-		cost  float64
+		plan partPlan
+		cost float64
 	}
 	var units []unit
+	total := 0.0
 	for _, d := range docs {
 		keys := []string{d}
 		if splitSelfCheck[d] {
 			keys = append(keys, d+"/self-check")
 		}
 		for _, k := range keys {
-			u := unit{doc: d, whole: len(keys) == 1 && len(rows) == 0}
-			all, sel, witnessed := 0, 0, 0
+			u := unit{plan: partPlan{Documents: []string{d}}}
+			all, witnessed := 0, 0
+			var sel []string
 			for _, r := range cat.Rows {
 				if r.Document != d || (len(keys) > 1 && r.SelfCheck() != (k != d)) {
 					continue
 				}
 				all++
 				if len(rows) == 0 || slices.Contains(rows, r.ID) {
-					u.rows = append(u.rows, r.ID)
-					sel++
+					sel = append(sel, r.ID)
 					if r.Witnessable() {
 						witnessed++
 					}
 				}
 			}
-			u.cost = cmp.Or(unitCost[k], 0.2) * float64(sel) / float64(max(all, 1))
+			if len(keys) > 1 || len(rows) > 0 {
+				u.plan.Rows = sel
+			}
+			u.cost = cmp.Or(unitCost[k], 0.2) * float64(len(sel)) / float64(max(all, 1))
 			if witnessed > 0 {
 				units = append(units, u)
+				total += u.cost
 			}
 		}
 	}
-	n := min(jobs, len(units))
-	if n < 2 {
+	if len(units) < 2 || total < 2*childStartCost {
 		return nil
 	}
 	slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.cost, a.cost) })
-	load := make([]float64, n)
-	for i := 1; i < n; i++ {
-		load[i] = childStartCost
+	out := make([]partPlan, len(units))
+	for i, u := range units {
+		out[i] = u.plan
 	}
-	taken := make([][]unit, n)
-	for _, u := range units {
-		i := 0
-		for j := range load {
-			if load[j] < load[i] {
-				i = j
-			}
-		}
-		taken[i] = append(taken[i], u)
-		load[i] += u.cost
-	}
-	// A child whose start costs more than the work it would take gets none: drop it.
-	taken = slices.DeleteFunc(taken, func(us []unit) bool { return len(us) == 0 })
-	if len(taken) < 2 {
-		return nil
-	}
-	plans := make([]partPlan, len(taken))
-	for i, us := range taken {
-		whole := true
-		for _, u := range us {
-			if !slices.Contains(plans[i].Documents, u.doc) {
-				plans[i].Documents = append(plans[i].Documents, u.doc)
-			}
-			whole = whole && u.whole
-		}
-		if !whole {
-			for _, u := range us {
-				plans[i].Rows = append(plans[i].Rows, u.rows...)
-			}
-		}
-	}
-	return plans
+	return out
 }
 
-// splitRun runs the parts in child processes and merges them into one result and one transcript. The returned
-// cleanup removes the parts' files; call it after the transcript is written.
-func splitRun(ctx context.Context, parts []partPlan, rows []string, set sabotage.Set, seed int64, strict bool,
+// unitQueue hands out the units, costliest first, to whichever process is free: the parent and each child take
+// the next one when they finish one, so no static guess decides who waits at the end.
+type unitQueue struct {
+	mu    sync.Mutex
+	units []partPlan
+	next  int
+}
+
+func (q *unitQueue) pop() (int, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.next >= len(q.units) {
+		return 0, false
+	}
+	q.next++
+	return q.next - 1, true
+}
+
+// unitDone is one unit's result and the process that ran it (0: this one).
+type unitDone struct {
+	res  *partResult
+	proc int
+}
+
+// splitRun runs the units in this process and jobs-1 children and merges them into one result and one transcript.
+// The returned cleanup removes the processes' files; call it after the transcript is written.
+func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, set sabotage.Set, seed int64, strict bool,
 	limits *a2a.Limits, docs []string, prog func(partPlan) *progress, stderr io.Writer) (*harness.Result, *mergedTranscript, func(), error) {
 	dir, err := os.MkdirTemp("", "runsuite-parts-*")
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	cleanup := func() { _ = os.RemoveAll(dir) }
-	seqFile := filepath.Join(dir, "seq")
-	if err := os.WriteFile(seqFile, make([]byte, 8), 0o600); err != nil {
+	fail := func(err error) (*harness.Result, *mergedTranscript, func(), error) {
 		cleanup()
 		return nil, nil, nil, err
+	}
+	seqFile := filepath.Join(dir, "seq")
+	if err := os.WriteFile(seqFile, make([]byte, 8), 0o600); err != nil {
+		return fail(err)
 	}
 	var salt [16]byte
 	_, _ = rand.Read(salt[:])
 	if seed == 0 {
 		seed = time.Now().UnixNano() % 1_000_000
 	}
+	procs := min(jobs, len(units))
 	deadline, _ := ctx.Deadline()
 	l := a2a.DefaultLimits()
 	if limits != nil {
 		l = *limits
 	}
-	l.MaxRunBytes /= int64(len(parts)) // the run's bound, shared by its parts
-	limits = &l
+	l.MaxRunBytes /= int64(procs) // the run's bound, shared by its processes
+	// Each process gets its share of the CPUs: with every process scheduling on all of them, the idle ones spin
+	// and steal against the others (measured: about a fifth more CPU time, and as much more wall time).
+	job := runPart{Sabotage: set.IDs(), Seed: seed, Strict: strict, Limits: &l, Deadline: deadline, SeqFile: seqFile,
+		Salt: hex.EncodeToString(salt[:]), Progress: prog != nil, Procs: falsify.ProcsPer(procs)}
 	ctr, err := openSeqCounter(seqFile)
 	if err != nil {
-		cleanup()
-		return nil, nil, nil, err
+		return fail(err)
 	}
 	defer ctr.Close()
-	results := make([]*partResult, len(parts))
-	errs := make([]error, len(parts))
+	q := &unitQueue{units: units}
+	done := make([]unitDone, len(units))
+	files := make([]string, procs)
+	errs := make([]error, procs)
 	var wg sync.WaitGroup
-	for i, p := range parts[1:] {
-		i++
-		job := runPart{Documents: p.Documents, Rows: p.Rows, Sabotage: set.IDs(), Seed: seed, Strict: strict, Limits: limits,
-			Deadline: deadline, SeqFile: seqFile, Transcript: filepath.Join(dir, fmt.Sprintf("part%d.jsonl", i)),
-			Salt: hex.EncodeToString(salt[:]), Progress: prog != nil}
-		var pr *progress
-		if prog != nil {
-			pr = prog(p)
-		}
+	for p := 1; p < procs; p++ {
+		files[p] = filepath.Join(dir, fmt.Sprintf("part%d.jsonl", p))
+		j := job
+		j.Transcript = files[p]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i], errs[i] = runChildPart(ctx, job, pr, stderr)
+			errs[p] = runChild(ctx, j, q, func(i int, r *partResult) { done[i] = unitDone{r, p} }, prog, stderr)
 		}()
 	}
-	go catalog.MustLoad().Digest() // the bundle's, made while the parts run
-	// The first part (the costliest) here, while the children start.
-	var onSpec func(harness.SpecEvent)
-	if prog != nil {
-		pr0 := prog(parts[0])
-		onSpec = pr0.event
-		defer pr0.finish()
-	}
-	own, err := runPartHere(ctx, parts[0].Documents, parts[0].Rows, set, seed, strict, limits, hex.EncodeToString(salt[:]), ctr.Next, filepath.Join(dir, "part0.jsonl"), onSpec)
-	if err != nil {
-		errs[0] = err
-	} else {
-		results[0] = own
-	}
-	wg.Wait()
+	go catalog.MustLoad().Digest() // the bundle's, made while the units run
+	// This process takes units too, while the children start; after an interruption it settles what is left
+	// (each then reads not-tested, interrupted, at once).
+	files[0] = filepath.Join(dir, "part0.jsonl")
+	all := runtime.GOMAXPROCS(job.Procs)
+	errs[0] = runHere(ctx, job, files[0], ctr.Next, q, func(i int, r *partResult) { done[i] = unitDone{r, 0} }, prog, &wg)
+	runtime.GOMAXPROCS(all) // the merge and the bundle's verification use every CPU again
 	if err := errors.Join(errs...); err != nil {
-		cleanup()
-		return nil, nil, nil, err
+		return fail(err)
 	}
-	res, tr, err := mergeParts(parts, results, docs, rows, seed, strict, set, hex.EncodeToString(salt[:]))
+	res, tr, err := mergeParts(units, done, files, docs, rows, seed, strict, set, hex.EncodeToString(salt[:]))
 	if err != nil {
-		cleanup()
-		return nil, nil, nil, err
-	}
-	for i := range parts {
-		tr.files = append(tr.files, filepath.Join(dir, fmt.Sprintf("part%d.jsonl", i)))
+		return fail(err)
 	}
 	return res, tr, cleanup, nil
 }
 
-// runPartHere runs one part in this process against reference agents started for it; its transcript lines go to
-// file as they are recorded, its spec events to onSpec (nil: none).
-func runPartHere(ctx context.Context, docs, rows []string, set sabotage.Set, seed int64, strict bool, limits *a2a.Limits,
-	salt string, next func() int, file string, onSpec func(harness.SpecEvent)) (*partResult, error) {
-	tgt, err := mockagents.Start(set, docs...)
+// runHere runs units from q in this process until none is left and the children are done (wg), its transcript
+// lines going to file as they are recorded.
+func runHere(ctx context.Context, job runPart, file string, next func() int, q *unitQueue, record func(int, *partResult),
+	prog func(partPlan) *progress, wg *sync.WaitGroup) error {
+	f, err := os.Create(file)
+	if err != nil {
+		wg.Wait()
+		return err
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	for {
+		i, ok := q.pop()
+		if !ok {
+			break
+		}
+		var onSpec func(harness.SpecEvent)
+		var pr *progress
+		if prog != nil {
+			pr = prog(q.units[i])
+			onSpec = pr.event
+		}
+		r, err := runUnit(ctx, job, q.units[i], next, w, onSpec)
+		if pr != nil {
+			pr.finish()
+		}
+		if err != nil {
+			wg.Wait()
+			return err
+		}
+		record(i, r)
+	}
+	wg.Wait()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// runUnit runs one unit in this process against reference agents started for it; its transcript lines go to w as
+// they are recorded, its spec events to onSpec (nil: none).
+func runUnit(ctx context.Context, job runPart, u partPlan, next func() int, w io.Writer, onSpec func(harness.SpecEvent)) (*partResult, error) {
+	set, err := sabotage.Parse(job.Sabotage...)
+	if err != nil {
+		return nil, err
+	}
+	tgt, err := mockagents.Start(set, u.Documents...)
 	if err != nil {
 		return nil, err
 	}
 	defer tgt.Close()
-	f, err := os.Create(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	w := bufio.NewWriterSize(f, 1<<20)
-	o := harness.Options{Suites: suites.All(), Documents: docs, Rows: rows, Sabotage: set, Seed: seed,
-		Limits: limits, Strict: strict, Shared: &harness.Shared{NextSeq: next, RedactionSalt: salt, Sink: w}, OnSpec: onSpec}
+	o := harness.Options{Suites: suites.All(), Documents: u.Documents, Rows: u.Rows, Sabotage: set, Seed: job.Seed,
+		Limits: job.Limits, Strict: job.Strict, Shared: &harness.Shared{NextSeq: next, RedactionSalt: job.Salt, Sink: w}, OnSpec: onSpec}
 	res, err := harness.Run(ctx, tgt, o)
 	if err != nil {
 		return nil, err
 	}
 	lens, err := res.Env.Client.Recorder().Sunk()
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		return nil, fmt.Errorf("run part %v: transcript: %w", docs, err)
+		return nil, fmt.Errorf("run unit %v: transcript: %w", u.Documents, err)
 	}
 	return partResultOf(res, lens), nil
 }
 
-// partResultOf is what a part reports of its run; lens are its transcript lines' lengths when written to a file.
 func partResultOf(res *harness.Result, lens []int) *partResult {
 	out := &partResult{Rows: res.Rows, Cards: res.Cards, Started: res.Started, Finished: res.Finished,
 		Interrupted: res.Interrupted, Seqs: make([]int, len(res.Exchanges)), Lens: lens}
@@ -302,9 +322,9 @@ func partResultOf(res *harness.Result, lens []int) *partResult {
 	return out
 }
 
-// runChildPart runs one part in a child process (interrupted by closing its stdin when ctx ends) and returns its
-// result.
-func runChildPart(ctx context.Context, job runPart, pr *progress, stderr io.Writer) (*partResult, error) {
+// runChild starts a child process and feeds it units from q, one at a time, until none is left or ctx ends; then
+// it closes the child's stdin, which ends the child (interrupting the unit it runs, if ctx ended).
+func runChild(ctx context.Context, job runPart, q *unitQueue, record func(int, *partResult), prog func(partPlan) *progress, stderr io.Writer) error {
 	// The child is interrupted by closing its stdin, never by a signal: it sits in its own process group (a
 	// terminal's interrupt reaches only this process), so no signal can kill it before it has installed its
 	// handling and it always reports the rows it finished. A run deadline reaches it as its own deadline.
@@ -314,47 +334,62 @@ func runChildPart(ctx context.Context, job runPart, pr *progress, stderr io.Writ
 		return cmd
 	}, partEnv, stderr)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := json.NewEncoder(in).Encode(job); err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		return nil, fmt.Errorf("run part %v: %w", job.Documents, err)
-	}
+	enc := json.NewEncoder(in)
 	stop := context.AfterFunc(ctx, func() { _ = in.Close() })
 	defer stop()
-	var res *partResult
 	dec := json.NewDecoder(bufio.NewReader(out))
-	for {
-		var l partLine
-		if err := dec.Decode(&l); err != nil {
+	err = enc.Encode(job)
+	for err == nil && ctx.Err() == nil {
+		i, ok := q.pop()
+		if !ok {
 			break
 		}
-		if l.Spec != nil && pr != nil {
-			pr.event(*l.Spec)
+		if err = enc.Encode(q.units[i]); err != nil {
+			break
 		}
-		if l.Result != nil {
+		var pr *progress
+		if prog != nil {
+			pr = prog(q.units[i])
+		}
+		var res *partResult
+		for res == nil {
+			var l partLine
+			if err = dec.Decode(&l); err != nil {
+				err = fmt.Errorf("run unit %v in a child: no result: %w", q.units[i].Documents, err)
+				break
+			}
+			if l.Spec != nil && pr != nil {
+				pr.event(*l.Spec)
+			}
 			res = l.Result
+		}
+		if pr != nil {
+			pr.finish()
+		}
+		if res != nil {
+			record(i, res)
 		}
 	}
 	_ = in.Close()
-	werr := cmd.Wait()
-	if pr != nil {
-		pr.finish()
+	if werr := cmd.Wait(); err == nil && werr != nil {
+		err = fmt.Errorf("run part child: %w", werr)
 	}
-	if res == nil {
-		if werr == nil {
-			werr = errors.New("no result")
-		}
-		return nil, fmt.Errorf("run part %v: %w", job.Documents, werr)
-	}
-	return res, nil
+	return err
 }
 
-// mergeParts is the run the parts make together: each row from the part that ran its document, the cards of all,
-// and the transcript lines in Seq order (which must be exactly 1…N: a gap would be an exchange lost).
-func mergeParts(parts []partPlan, results []*partResult, docs, rows []string, seed int64, strict bool, set sabotage.Set, salt string) (*harness.Result, *mergedTranscript, error) {
+// mergeParts is the run the units make together: each row from the unit that owns it, the cards of all, and the
+// processes' transcript lines in Seq order (which must be exactly 1…N: a gap would be an exchange lost).
+func mergeParts(parts []partPlan, done []unitDone, files []string, docs, rows []string, seed int64, strict bool, set sabotage.Set, salt string) (*harness.Result, *mergedTranscript, error) {
 	cat := catalog.MustLoad()
+	results := make([]*partResult, len(done))
+	for i, d := range done {
+		if d.res == nil {
+			return nil, nil, fmt.Errorf("HARNESS DEFECT: run unit %v has no result", parts[i].Documents)
+		}
+		results[i] = d.res
+	}
 	sel := harness.Selection{Documents: docs, Rows: rows, Strict: strict}
 	if len(sel.Documents) == 0 {
 		for _, d := range catalog.Documents {
@@ -401,13 +436,16 @@ func mergeParts(parts []partPlan, results []*partResult, docs, rows []string, se
 	for i, row := range cat.Rows {
 		res.Rows[i] = results[owner(row)].Rows[i]
 	}
-	tr := &mergedTranscript{salt: salt}
-	for i, r := range results {
+	// Each process's file holds the lines of its units in the order it ran them, which is unit order (the queue
+	// hands out increasing indices).
+	tr := &mergedTranscript{salt: salt, files: files, seqs: make([][]int, len(files)), lens: make([][]int, len(files))}
+	for i, d := range done {
+		r := d.res
 		if len(r.Lens) != len(r.Seqs) {
-			return nil, nil, fmt.Errorf("run part %v: %d line lengths for %d exchanges", parts[i], len(r.Lens), len(r.Seqs))
+			return nil, nil, fmt.Errorf("run unit %v: %d line lengths for %d exchanges", parts[i].Documents, len(r.Lens), len(r.Seqs))
 		}
-		tr.seqs = append(tr.seqs, r.Seqs)
-		tr.lens = append(tr.lens, r.Lens)
+		tr.seqs[d.proc] = append(tr.seqs[d.proc], r.Seqs...)
+		tr.lens[d.proc] = append(tr.lens[d.proc], r.Lens...)
 		tr.count += len(r.Seqs)
 	}
 	seen := make([]bool, tr.count+1)
@@ -462,24 +500,32 @@ func (t *mergedTranscript) write(w io.Writer) error {
 	return nil
 }
 
-// cmdRunPart is the child's side: one part, run in this process.
+// cmdRunPart is the child's side: the run's settings, then units one at a time on stdin, each answered on stdout
+// by its spec events and its result; the end of stdin ends it (interrupting a unit still running: the parent
+// closes stdin when the run is interrupted, and when no unit is left).
 func cmdRunPart(ctx context.Context, stdin io.Reader, stdout io.Writer) (int, error) {
-	var job runPart
 	dec := json.NewDecoder(stdin)
+	var job runPart
 	if err := dec.Decode(&job); err != nil {
-		return exitUsage, usageError{fmt.Errorf("reading the part on stdin: %w", err)}
+		return exitUsage, usageError{fmt.Errorf("reading the run on stdin: %w", err)}
 	}
-	// The parent interrupts the part by closing stdin.
+	if job.Procs > 0 {
+		runtime.GOMAXPROCS(job.Procs)
+	}
 	ctx, interrupt := context.WithCancel(ctx)
 	defer interrupt()
+	units := make(chan partPlan)
 	go func() {
-		_, _ = io.Copy(io.Discard, io.MultiReader(dec.Buffered(), stdin))
-		interrupt()
+		defer close(units)
+		defer interrupt()
+		for {
+			var u partPlan
+			if dec.Decode(&u) != nil {
+				return
+			}
+			units <- u
+		}
 	}()
-	set, err := sabotage.Parse(job.Sabotage...)
-	if err != nil {
-		return exitUsage, usageError{err}
-	}
 	ctr, err := openSeqCounter(job.SeqFile)
 	if err != nil {
 		return exitFail, err
@@ -490,6 +536,12 @@ func cmdRunPart(ctx context.Context, stdin io.Reader, stdout io.Writer) (int, er
 		ctx, cancel = context.WithDeadline(ctx, job.Deadline)
 		defer cancel()
 	}
+	f, err := os.Create(job.Transcript)
+	if err != nil {
+		return exitFail, err
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
 	var mu sync.Mutex
 	enc := json.NewEncoder(stdout)
 	var onSpec func(harness.SpecEvent)
@@ -500,16 +552,25 @@ func cmdRunPart(ctx context.Context, stdin io.Reader, stdout io.Writer) (int, er
 			_ = enc.Encode(partLine{Spec: &e})
 		}
 	}
-	out, err := runPartHere(ctx, job.Documents, job.Rows, set, job.Seed, job.Strict, job.Limits, job.Salt, ctr.Next, job.Transcript, onSpec)
-	if err != nil {
+	for u := range units {
+		r, err := runUnit(ctx, job, u, ctr.Next, w, onSpec)
+		if err == nil {
+			err = w.Flush() // the lines are on disk before the parent hears the unit is done
+		}
+		if err != nil {
+			return exitFail, err
+		}
+		mu.Lock()
+		err = enc.Encode(partLine{Result: r})
+		mu.Unlock()
+		if err != nil {
+			return exitFail, err
+		}
+	}
+	if err := w.Flush(); err != nil {
 		return exitFail, err
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if err := enc.Encode(partLine{Result: out}); err != nil {
-		return exitFail, err
-	}
-	return exitPass, nil
+	return exitPass, f.Close()
 }
 
 // syncWriter serialises writes: the parts' progress displays and the children's stderr share one writer.

@@ -63,14 +63,14 @@ func cmdFalsifyShard(ctx context.Context, stdin io.Reader, stdout io.Writer) (in
 
 // shardWorker starts a child runsuite process running items of a falsification. The child is interrupted
 // (SIGINT) when ctx ends, and reports the item it was running as cut short.
-func shardWorker(stderr io.Writer) falsify.Worker {
+func shardWorker(stderr io.Writer, jobs int) falsify.Worker {
 	return func(ctx context.Context, j falsify.Job) (falsify.Session, error) {
 		cmd, in, out, err := startSelf(func(exe string) *exec.Cmd {
 			cmd := exec.CommandContext(ctx, exe, shardCommand)
 			cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 			cmd.WaitDelay = 10 * time.Second
 			return cmd
-		}, shardEnv, stderr)
+		}, shardEnv, stderr, fmt.Sprintf("GOMAXPROCS=%d", falsify.ProcsPer(jobs)))
 		if err != nil {
 			return nil, err
 		}
@@ -113,15 +113,15 @@ func (c *shardChild) Close() error {
 }
 
 // startSelf starts this executable again for a hidden command (mk makes the command from the executable's path),
-// marked by env so that a re-executed test binary runs it, with stdin and stdout piped to the caller and stderr on
-// stderr.
-func startSelf(mk func(exe string) *exec.Cmd, env string, stderr io.Writer) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
+// marked by env so that a re-executed test binary runs it, with extraEnv ("NAME=value") added, stdin and stdout
+// piped to the caller and stderr on stderr.
+func startSelf(mk func(exe string) *exec.Cmd, env string, stderr io.Writer, extraEnv ...string) (*exec.Cmd, io.WriteCloser, io.ReadCloser, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	cmd := mk(exe)
-	cmd.Env = append(os.Environ(), env+"=1")
+	cmd.Env = append(append(os.Environ(), env+"=1"), extraEnv...)
 	cmd.Stderr = stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -190,6 +191,9 @@ func runReference(ctx context.Context, start Starter, o Options, job Job) (*harn
 // (costliest first); this process joins them when the reference is done. A worker that fails stops taking items
 // and the others drain the queue; the item it was running is reported missing (an error) unless ctx ended.
 func runParallel(ctx context.Context, start Starter, o Options, job Job, items []Item) (*harness.Result, map[Item]Outcome, error) {
+	// This process's share of the CPUs (the workers get theirs, ProcsPer): processes that each schedule on every
+	// CPU spin and steal against one another.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(ProcsPer(o.Jobs)))
 	queue := make(chan Item, len(items))
 	for _, it := range byCost(items, job.Documents) {
 		queue <- it
@@ -332,6 +336,9 @@ type Outcome struct {
 	// A latitude: its result (it does not depend on the reference run).
 	LatitudeResult *evidence.LatitudeResult `json:"latitudeResult,omitempty"`
 }
+
+// ProcsPer is the GOMAXPROCS of each of jobs processes sharing this machine's CPUs.
+func ProcsPer(jobs int) int { return max(1, runtime.NumCPU()/max(jobs, 1)) }
 
 // Worker starts a worker for the job: another process (runsuite re-executing itself) that runs items with RunItem.
 // Ginkgo keeps its tree in process globals, so runs cannot be parallel inside one process.
