@@ -48,9 +48,9 @@ Configuration (--config FILE, JSON): what the documents leave to the operator â€
 private CA), trustedKeys (a JWK Set for card and document signatures), agents, principals, requests,
 limits.allowOrigins (origins besides the target's that URLs may lead to), â€¦ Unknown members are an error.
 
-Parallel: against the reference agents the documents run in up to --jobs N processes (default: the CPUs), one
-shared exchange sequence, one merged transcript and bundle; --jobs 1, a URL or container target, --json and
---rules keep one process.
+Parallel: against the reference agents the run is shared by up to --jobs N processes (default: the CPUs), each
+taking the next unit of work (a document, or part of one) when free; one shared exchange sequence, one merged
+transcript and bundle. --jobs 1, a URL or container target, --json and --rules keep one process.
 
 Selection: --suite takes document ids (agent-cards, interview, on-request, schema-interface, terms); --req takes
 row ids (TE-3.3b) or catalog aliases (0202.advertisement), see runsuite catalog.
