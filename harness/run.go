@@ -93,6 +93,14 @@ type CardSeen struct {
 	Provider   string   `json:"provider,omitempty"`
 }
 
+// SeedOf is the Ginkgo random seed a run uses: seed, or a time-based one when it is 0.
+func SeedOf(seed int64) int64 {
+	if seed == 0 {
+		return time.Now().UnixNano() % 1_000_000
+	}
+	return seed
+}
+
 // Ginkgo keeps its spec tree in process globals; runs are serialised and the tree is rebuilt per run.
 var runMu sync.Mutex
 
@@ -209,10 +217,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		defer func() { _ = f.Value.Set(prev) }()
 	}
 	suiteCfg, repCfg := GinkgoConfiguration()
-	suiteCfg.RandomSeed = o.Seed
-	if suiteCfg.RandomSeed == 0 {
-		suiteCfg.RandomSeed = time.Now().UnixNano() % 1_000_000
-	}
+	suiteCfg.RandomSeed = SeedOf(o.Seed)
 	suiteCfg.FailFast = false
 	suiteCfg.LabelFilter = ""
 	suiteCfg.FocusStrings, suiteCfg.SkipStrings = nil, nil

@@ -412,6 +412,18 @@ type outputs struct {
 	merged             *mergedTranscript // a split run's transcript (nil: the run's own recorder)
 }
 
+// transcriptOf is what a bundle's transcript is written from: a split run's merged parts, else the run's recorder.
+func (o outputs) transcriptOf(res *harness.Result) (write func(io.Writer) error, count int, salt string) {
+	if m := o.merged; m != nil {
+		return m.write, m.count, m.salt
+	}
+	rec := res.Env.Client.Recorder()
+	if x := rec.Redactor(); x != nil {
+		salt = x.Salt
+	}
+	return rec.WriteJSONL, len(res.Exchanges), salt
+}
+
 // writeBundle assembles, signs and writes the bundle of a run, then its reports; the summary table comes last.
 func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing, o outputs, stdout, stderr io.Writer) (int, error) {
 	dir := o.dir
@@ -423,24 +435,15 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	}
 	// The transcript is streamed to disk first, hashed as it is written: the run never holds it whole.
 	res.Env.Runner = st.runner // the falsification's reference run was made without one
-	var b *evidence.Bundle
-	if m := o.merged; m != nil {
-		sha, err := evidence.WriteTranscriptFrom(dir, m.write)
-		if err != nil {
-			return exitFail, err
-		}
-		ref := evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: m.count, SHA256: sha, RedactionSalt: m.salt}
-		if b, err = evidence.NewFromTranscript(res, res.Env.Target, ref, fals); err != nil {
-			return exitFail, err
-		}
-	} else {
-		sha, err := evidence.WriteTranscript(dir, res.Env.Client.Recorder())
-		if err != nil {
-			return exitFail, err
-		}
-		if b, err = evidence.NewFromDigest(res, res.Env.Target, sha, fals); err != nil {
-			return exitFail, err
-		}
+	write, count, salt := o.transcriptOf(res)
+	sha, err := evidence.WriteTranscriptFrom(dir, write)
+	if err != nil {
+		return exitFail, err
+	}
+	ref := evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: count, SHA256: sha, RedactionSalt: salt}
+	b, err := evidence.NewFromTranscript(res, res.Env.Target, ref, fals)
+	if err != nil {
+		return exitFail, err
 	}
 	if st.runner.Tier == "third-party" && b.Runner.Tier != "third-party" {
 		fmt.Fprintf(stderr, "\nrunsuite: --tier third-party not granted: %s\n", b.TierBasis)

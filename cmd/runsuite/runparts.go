@@ -28,13 +28,13 @@ import (
 	"github.com/extconf/extconf/suites"
 )
 
-// A run against the reference agents can be split across processes (runsuite run --jobs N): Ginkgo's spec tree
-// is process-global, so documents run in parallel only in separate processes. The first part runs in this
-// process (already started), each other one in a child; each part starts the reference agents of its documents
-// and runs them; the parts take exchange numbers from one shared sequence (a counter in
-// shared memory), so their transcripts merge by Seq into the transcript one process would have written, with no
-// exchange renumbered (Seq is inside each exchange's ID, and failure messages cite ex#Seq). Their rows are
-// disjoint by document.
+// A run against the reference agents can be shared by several processes (runsuite run --jobs N): Ginkgo's spec
+// tree is process-global, so specs run in parallel only in separate processes. The run is cut into units (a
+// document, or some of its rows) that this process and its children take from one queue; each process starts the
+// reference agents of the unit it runs. All take exchange numbers from one shared sequence (a counter in shared
+// memory), so their transcripts merge by Seq into the transcript one process would have written, with no exchange
+// renumbered (Seq is inside each exchange's ID, and failure messages cite ex#Seq). Each row's verdict comes from
+// the unit that owns it.
 
 // partCommand is the hidden subcommand a split run re-executes runsuite with: it reads a runPart (JSON) on stdin,
 // then units (partPlan) one at a time; it writes its transcript lines to runPart.Transcript and prints partLine
@@ -70,18 +70,19 @@ type partResult struct {
 	Started     time.Time                   `json:"started"`
 	Finished    time.Time                   `json:"finished"`
 	Interrupted bool                        `json:"interrupted,omitempty"`
-	Seqs        []int                       `json:"seqs"` // the Seq of each line of the part's transcript, in order
+	Seqs        []int                       `json:"seqs"` // the Seq of each transcript line the unit wrote, in order
 	Lens        []int                       `json:"lens"` // the length of each line, '\n' included
 }
 
-// unitCost is the share of a default run of each unit a part can take (CPU seconds against the reference agents,
-// measured): a document, or for schema-interface (about a third of the run) its agent rows and its self-check rows
-// (the reference client against its stand-ins), which need nothing of each other. The split puts the costliest
-// first on the least loaded part, a child's start-up counted against it.
+// unitCost is the share of a default run of each unit (CPU seconds against the reference agents, measured): a
+// document, or for schema-interface (about a third of the run) its agent rows and its self-check rows (the
+// reference client against its stand-ins), which need nothing of each other. The queue hands out the costliest
+// first, so the last unit taken, the only one that can leave a process waiting, is a small one.
 var unitCost = map[string]float64{"schema-interface": 0.40, "schema-interface/self-check": 0.45, "interview": 0.30,
 	"terms": 0.21, "on-request": 0.19, "agent-cards": 0.18}
 
-// childStartCost is what a child process spends before its first spec (process start, agents started).
+// childStartCost is what a child process spends before its first spec (process start, agents started): a run
+// costing less than two of them is not split.
 const childStartCost = 0.1
 
 // splitSelfCheck: documents whose self-check rows are a unit of their own.
@@ -198,9 +199,7 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 	}
 	var salt [16]byte
 	_, _ = rand.Read(salt[:])
-	if seed == 0 {
-		seed = time.Now().UnixNano() % 1_000_000
-	}
+	seed = harness.SeedOf(seed) // one seed for every part
 	procs := min(jobs, len(units))
 	deadline, _ := ctx.Deadline()
 	l := a2a.DefaultLimits()
@@ -237,7 +236,8 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 	// (each then reads not-tested, interrupted, at once).
 	files[0] = filepath.Join(dir, "part0.jsonl")
 	all := runtime.GOMAXPROCS(job.Procs)
-	errs[0] = runHere(ctx, job, files[0], ctr.Next, q, func(i int, r *partResult) { done[i] = unitDone{r, 0} }, prog, &wg)
+	errs[0] = runHere(ctx, job, files[0], ctr.Next, q, func(i int, r *partResult) { done[i] = unitDone{r, 0} }, prog)
+	wg.Wait()
 	runtime.GOMAXPROCS(all) // the merge and the bundle's verification use every CPU again
 	if err := errors.Join(errs...); err != nil {
 		return fail(err)
@@ -249,13 +249,12 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 	return res, tr, cleanup, nil
 }
 
-// runHere runs units from q in this process until none is left and the children are done (wg), its transcript
-// lines going to file as they are recorded.
+// runHere runs units from q in this process until none is left, its transcript lines going to file as they are
+// recorded.
 func runHere(ctx context.Context, job runPart, file string, next func() int, q *unitQueue, record func(int, *partResult),
-	prog func(partPlan) *progress, wg *sync.WaitGroup) error {
+	prog func(partPlan) *progress) error {
 	f, err := os.Create(file)
 	if err != nil {
-		wg.Wait()
 		return err
 	}
 	defer f.Close()
@@ -276,12 +275,10 @@ func runHere(ctx context.Context, job runPart, file string, next func() int, q *
 			pr.finish()
 		}
 		if err != nil {
-			wg.Wait()
 			return err
 		}
 		record(i, r)
 	}
-	wg.Wait()
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -381,12 +378,12 @@ func runChild(ctx context.Context, job runPart, q *unitQueue, record func(int, *
 
 // mergeParts is the run the units make together: each row from the unit that owns it, the cards of all, and the
 // processes' transcript lines in Seq order (which must be exactly 1…N: a gap would be an exchange lost).
-func mergeParts(parts []partPlan, done []unitDone, files []string, docs, rows []string, seed int64, strict bool, set sabotage.Set, salt string) (*harness.Result, *mergedTranscript, error) {
+func mergeParts(units []partPlan, done []unitDone, files []string, docs, rows []string, seed int64, strict bool, set sabotage.Set, salt string) (*harness.Result, *mergedTranscript, error) {
 	cat := catalog.MustLoad()
 	results := make([]*partResult, len(done))
 	for i, d := range done {
 		if d.res == nil {
-			return nil, nil, fmt.Errorf("HARNESS DEFECT: run unit %v has no result", parts[i].Documents)
+			return nil, nil, fmt.Errorf("HARNESS DEFECT: run unit %v has no result", units[i].Documents)
 		}
 		results[i] = d.res
 	}
@@ -398,10 +395,10 @@ func mergeParts(parts []partPlan, done []unitDone, files []string, docs, rows []
 	}
 	res := &harness.Result{Seed: seed, Selection: sel, Cards: map[string]harness.CardSeen{},
 		Env: &harness.Env{Target: &target.Target{Kind: target.KindMock, Sabotage: set.IDs()}}}
-	// A row's verdict is its part's: the part that ran its rows, else (a row no part selected, which every part
+	// A row's verdict is its unit's: the unit that ran its rows, else (a row no unit selected, which every unit
 	// reports skipped) one that ran its document.
 	ownerRow, ownerDoc := map[string]int{}, map[string]int{}
-	for i, p := range parts {
+	for i, p := range units {
 		for _, d := range p.Documents {
 			if _, ok := ownerDoc[d]; !ok {
 				ownerDoc[d] = i
@@ -419,7 +416,7 @@ func mergeParts(parts []partPlan, done []unitDone, files []string, docs, rows []
 	}
 	for i, r := range results {
 		if len(r.Rows) != len(cat.Rows) {
-			return nil, nil, fmt.Errorf("run part %v: %d rows, the catalog has %d", parts[i], len(r.Rows), len(cat.Rows))
+			return nil, nil, fmt.Errorf("run unit %v: %d rows, the catalog has %d", units[i].Documents, len(r.Rows), len(cat.Rows))
 		}
 		if res.Started.IsZero() || r.Started.Before(res.Started) {
 			res.Started = r.Started
@@ -442,7 +439,7 @@ func mergeParts(parts []partPlan, done []unitDone, files []string, docs, rows []
 	for i, d := range done {
 		r := d.res
 		if len(r.Lens) != len(r.Seqs) {
-			return nil, nil, fmt.Errorf("run unit %v: %d line lengths for %d exchanges", parts[i].Documents, len(r.Lens), len(r.Seqs))
+			return nil, nil, fmt.Errorf("run unit %v: %d line lengths for %d exchanges", units[i].Documents, len(r.Lens), len(r.Seqs))
 		}
 		tr.seqs[d.proc] = append(tr.seqs[d.proc], r.Seqs...)
 		tr.lens[d.proc] = append(tr.lens[d.proc], r.Lens...)
@@ -452,7 +449,7 @@ func mergeParts(parts []partPlan, done []unitDone, files []string, docs, rows []
 	for _, s := range tr.seqs {
 		for j, q := range s {
 			if q < 1 || q > tr.count || seen[q] || (j > 0 && q <= s[j-1]) {
-				return nil, nil, fmt.Errorf("HARNESS DEFECT: the run's parts numbered their exchanges inconsistently (seq %d)", q)
+				return nil, nil, fmt.Errorf("HARNESS DEFECT: the run's processes numbered their exchanges inconsistently (seq %d)", q)
 			}
 			seen[q] = true
 		}
@@ -460,12 +457,12 @@ func mergeParts(parts []partPlan, done []unitDone, files []string, docs, rows []
 	return res, tr, nil
 }
 
-// mergedTranscript writes the parts' transcript files (each written as its part recorded) as one, in Seq order,
-// each line copied by its length.
+// mergedTranscript writes the processes' transcript files (each written as its units recorded) as one, in Seq
+// order, each line copied by its length.
 type mergedTranscript struct {
-	files []string // per part
-	seqs  [][]int  // per part
-	lens  [][]int  // per part
+	files []string // per process
+	seqs  [][]int  // per process
+	lens  [][]int  // per process
 	count int
 	salt  string
 }
@@ -493,7 +490,7 @@ func (t *mergedTranscript) write(w io.Writer) error {
 			return fmt.Errorf("HARNESS DEFECT: exchange %d is in no part's transcript", seq)
 		}
 		if _, err := io.CopyN(w, rs[k], int64(t.lens[k][next[k]])); err != nil {
-			return fmt.Errorf("run part %d transcript: %w", k, err)
+			return fmt.Errorf("process %d's transcript: %w", k, err)
 		}
 		next[k]++
 	}
@@ -573,7 +570,7 @@ func cmdRunPart(ctx context.Context, stdin io.Reader, stdout io.Writer) (int, er
 	return exitPass, f.Close()
 }
 
-// syncWriter serialises writes: the parts' progress displays and the children's stderr share one writer.
+// syncWriter serialises writes: the units' progress displays and the children's stderr share one writer.
 type syncWriter struct {
 	mu sync.Mutex
 	w  io.Writer

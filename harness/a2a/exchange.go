@@ -205,14 +205,6 @@ func (r *Recorder) Len() int {
 	return len(r.all)
 }
 
-// AppendLine appends the transcript line of the i-th exchange recorded (its redacted canonical form and '\n').
-func (r *Recorder) AppendLine(dst []byte, i int) []byte {
-	r.mu.Lock()
-	e, x := r.all[i], r.redact
-	r.mu.Unlock()
-	return append(x.Exchange(e).appendCanonical(dst), '\n')
-}
-
 // WriteJSONL writes one JCS-canonical JSON object per line, in Seq order.
 func (r *Recorder) WriteJSONL(w io.Writer) error {
 	x := r.Redactor()

@@ -126,7 +126,7 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 
 	// The transcript (most of the work: every line hashed) is checked while the checks that need only the bundle
 	// run; its check keeps its place in the report.
-	var tc = Check{Name: "transcript"}
+	tc := Check{Name: "transcript"}
 	var transcriptSHA string
 	var exchanges map[string]exchangeLine
 	transcriptDone := make(chan struct{})
