@@ -1,7 +1,3 @@
-// Package certify wires the client certification engine (harness/clientcert) to this project's documents and
-// reference agents: the scenarios per document, the verdicts of client rows no scenario reaches, and the
-// counterpart starter (the reference agents, clean or with one agent-side toggle on). It lives outside harness/
-// because it names mocks and toggles.
 package certify
 
 import (
@@ -15,8 +11,8 @@ import (
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/catalog"
 	cc "github.com/extconf/extconf/harness/clientcert"
-	vinterview "github.com/extconf/extconf/harness/verify/interview"
 	"github.com/extconf/extconf/mockagents"
+	vinterview "github.com/extconf/extconf/refclients/interview"
 	"github.com/extconf/extconf/sabotage"
 	sic "github.com/extconf/extconf/suites/schemaifaceclient"
 )

@@ -15,7 +15,7 @@ import (
 	"github.com/extconf/extconf/harness/a2atest"
 	cc "github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/verify"
-	vinterview "github.com/extconf/extconf/harness/verify/interview"
+	vinterview "github.com/extconf/extconf/refclients/interview"
 	"github.com/extconf/extconf/sabotage"
 )
 

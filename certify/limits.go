@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	cc "github.com/extconf/extconf/harness/clientcert"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 	sic "github.com/extconf/extconf/suites/schemaifaceclient"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	cc "github.com/extconf/extconf/harness/clientcert"
-	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
+	vonrequest "github.com/extconf/extconf/refclients/onrequest"
 	"github.com/extconf/extconf/sabotage"
 )
 

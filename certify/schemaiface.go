@@ -13,7 +13,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	cc "github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/verify"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 	"github.com/extconf/extconf/sabotage"
 	sic "github.com/extconf/extconf/suites/schemaifaceclient"
 )

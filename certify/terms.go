@@ -11,7 +11,7 @@ import (
 	termsfix "github.com/extconf/extconf/fixtures/terms"
 	"github.com/extconf/extconf/harness/a2a"
 	cc "github.com/extconf/extconf/harness/clientcert"
-	vterms "github.com/extconf/extconf/harness/verify/terms"
+	vterms "github.com/extconf/extconf/refclients/terms"
 )
 
 // TermsFixtureRole prefixes the counterpart role of a terms consumer scenario: a card of the terms consumer

@@ -1,4 +1,3 @@
-// Package evidence carries the evidence bundle's JSON Schema, so runs and offline verifiers share one definition.
 package evidence
 
 import _ "embed"

@@ -10,8 +10,8 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify/skiface"
 	"github.com/extconf/extconf/mockagents/hostile"
+	"github.com/extconf/extconf/refclients/skiface"
 	"github.com/extconf/extconf/suites"
 	"github.com/extconf/extconf/suites/terms"
 )

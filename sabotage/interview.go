@@ -50,7 +50,7 @@ const (
 
 // Toggles of the interview extension (document "interview", rows IV-…). Agent-side toggles break the reference
 // agents in mockagents/interview; client-side toggles break the harness's own interview verifier
-// (harness/verify/interview*.go) or the claim/evidence banner (harness/evidence StandingWith).
+// (refclients/interview*.go) or the claim/evidence banner (harness/evidence StandingWith).
 func init() {
 	a, c := SideAgent, SideClient
 	Register(

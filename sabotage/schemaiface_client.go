@@ -72,7 +72,7 @@ const (
 )
 
 // Client-side toggles of the schema-interface document: each breaks one rule of the harness's reference client
-// (harness/verify/skiface), so the reference-client rows' specs (suites/schemaifaceclient) can be seen failing.
+// (refclients/skiface), so the reference-client rows' specs (suites/schemaifaceclient) can be seen failing.
 func init() {
 	c := func(id ID, desc string, targets ...string) Toggle {
 		return Toggle{ID: id, Document: "schema-interface", Side: SideClient, Targets: targets, Description: desc}

@@ -54,7 +54,7 @@ const (
 )
 
 // Toggles of the terms extension (a2a-terms-v1). Agent toggles break the reference agent mockagents/terms; client
-// toggles break the harness's reference consumer and terms renderer (harness/verify/terms*.go).
+// toggles break the harness's reference consumer and terms renderer (refclients/terms*.go).
 func init() {
 	a := func(id ID, target, desc string) Toggle {
 		return Toggle{ID: id, Document: "terms", Side: SideAgent, Targets: []string{target}, Description: desc}

@@ -87,7 +87,7 @@ log "benchmarks (load $(load))"
 for r in $(seq "$rounds"); do
 	go test -run '^$' -bench 'RPCOverhead' -benchmem -count 1 ./harness/a2a/ >>"$tmp/rpc.txt"
 done
-go test -run '^$' -bench 'FullRun' -benchtime 3x -count "$rounds" ./sabotage/falsify/ >"$tmp/full.txt"
+go test -run '^$' -bench 'FullRun' -benchtime 3x -count "$rounds" ./falsify/ >"$tmp/full.txt"
 
 # stats FIELD FILE: "min / median / max" of column FIELD
 stats() {
@@ -138,4 +138,4 @@ echo "| \`BenchmarkRPCOverhead/harness\` µs/op | $(awk -v a="$hmin" -v b="$hmed
 echo "| harness / bare | $(awk -v a="$hmin" -v b="$bmin" -v c="$hmed" -v d="$bmed" 'BEGIN{printf "%.2f× at the minimum, %.2f× at the median", a/b, c/d}') |"
 echo "| \`BenchmarkFullRun\` s/op | $(awk -v a="$fmin" -v b="$fmed" -v c="$fmax" 'BEGIN{printf "%.2f / %.2f / %.2f", a/1e9, b/1e9, c/1e9}') |"
 echo
-echo "Commands: \`go test -run '^\$' -bench RPCOverhead -benchmem -count 1 ./harness/a2a/\` ($rounds times); \`go test -run '^\$' -bench FullRun -benchtime 3x -count $rounds ./sabotage/falsify/\`; the others timed with \`/usr/bin/time\`."
+echo "Commands: \`go test -run '^\$' -bench RPCOverhead -benchmem -count 1 ./harness/a2a/\` ($rounds times); \`go test -run '^\$' -bench FullRun -benchtime 3x -count $rounds ./falsify/\`; the others timed with \`/usr/bin/time\`."

@@ -1,17 +1,3 @@
-// Command refclient is the harness's reference schema-interface client (harness/verify/skiface) behind the
-// driver contract of `runsuite client`: it reads the scenario from the EXTCONF_* environment, runs the client
-// procedure against EXTCONF_CARD_URL and prints one JSON line {"outcome","reason","output","report"}.
-//
-//	runsuite client --cmd "go run ./cmd/refclient"
-//	runsuite client --cmd "refclient --ignore-digest"          # deliberately broken: trusts carried digests
-//	runsuite client --cmd "refclient --sabotage si.client-no-activation-header"
-//	runsuite client --cmd "refclient --actions relay"            # a client implementing one action
-//	runsuite client --cmd "refclient --omit limits,display"      # a client predating those contract members
-//	runsuite client --cmd "refclient --limits nesting=512"       # larger (conforming) limits, declared
-//	runsuite client --cmd "refclient --omit hooks"               # a client offering no hooks (compile budget, schema copy)
-//
-// --sabotage takes the reference client's own toggles (`runsuite sabotage list`, side client); it exists so the
-// certification of a client can be shown to fail a client that breaks a rule.
 package main
 
 import (
@@ -34,10 +20,10 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/evidence"
-	vinterview "github.com/extconf/extconf/harness/verify/interview"
-	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
-	"github.com/extconf/extconf/harness/verify/skiface"
-	vterms "github.com/extconf/extconf/harness/verify/terms"
+	vinterview "github.com/extconf/extconf/refclients/interview"
+	vonrequest "github.com/extconf/extconf/refclients/onrequest"
+	"github.com/extconf/extconf/refclients/skiface"
+	vterms "github.com/extconf/extconf/refclients/terms"
 	"github.com/extconf/extconf/sabotage"
 )
 
@@ -138,7 +124,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 				limits.CacheEntries = 0
 			}
 		}
-		return reply(clientcert.Reply{Name: "extconf reference client (harness/verify/skiface, harness/verify/terms, harness/verify/interview, harness/verify/onrequest)",
+		return reply(clientcert.Reply{Name: "extconf reference client (refclients/skiface, refclients/terms, refclients/interview, refclients/onrequest)",
 			Version: v, Actions: declared, Limits: limits, Hooks: hooks})
 	case clientcert.ActionInvoke, clientcert.ActionInvokeBase, clientcert.ActionDelegate, clientcert.ActionVerifyTerms, clientcert.ActionInterview, clientcert.ActionRelay:
 	default:
@@ -302,7 +288,7 @@ invocations:
 	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Output: res.Output, Report: b, Task: task})
 }
 
-// verifyTerms runs the reference terms consumer (harness/verify/terms) over the card: the entries whose digest
+// verifyTerms runs the reference terms consumer (refclients/terms) over the card: the entries whose digest
 // and provider signature verify are the agent's terms; none means terms not stated.
 func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotage.Set, show bool, reply func(clientcert.Reply) int) int {
 	card, _, err := c.FetchCard(ctx, cardURL, a2a.Call{Note: "refclient: the card"})
@@ -327,7 +313,7 @@ func verifyTerms(ctx context.Context, c *a2a.Client, cardURL string, set sabotag
 	return reply(clientcert.Reply{Outcome: clientcert.OutcomeCompleted, Verified: ds, Report: b, Display: display})
 }
 
-// interview runs the reference interview verifier (harness/verify/interview, §8) against the card and reports its
+// interview runs the reference interview verifier (refclients/interview, §8) against the card and reports its
 // record: who ran it, the standing, the closure probes as counted, and its rendering for people.
 func interview(ctx context.Context, c *a2a.Client, getenv func(string) string, hdr map[string][]string, set sabotage.Set, reply func(clientcert.Reply) int) int {
 	by := vinterview.RunBy{Name: getenv(clientcert.EnvRunnerName), Tier: getenv(clientcert.EnvRunnerTier)}
@@ -360,7 +346,7 @@ func interview(ctx context.Context, c *a2a.Client, getenv func(string) string, h
 	return exit
 }
 
-// relay is the reference assistant (harness/verify/onrequest.Relay): it sends the person's request to the skill,
+// relay is the reference assistant (refclients/onrequest.Relay): it sends the person's request to the skill,
 // with the extension activated and acting for the person when one is named, and relays the reply in its words.
 func relay(ctx context.Context, c *a2a.Client, getenv func(string) string, set sabotage.Set, reply func(clientcert.Reply) int) int {
 	fail := func(err error) int {
@@ -537,7 +523,7 @@ func loopbackFetch(c *a2a.Client) func(ctx context.Context, u string) ([]byte, e
 	}
 }
 
-// rankTerms is the reference catalog (harness/verify/terms RankByPrice, NoCharge) over the cards of
+// rankTerms is the reference catalog (refclients/terms RankByPrice, NoCharge) over the cards of
 // EXTCONF_CARD_URLS: ranked by lowest verified price, agents whose terms are not stated kept apart.
 func rankTerms(ctx context.Context, c *a2a.Client, raw string, set sabotage.Set, reply func(clientcert.Reply) int) int {
 	var cards []string

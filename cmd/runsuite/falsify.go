@@ -11,12 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/extconf/extconf/falsify"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
-	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
 )
 

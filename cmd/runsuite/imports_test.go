@@ -10,9 +10,9 @@ import (
 
 const module = "github.com/extconf/extconf/"
 
-// documentClients are the documents' reference clients: document packages that happen to live under harness/verify.
-var documentClients = []string{"harness/verify/interview", "harness/verify/onrequest", "harness/verify/terms",
-	"harness/verify/skiface"}
+// documentRoots are the folders that hold a document's code: its suites, its reference agent, its reference client,
+// its client scenarios and the toggles that break it. The engine (harness/...) reaches none of them.
+var documentRoots = []string{"suites", "mockagents", "refclients", "certify", "sabotage", "falsify"}
 
 func isUnder(pkg string, roots ...string) bool {
 	for _, r := range roots {
@@ -23,10 +23,10 @@ func isUnder(pkg string, roots ...string) bool {
 	return false
 }
 
-// TestImportDirection keeps the README's "dependencies point one way" true: the engine (harness/..., minus the
-// documents' reference clients) imports no document package, no mock and no sabotage; suites import no mock and no
-// sabotage (they see only a target and the engine's fault interface); sabotage is a leaf. Test files are not part
-// of the graph (suites' run tests start the reference agents on purpose).
+// TestImportDirection keeps the README's "dependencies point one way" true: nothing under harness/ imports a
+// document package (suites, reference clients), the mock agents, certify, sabotage or the falsification engine;
+// suites import no mock and no sabotage (they see only a target and the engine's fault interface); sabotage is a
+// leaf. Test files are not part of the graph (suites' run tests start the reference agents on purpose).
 func TestImportDirection(t *testing.T) {
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "github.com/extconf/extconf/...").Output()
 	if err != nil {
@@ -54,13 +54,14 @@ func TestImportDirection(t *testing.T) {
 			dep := strings.TrimPrefix(imp, module)
 			var why string
 			switch {
-			case isUnder(pkg, "harness") && !isUnder(pkg, documentClients...) &&
-				(isUnder(dep, "suites", "mockagents", "sabotage") || isUnder(dep, documentClients...)):
-				why = "the engine imports no document package, mock or sabotage"
+			case isUnder(pkg, "harness") && isUnder(dep, documentRoots...):
+				why = "the engine imports no document package, reference client, mock, certify, sabotage or falsify"
 			case isUnder(pkg, "suites") && isUnder(dep, "mockagents", "sabotage"):
 				why = "suites see only a target: no mock agent, no sabotage registry"
 			case pkg == "sabotage":
 				why = "sabotage is a leaf"
+			case isUnder(pkg, "refclients") && isUnder(dep, "suites", "mockagents", "certify", "falsify"):
+				why = "a reference client is a leaf of its document: it reaches no suite, mock, certify or falsify"
 			case isUnder(pkg, "mockagents") && isUnder(dep, "suites"):
 				why = "mock agents never reach the suites"
 			}

@@ -1,4 +1,3 @@
-// Command runsuite is the extconf CLI: flags in, harness API calls out, nothing else.
 package main
 
 import (

@@ -18,13 +18,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/extconf/extconf/falsify"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
-	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
 )
 

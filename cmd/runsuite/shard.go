@@ -12,9 +12,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/extconf/extconf/falsify"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/mockagents"
-	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
 )
 

@@ -9,7 +9,7 @@ import (
 	sfx "github.com/extconf/extconf/fixtures/schemaiface"
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness/a2atest"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // Extension URIs the hostile cards declare (copied: mock agents do not import the harness's verifiers).

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	sfx "github.com/extconf/extconf/fixtures/schemaiface"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 func b64(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }

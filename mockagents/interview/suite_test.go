@@ -55,7 +55,7 @@ func TestReferenceRun(t *testing.T) {
 }
 
 // TestOneToggleEachSide spot-checks the falsification runner's contract for one agent-side and one client-side
-// toggle (the gate in sabotage/falsify runs them all).
+// toggle (the gate in falsify runs them all).
 func TestOneToggleEachSide(t *testing.T) {
 	for toggle, row := range map[sabotage.ID]string{sabotage.IVValueSummarized: "IV-5.2", sabotage.IVRefusalCountedAsFailure: "IV-9.3"} {
 		if v := run(t, toggle)[row]; v.Verdict != harness.ExecutedFail {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	sifx "github.com/extconf/extconf/fixtures/schemaiface"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 	"github.com/extconf/extconf/sabotage"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	sifx "github.com/extconf/extconf/fixtures/schemaiface"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // The wire form of a Skill Interface Document, members in the order of the draft's structure figure.

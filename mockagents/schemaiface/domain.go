@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 	"github.com/extconf/extconf/sabotage"
 )
 

@@ -54,7 +54,7 @@ func TestReferenceAndToggles(t *testing.T) {
 		}
 	}
 	if testing.Short() {
-		return // the toggle matrix also runs in sabotage/falsify's gate
+		return // the toggle matrix also runs in falsify's gate
 	}
 	for _, tg := range sabotage.All() {
 		if tg.Document != "terms" {

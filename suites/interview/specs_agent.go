@@ -15,7 +15,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
-	vinterview "github.com/extconf/extconf/harness/verify/interview"
+	vinterview "github.com/extconf/extconf/refclients/interview"
 )
 
 // settleInterval bounds how long IV-4.2d waits for work an interview call might have enqueued; the agent's own

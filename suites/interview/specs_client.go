@@ -13,7 +13,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/harness/target"
-	vinterview "github.com/extconf/extconf/harness/verify/interview"
+	vinterview "github.com/extconf/extconf/refclients/interview"
 )
 
 // The §8–§9 rows bind the harness itself: who ran an interview, what standing its result has, how absence and

@@ -8,7 +8,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	vinterview "github.com/extconf/extconf/harness/verify/interview"
+	vinterview "github.com/extconf/extconf/refclients/interview"
 )
 
 // The content rows: what each of the five methods answers from (§4's table), what the answer names (§5), and

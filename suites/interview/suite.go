@@ -1,7 +1,3 @@
-// Package interview is the conformance suite of the A2A interview extension
-// (https://agentsow.com/extensions/a2a-interview/v1), rows IV-… of the catalog. Specs see only the target: the
-// card URL of role "interview" (and, when the target provides them, "interview.noterms" and "interview.churn"),
-// the operator's configuration and the recording client. See README.md for the row → spec → toggle table.
 package interview
 
 import (
@@ -18,7 +14,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
-	vinterview "github.com/extconf/extconf/harness/verify/interview"
+	vinterview "github.com/extconf/extconf/refclients/interview"
 )
 
 // Roles the suite reads. Only the main one is needed; the others widen what can be shown.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
+	vonrequest "github.com/extconf/extconf/refclients/onrequest"
 )
 
 // The phrase an assistant adds when it passes on a confirmation the person gave it (OR-5.6(d) says that is not enough).

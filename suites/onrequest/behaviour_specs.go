@@ -7,7 +7,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
+	vonrequest "github.com/extconf/extconf/refclients/onrequest"
 )
 
 // circumstance is context a person might give; OR-3.8 forbids it reaching the address the agent gives.

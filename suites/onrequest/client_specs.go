@@ -6,7 +6,7 @@ import (
 	orfix "github.com/extconf/extconf/fixtures/onrequest"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
+	vonrequest "github.com/extconf/extconf/refclients/onrequest"
 )
 
 // relayInput reads a captured chapel reply into what the reference assistant holds when it relays it.

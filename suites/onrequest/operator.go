@@ -16,7 +16,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
+	vonrequest "github.com/extconf/extconf/refclients/onrequest"
 )
 
 // statement is what the operator states for the harness: facts no card or exchange shows (which origins and

@@ -13,7 +13,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	vonrequest "github.com/extconf/extconf/harness/verify/onrequest"
+	vonrequest "github.com/extconf/extconf/refclients/onrequest"
 )
 
 // Roles this suite reads from the target.

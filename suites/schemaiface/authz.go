@@ -8,7 +8,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // hook calls an operator control (grant an approval, revoke a grant). Only a URL on the agent's own origin or on

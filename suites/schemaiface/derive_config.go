@@ -7,7 +7,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // DeriveSection (harness.SectionDeriver) is the run's derivation (Derive) for runsuite config init and check: it asks describe_skill for

@@ -3,7 +3,7 @@ package schemaiface
 import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 	"github.com/extconf/extconf/suites/schemaifaceclient"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // constraintPointer is the input member an unsatisfiable case of each kind varies when the profile's members do

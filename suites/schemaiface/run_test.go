@@ -88,7 +88,7 @@ func TestWithoutOperatorInputGatedRowsAreBlocked(t *testing.T) {
 }
 
 // SI_TOGGLE=<id> runs the suite against the agent with one toggle on and reports the targets' verdicts and the
-// slowest specs (a development aid; the gate is sabotage/falsify).
+// slowest specs (a development aid; the gate is falsify).
 func TestOneToggle(t *testing.T) {
 	id := os.Getenv("SI_TOGGLE")
 	if id == "" {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/extconf/extconf/harness"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // registerCard: the Agent Card advertisement (static: the card as fetched).

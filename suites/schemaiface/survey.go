@@ -9,7 +9,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // docSeen is what describe_skill returned for one advertised skill.

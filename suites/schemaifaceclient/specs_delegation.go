@@ -7,7 +7,7 @@ import (
 
 	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
 	"github.com/extconf/extconf/harness"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 func example(s *standin) skiface.Request {

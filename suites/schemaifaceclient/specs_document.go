@@ -7,7 +7,7 @@ import (
 
 	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
 	"github.com/extconf/extconf/harness"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // refusal runs the positive control (the worked example on a correct stand-in is delegated), then the procedure

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/harness"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // limitCase: the control document is accepted, the over-limit one stops the procedure locally with

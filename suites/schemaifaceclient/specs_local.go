@@ -5,7 +5,7 @@ import (
 
 	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
 	"github.com/extconf/extconf/harness"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // unadvertised runs the control (the advertised skill goes through describe_skill) and then asks for a skill

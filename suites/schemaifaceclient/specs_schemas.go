@@ -9,7 +9,7 @@ import (
 
 	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
 	"github.com/extconf/extconf/harness"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // withInput is the worked example with its input schema edited (inline digests recomputed, so the document is

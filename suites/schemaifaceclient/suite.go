@@ -1,8 +1,3 @@
-// Package schemaifaceclient is the reference-client half of the schema-interface suite: every row whose witness
-// is the harness's own reference client (harness/verify/skiface). Each spec runs the client against the target's
-// schema-interface agent where the target can serve the case, and against small local agents (stand-ins, on
-// 127.0.0.1) that behave in exactly the way the rule is about. The client-side sabotage toggles reach the client
-// through the run's Env.Sabotage; with one on, the spec of the rule it breaks fails.
 package schemaifaceclient
 
 import (
@@ -18,7 +13,7 @@ import (
 	sfx "github.com/extconf/extconf/fixtures/schemaifaceclient"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 )
 
 // Role is the target role of the document's agent.

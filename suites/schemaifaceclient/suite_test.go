@@ -10,7 +10,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/target"
-	"github.com/extconf/extconf/harness/verify/skiface"
+	"github.com/extconf/extconf/refclients/skiface"
 	"github.com/extconf/extconf/sabotage"
 )
 

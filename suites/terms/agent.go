@@ -13,7 +13,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	vterms "github.com/extconf/extconf/harness/verify/terms"
+	vterms "github.com/extconf/extconf/refclients/terms"
 )
 
 var digestSpelling = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)

@@ -14,7 +14,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/verify"
-	vterms "github.com/extconf/extconf/harness/verify/terms"
+	vterms "github.com/extconf/extconf/refclients/terms"
 )
 
 // The §8 "update the card whenever the standing proposal changes" rows need a change during the run: the operator's

@@ -16,7 +16,7 @@ import (
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
-	vterms "github.com/extconf/extconf/harness/verify/terms"
+	vterms "github.com/extconf/extconf/refclients/terms"
 )
 
 // bed is the consumer test bed of one spec: the fixture server and a client that trusts only the test CA and

@@ -1,7 +1,3 @@
-// Package terms is the conformance suite of the terms extension (Agent SoW: A2A Terms Extension 0.1.0-draft,
-// rows TE-…). Agent rows read the target's card, extended cards and the proposals they list; consumer and surface
-// rows run the harness's own reference consumer and renderer (harness/verify) against a loopback fixture server
-// (fixtures/terms), with the run's client-side toggles applied. See README.md for the row → spec → toggle table.
 package terms
 
 import (
@@ -19,7 +15,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
-	vterms "github.com/extconf/extconf/harness/verify/terms"
+	vterms "github.com/extconf/extconf/refclients/terms"
 )
 
 // Role is the target role whose card carries the extension.

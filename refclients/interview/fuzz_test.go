@@ -11,7 +11,7 @@ import (
 	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/verify/terms"
+	"github.com/extconf/extconf/refclients/terms"
 	"github.com/extconf/extconf/sabotage"
 )
 

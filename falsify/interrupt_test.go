@@ -4,11 +4,11 @@ import (
 	"context"
 	"testing"
 
+	"github.com/extconf/extconf/falsify"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
-	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
 )
 

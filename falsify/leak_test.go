@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/extconf/extconf/falsify"
 	"github.com/extconf/extconf/mockagents"
 	"github.com/extconf/extconf/sabotage"
-	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
 )
 

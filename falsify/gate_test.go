@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/extconf/extconf/falsify"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/mockagents"
-	"github.com/extconf/extconf/sabotage/falsify"
 	"github.com/extconf/extconf/suites"
 )
 

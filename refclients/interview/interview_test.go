@@ -13,8 +13,8 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/jsonptr"
 	"github.com/extconf/extconf/harness/verify"
-	"github.com/extconf/extconf/harness/verify/interview"
 	ivmock "github.com/extconf/extconf/mockagents/interview"
+	"github.com/extconf/extconf/refclients/interview"
 	"github.com/extconf/extconf/sabotage"
 )
 

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/extconf/extconf/falsify"
 	"github.com/extconf/extconf/mockagents"
-	"github.com/extconf/extconf/sabotage/falsify"
 )
 
 // failingWorker starts fine and fails every item it is given, as a crashed child would.

@@ -14,7 +14,7 @@ import (
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/jsonptr"
 	"github.com/extconf/extconf/harness/verify"
-	"github.com/extconf/extconf/harness/verify/terms"
+	"github.com/extconf/extconf/refclients/terms"
 	"github.com/extconf/extconf/sabotage"
 )
 

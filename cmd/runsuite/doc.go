@@ -1,0 +1,2 @@
+// Command runsuite is the extconf CLI: flags in, harness API calls out, nothing else.
+package main
