@@ -1,6 +1,13 @@
 package agentcards
 
-import "github.com/extconf/extconf/harness"
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/a2a"
+)
 
 // Needs is the document's static input table: which rows block without which member of documents.agent-cards (runsuite
 // config check reads it; a member may be declared absent under "absent"). Measured against the reference agent
@@ -17,5 +24,115 @@ func (document) Needs() []harness.Need {
 		{Member: "canaries.credential", What: "agents' credential material, or canaries planted in it", Rows: []string{"AC-C.5c"}},
 		{Member: canariesAny, What: "any canary: strings planted in agents' system prompts, handoff schemas or credentials", Rows: []string{"AC-V2.4"}},
 		{Member: "degraded.A", What: "agentIds of A's inventory whose agents are degraded", Rows: []string{"AC-V2.4b"}},
+	}
+}
+
+func (s *session) needDiscovery(w *harness.W, row string) *discovery {
+	d := s.discovery(w.Ctx())
+	if d.err != nil {
+		w.Failf(d.ex, "the OpenWOP discovery document at "+d.url+" answers OpenWOP-Version: 2 with a JSON object", "%v", d.err)
+	}
+	return d
+}
+
+// needCard returns the public card (fetched once by the engine, unauthenticated) and the interfaces to use.
+func (s *session) needCard(w *harness.W, row string) (*a2a.AgentCard, []byte, *a2a.Exchange, ifaces) {
+	card, raw, ex := w.Card(role)
+	ifs := s.interfaces(card)
+	if len(ifs.bindings()) == 0 {
+		w.Blocked("the public card lists no JSON-RPC or HTTP+JSON interface the harness may follow: " + strings.Join(ifs.skipped, "; "))
+	}
+	return card, raw, ex, ifs
+}
+
+func blockedPrincipal(role string) string {
+	switch role {
+	case roleB:
+		return "needs principal B, a caller in a second tenant with an agent installed in that tenant only (the RFC's OPENWOP_TEST_TENANT_B_API_KEY): set principals.B {header, value} in the target configuration"
+	case roleRestricted:
+		return "needs principal A-restricted, a caller that authenticates but that GET /agents/{agentId} refuses (e.g. without runs:read): set principals[\"A-restricted\"] in the target configuration"
+	}
+	return "needs principal A, a caller in tenant A: set principals.A {header, value} in the target configuration"
+}
+
+// needListing returns role's GET /agents; wantR blocks the spec when no entry carries an a2aTenant.
+func (s *session) needListing(w *harness.W, row, r string, wantR bool) *listing {
+	if _, ok := principalFor(s.cfg(), r); !ok {
+		w.Blocked(blockedPrincipal(r))
+	}
+	l := s.listing(w.Ctx(), r)
+	if errors.Is(l.err, errNoInventory) {
+		w.Blocked(l.err.Error())
+	}
+	if l.err != nil {
+		w.Failf(l.ex, "GET /agents as principal "+r+" answers the caller's inventory", "%v", l.err)
+	}
+	if wantR && len(l.withR()) == 0 {
+		w.Blocked("principal " + r + "'s inventory (GET /agents) lists no entry with an a2aTenant: install an agent with a routed workflow for that caller")
+	}
+	return l
+}
+
+// needAgentCards returns A's per-agent cards; a card that could not be fetched fails the row.
+func (s *session) needAgentCards(w *harness.W, row string, ifs ifaces) []agentCard {
+	s.needListing(w, row, roleA, true)
+	cards := s.agentCards(w.Ctx(), roleA, ifs)
+	for _, c := range cards {
+		for _, f := range []*fetched{c.rpc, c.rest} {
+			if f != nil && f.raw == nil {
+				w.Failf(f.ex, fmt.Sprintf("GetExtendedAgentCard with tenant R (%s) returns the agent's card", c.entry.AgentID), "%s", f.failed)
+			}
+		}
+	}
+	return cards
+}
+
+func legs(ifs ifaces) []leg {
+	var out []leg
+	for _, b := range ifs.bindings() {
+		for _, op := range operations {
+			out = append(out, leg{b, op})
+		}
+	}
+	return out
+}
+
+// needProbes runs the setup of the operation probes (A's primary R and a task created through it).
+func (s *session) needProbes(w *harness.W, row string) ifaces {
+	_, _, _, ifs := s.needCard(w, row)
+	s.needListing(w, row, roleA, true)
+	st := s.setup(w.Ctx(), ifs)
+	if st.failed != "" {
+		w.Failf(st.ex, "A's SendMessage with tenant = its own R creates a task (setup of the task-addressed probes)", "%s", st.failed)
+	}
+	return ifs
+}
+
+// controlRMatters is the positive control of every comparison: with A's credentials, the host answers A's own R
+// differently from a never-minted one on at least one operation of each binding, so R is resolved and an identical
+// refusal is not a vacuous one. An operation the host refuses uniformly before resolving R (the same answer for
+// both) discloses nothing and is still compared; it is no failed control (README, reading 8).
+func (s *session) controlRMatters(w *harness.W, row string, ifs ifaces) {
+	ctrl, never := s.answers(w.Ctx(), ifs, "ctrl"), s.answers(w.Ctx(), ifs, "never")
+	for _, b := range ifs.bindings() {
+		var differs []string
+		var all []string
+		var ex *a2a.Exchange
+		for _, op := range operations {
+			l := leg{b, op}
+			st, cd, bd := same(ctrl[l], never[l])
+			if ctrl[l].ex != nil && !(st && cd && bd) {
+				differs = append(differs, op)
+				if ex == nil {
+					ex = ctrl[l].ex
+				}
+			}
+			all = append(all, fmt.Sprintf("%s: own R %s | never-minted %s", op, ctrl[l].describe(), never[l].describe()))
+		}
+		if ex == nil {
+			ex = ctrl[leg{b, "GetExtendedAgentCard"}].ex
+		}
+		w.Control(len(differs) > 0, fmt.Sprintf("with A's credentials, some %s operation answers A's own R differently from a never-minted R (R is resolved)", b),
+			clip(strings.Join(all, "; "), 1200), ex)
 	}
 }

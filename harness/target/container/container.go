@@ -1,17 +1,13 @@
 package container
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/extconf/extconf/harness/target"
 	"io"
 	"net"
 	"net/http"
@@ -19,14 +15,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	cerrdefs "github.com/containerd/errdefs"
+	"github.com/extconf/extconf/harness/target"
+
 	"github.com/moby/moby/api/types/container"
 	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
@@ -141,75 +137,6 @@ func Start(ctx context.Context, o Options) (*target.Target, error) {
 		return nil, err
 	}
 	return t, nil
-}
-
-// PrepareEnv sets TESTCONTAINERS_RYUK_DISABLED=true and TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1 unless the user set
-// them. testcontainers-go reads its configuration once per process, so this must run before its first call;
-// Container and ProbeEngine call it first thing.
-func PrepareEnv() {
-	envOnce.Do(func() {
-		for k, v := range map[string]string{EnvRyukDisabled: "true", EnvHostOverride: "127.0.0.1"} {
-			if _, set := os.LookupEnv(k); !set {
-				_ = os.Setenv(k, v)
-			}
-		}
-	})
-}
-
-var envOnce sync.Once
-
-// engineCall runs before every call into the engine libraries; tests replace it to see the environment then.
-var engineCall = func(what string) {}
-
-// ProbeEngine answers within bound whether a container engine is reachable; the engine libraries' own checks
-// have no deadline, so they run in a goroutine that is abandoned at the bound. DOCKER_HOST, when set, is the
-// engine asked for: testcontainers would silently fall back to another one, so it is checked first on its own.
-func ProbeEngine(ctx context.Context, bound time.Duration) error {
-	PrepareEnv()
-	ctx, cancel := context.WithTimeout(ctx, bound)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				done <- fmt.Errorf("engine client: %v", r)
-			}
-		}()
-		if h := os.Getenv("DOCKER_HOST"); h != "" {
-			engineCall("docker client (DOCKER_HOST)")
-			cli, err := client.New(client.FromEnv)
-			if err != nil {
-				done <- fmt.Errorf("DOCKER_HOST=%s: %w", h, err)
-				return
-			}
-			defer cli.Close()
-			if _, err := cli.Ping(ctx, client.PingOptions{}); err != nil {
-				done <- fmt.Errorf("DOCKER_HOST=%s: %w", h, err)
-				return
-			}
-		}
-		engineCall("testcontainers.NewDockerProvider")
-		p, err := testcontainers.NewDockerProvider(testcontainers.WithLogger(tcLogger(nil)))
-		if err != nil {
-			if os.Getenv("DOCKER_HOST") == "" {
-				_, serr := os.Stat("/var/run/docker.sock")
-				err = fmt.Errorf("DOCKER_HOST is unset and no engine was found (/var/run/docker.sock: %v; testcontainers: %w)", serr, err)
-			}
-			done <- err
-			return
-		}
-		defer p.Close()
-		done <- p.Health(ctx)
-	}()
-	select {
-	case err := <-done:
-		if err != nil && ctx.Err() != nil {
-			return fmt.Errorf("no answer within %s (%v)", bound, err)
-		}
-		return err
-	case <-ctx.Done():
-		return fmt.Errorf("no answer within %s", bound)
-	}
 }
 
 // ctr is one container being started or running.
@@ -481,213 +408,6 @@ func (c *ctr) checkBindings(ctx context.Context, ports []string) ([]string, erro
 	return out, nil
 }
 
-// announcement is what a reference-agent image printed.
-type announcement struct {
-	roles  map[string]string
-	config target.Config
-}
-
-var roleRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-
-// awaitAnnouncement polls the container's stdout until MockReady (bounded by ctx) and parses the role lines.
-func (c *ctr) awaitAnnouncement(ctx context.Context, allowed map[string]bool) (*announcement, error) {
-	for {
-		out, _ := c.fetchLogs(ctx)
-		if ann, done, err := parseAnnouncement(out, allowed); err != nil {
-			return nil, err
-		} else if done {
-			return ann, nil
-		}
-		if err := c.stillRunning(ctx); err != nil {
-			return nil, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("the reference agents did not announce their roles (%q) in time: %w%s", MockReady, ctx.Err(), c.logTail())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
-// parseAnnouncement reads the mock protocol from log text. Card URLs must be on one of the published origins: the
-// container cannot point the harness anywhere else.
-func parseAnnouncement(logText []byte, allowed map[string]bool) (*announcement, bool, error) {
-	ann := &announcement{roles: map[string]string{}}
-	sc := bufio.NewScanner(bytes.NewReader(logText))
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		switch {
-		case line == MockReady:
-			if len(ann.roles) == 0 {
-				return nil, true, errors.New("the reference agents announced no role")
-			}
-			return ann, true, nil
-		case strings.HasPrefix(line, MockConfigPrefix):
-			dec := json.NewDecoder(strings.NewReader(strings.TrimPrefix(line, MockConfigPrefix)))
-			dec.DisallowUnknownFields()
-			var cfg target.Config
-			if err := dec.Decode(&cfg); err != nil {
-				return nil, true, fmt.Errorf("announced operator settings: %w", err)
-			}
-			if err := checkAnnounced(&cfg, allowed); err != nil {
-				return nil, true, err
-			}
-			ann.config = cfg
-		default:
-			role, u, ok := strings.Cut(line, "\t")
-			if !ok {
-				continue // other output (stderr shares the log)
-			}
-			if role == "-" {
-				role = ""
-			}
-			if role != "" && !roleRE.MatchString(role) {
-				continue
-			}
-			if err := onAllowedOrigin(u, allowed); err != nil {
-				return nil, true, fmt.Errorf("role %q: %w", role, err)
-			}
-			if prev, dup := ann.roles[role]; dup && prev != u {
-				return nil, true, fmt.Errorf("role %q announced twice (%s, %s)", role, prev, u)
-			}
-			ann.roles[role] = u
-		}
-	}
-	return nil, false, nil
-}
-
-func onAllowedOrigin(raw string, allowed map[string]bool) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.User != nil {
-		return fmt.Errorf("announced URL %q is not an http(s) URL", raw)
-	}
-	if !allowed[u.Host] {
-		return fmt.Errorf("announced URL %q is not on a port this container publishes on 127.0.0.1", raw)
-	}
-	return nil
-}
-
-// checkAnnounced keeps the members a container may supply about itself: credentials, request texts, acting-for,
-// provider, trusted keys and URLs on its own published origins; never a host file or container settings.
-func checkAnnounced(cfg *target.Config, allowed map[string]bool) error {
-	cfg.CAFile, cfg.Port, cfg.CardPath, cfg.Scheme, cfg.Cmd, cfg.Limits = "", "", "", "", nil, nil
-	for role, u := range cfg.Agents {
-		if err := onAllowedOrigin(u, allowed); err != nil {
-			return fmt.Errorf("announced agent %q: %w", role, err)
-		}
-	}
-	for name, u := range map[string]string{"inventory": cfg.Inventory, "discovery": cfg.Discovery} {
-		if u != "" {
-			if err := onAllowedOrigin(u, allowed); err != nil {
-				return fmt.Errorf("announced %s: %w", name, err)
-			}
-		}
-	}
-	// Document sections name hooks, inventories and statements: every URL in them stays on the container.
-	for id, sec := range cfg.Documents {
-		var v any
-		if err := json.Unmarshal(sec, &v); err != nil {
-			return fmt.Errorf("announced documents.%s: %w", id, err)
-		}
-		if err := urlsOnOrigin(v, "$.documents."+id, allowed); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// urlsOnOrigin checks every http(s) URL string in v against the container's published origins.
-func urlsOnOrigin(v any, path string, allowed map[string]bool) error {
-	switch x := v.(type) {
-	case string:
-		if strings.HasPrefix(x, "http://") || strings.HasPrefix(x, "https://") {
-			if err := onAllowedOrigin(x, allowed); err != nil {
-				return fmt.Errorf("announced %s: %w (a container may announce only URLs on the ports it publishes; to use this one, write the member in --config)", path, err)
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if err := urlsOnOrigin(e, fmt.Sprintf("%s[%d]", path, i), allowed); err != nil {
-				return err
-			}
-		}
-	case map[string]any:
-		for k, e := range x {
-			if err := urlsOnOrigin(e, path+"."+k, allowed); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// mergeAnnounced fills what the operator's configuration leaves empty with what the reference agents announced.
-func mergeAnnounced(op, ann target.Config) target.Config {
-	out := op
-	out.Agents = mergeMap(ann.Agents, op.Agents)
-	out.Principals = mergeMap(ann.Principals, op.Principals)
-	out.Requests = mergeMap(ann.Requests, op.Requests)
-	out.Credentials = mergeMap(ann.Credentials, op.Credentials)
-	out.Documents = mergeMap(ann.Documents, op.Documents)
-	for id, sec := range op.Documents {
-		if a, ok := ann.Documents[id]; ok {
-			out.Documents[id] = mergeObjects(a, sec)
-		}
-	}
-	if out.Inventory == "" {
-		out.Inventory = ann.Inventory
-	}
-	if out.Discovery == "" {
-		out.Discovery = ann.Discovery
-	}
-	if out.ActingFor == nil {
-		out.ActingFor = ann.ActingFor
-	}
-	if out.Provider == "" {
-		out.Provider = ann.Provider
-	}
-	if len(out.TrustedKeys) == 0 {
-		out.TrustedKeys = ann.TrustedKeys
-	}
-	return out
-}
-
-// mergeObjects fills the members the operator's section leaves out with the announced ones (objects merged member
-// by member, anything else the operator's).
-func mergeObjects(ann, op json.RawMessage) json.RawMessage {
-	var a, o map[string]json.RawMessage
-	if json.Unmarshal(ann, &a) != nil || json.Unmarshal(op, &o) != nil || o == nil {
-		return op
-	}
-	for k, v := range a {
-		if ov, ok := o[k]; ok {
-			o[k] = mergeObjects(v, ov)
-		} else {
-			o[k] = v
-		}
-	}
-	b, err := json.Marshal(o)
-	if err != nil {
-		return op
-	}
-	return b
-}
-
-func mergeMap[V any](base, over map[string]V) map[string]V {
-	if base == nil && over == nil {
-		return nil
-	}
-	out := map[string]V{}
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range over {
-		out[k] = v
-	}
-	return out
-}
-
 // awaitCard polls the card URL until it answers 200 (bounded by ctx), noticing a container that died.
 func (c *ctr) awaitCard(ctx context.Context, cardURL string, pool *x509.CertPool) error {
 	hc := &http.Client{
@@ -798,61 +518,6 @@ func (c *ctr) close() error {
 	return c.closeErr
 }
 
-// logsNow returns the container's stdout and stderr (at most 8 MiB): cached once closed, fetched before.
-func (c *ctr) logsNow() []byte {
-	c.logMu.Lock()
-	cached := c.logs
-	c.logMu.Unlock()
-	if cached != nil {
-		return cached
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	out, _ := c.fetchLogs(ctx)
-	return out
-}
-
-func (c *ctr) fetchLogs(ctx context.Context) ([]byte, error) {
-	if c.c == nil {
-		return nil, errors.New("no container")
-	}
-	rc, err := c.c.Logs(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	out, err := io.ReadAll(io.LimitReader(rc, maxLogBytes))
-	if errors.Is(err, io.EOF) {
-		err = nil
-	}
-	return out, err
-}
-
-// logTail is the end of the container's log for an error message ("" when there is none).
-func (c *ctr) logTail() string {
-	if c.c == nil {
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	out, _ := c.fetchLogs(ctx)
-	out = bytes.TrimSpace(out)
-	if len(out) == 0 {
-		return ""
-	}
-	if len(out) > 2000 {
-		out = append([]byte("…"), out[len(out)-2000:]...)
-	}
-	return "\ncontainer log:\n" + string(out)
-}
-
-func (c *ctr) logWriter() io.Writer {
-	if c.o.Log == nil {
-		return io.Discard
-	}
-	return c.o.Log
-}
-
 // freeLoopbackRange finds n consecutive ports free on 127.0.0.1, from 9400 up.
 func freeLoopbackRange(n int) (int, error) {
 	for base := 9400; base+n <= 65535; {
@@ -872,10 +537,6 @@ func freeLoopbackRange(n int) (int, error) {
 	return 0, fmt.Errorf("no %d consecutive free ports on 127.0.0.1", n)
 }
 
-func isNotFound(err error) bool {
-	return cerrdefs.IsNotFound(err) || strings.Contains(strings.ToLower(err.Error()), "no such image")
-}
-
 func shortID(id string) string {
 	if len(id) > 12 {
 		return id[:12]
@@ -888,17 +549,4 @@ func orDefault(d, def time.Duration) time.Duration {
 		return def
 	}
 	return d
-}
-
-// logger adapts testcontainers' Printf logger to an io.Writer (nil: discarded).
-type logger struct{ w io.Writer }
-
-func tcLogger(w io.Writer) *logger { return &logger{w: w} }
-
-func (l *logger) Printf(format string, v ...any) {
-	if l == nil || l.w == nil {
-		return
-	}
-	msg := strings.TrimRight(fmt.Sprintf(format, v...), "\n")
-	fmt.Fprintf(l.w, "container: %s\n", msg)
 }
