@@ -73,7 +73,7 @@ const (
 	SIDocumentKindEqualsSkillID         ID = "si.document-kind-equals-skill-id"
 	SIErrorCodeTopLevel                 ID = "si.error-code-top-level"
 	SIErrorCodeUppercase                ID = "si.error-code-uppercase"
-	SIErrorExtraTextPart                ID = "si.error-extra-text-part"
+	SIErrorTwoDataParts                 ID = "si.error-two-data-parts"
 	SIErrorSingleGenericCode            ID = "si.error-single-generic-code"
 	SIGetTaskPartialResult              ID = "si.gettask-partial-result"
 	SIInitOpaqueFallback                ID = "si.init-opaque-fallback"
@@ -264,8 +264,8 @@ func init() {
 			Description: "the error Data Part is {\"code\":…,\"message\":…} without the error wrapper"},
 		Toggle{ID: SIErrorCodeUppercase, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.47"},
 			Description: "condition codes are written in uppercase (INPUT_INVALID)"},
-		Toggle{ID: SIErrorExtraTextPart, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.46a"},
-			Description: "error status Messages carry a text part besides the error Data Part"},
+		Toggle{ID: SIErrorTwoDataParts, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.46a"},
+			Description: "error status Messages carry a second Data Part ({\"detail\": …}) besides the error Data Part"},
 		Toggle{ID: SIErrorSingleGenericCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.52b"},
 			Description: "every condition is reported with code input_invalid"},
 		Toggle{ID: SIGetTaskPartialResult, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.43b"},

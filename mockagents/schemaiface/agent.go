@@ -126,6 +126,22 @@ type Options struct {
 	// keyword whose meaning differs). "dialect: schema language and version"; the draft fixes no dialect, and
 	// "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects."
 	Draft07Propose bool
+	// ErrorTextPart: a refusal's final status Message carries a human-readable Text Part beside its one error Data
+	// Part. "the Task's final status Message MUST contain exactly one Data Part whose data value has this form"
+	// counts Data Parts.
+	ErrorTextPart bool
+	// NoRecords: evaluate_resource_condition publishes no supporting record and its output carries an empty
+	// reference list. Records are carried "when present"; "This document does not mandate a common property name
+	// or reference structure within every domain output."
+	NoRecords bool
+	// ResolutionMediaType: every Schema Reference's resolution also says "media_type": "application/schema+json"
+	// (no locator: the schema is still inline). The prose forbids "an external schema locator in place of the
+	// embedded content", not other members.
+	ResolutionMediaType bool
+	// CurrentNamedURI: evaluate_resource_condition's output schema_uri ends in a segment named current
+	// (urn:example:resource-condition:output:current) while its version is exact. A schema_uri is an identity;
+	// the assembler "MUST select an exact version and digest", which it does.
+	CurrentNamedURI bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -152,6 +168,11 @@ func OptionsOf(set sabotage.Set) Options {
 		OneOfOperations:    set.On(sabotage.SILatOneOfOperations),
 		NestedConstraints:  set.On(sabotage.SILatNestedConstraints),
 		Draft07Propose:     set.On(sabotage.SILatDraft07Dialect),
+
+		ErrorTextPart:       set.On(sabotage.SILatErrorTextPart),
+		NoRecords:           set.On(sabotage.SILatNoRecords),
+		ResolutionMediaType: set.On(sabotage.SILatResolutionMediaType),
+		CurrentNamedURI:     set.On(sabotage.SILatCurrentNamedURI),
 	}
 }
 
@@ -227,6 +248,9 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 	if a.opt.OneOfOperations && s.SkillID == skillManage {
 		editSchema(&s.Input, oneOfOperations)
 	}
+	if a.opt.NoRecords && s.SkillID == skillEvaluate {
+		editSchema(&s.Output, func(m map[string]any) { delete(obj(m, "properties", "supporting_record_refs"), "minItems") })
+	}
 	if a.opt.NestedConstraints && s.SkillID == skillMeasure {
 		editSchema(&s.Input, nestConstraintsSchema)
 		editSchema(&s.Output, renameOutputSchema)
@@ -281,6 +305,10 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 		})
 		sk.digest = interfaceDigest(sk.doc)
 	}
+	if a.opt.ResolutionMediaType || (a.opt.CurrentNamedURI && s.SkillID == skillEvaluate) {
+		sk.doc = editJSON(sk.doc, func(m map[string]any) { a.latitudeRefs(s.SkillID, m) })
+		sk.digest = interfaceDigest(sk.doc)
+	}
 	sk.published = a.sabotagePublished(s, sk.doc)
 	sk.cardDigest = interfaceDigest(sk.published)
 	if s.SkillID == skillPropose {
@@ -329,3 +357,23 @@ func (a *agent) skill(id string) *skill { return a.skills[id] }
 
 var _ = a2a.StateCompleted
 var _ = json.Valid
+
+// latitudeRefs edits a published document's Schema References for the latitudes that touch them (after
+// validation, as Draft07Propose does: the schemas themselves are unchanged).
+func (a *agent) latitudeRefs(skillID string, m map[string]any) {
+	refs := []map[string]any{obj(m, "input_schema"), obj(m, "output_schema")}
+	recs, _ := m["supporting_record_schemas"].([]any)
+	for _, r := range recs {
+		if rm, ok := r.(map[string]any); ok {
+			refs = append(refs, obj(rm, "schema_reference"))
+		}
+	}
+	if a.opt.ResolutionMediaType {
+		for _, r := range refs {
+			obj(r, "resolution")["media_type"] = "application/schema+json"
+		}
+	}
+	if a.opt.CurrentNamedURI && skillID == skillEvaluate {
+		obj(m, "output_schema")["schema_uri"] = "urn:example:resource-condition:output:current"
+	}
+}

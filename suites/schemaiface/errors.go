@@ -225,7 +225,9 @@ func registerErrors(e *harness.Env) {
 		out = append(out, s.describeSkill(cl, false, modeSync, "extconf_no_such_skill", "describe_skill of an unadvertised skill").ans)
 		return out
 	}
-	spec(e, "SI-9.46a", "a refused Task's final status Message holds exactly one part, a Data Part", func(w *harness.W) {
+	// "the Task's final status Message MUST contain exactly one Data Part whose data value has this form": the count
+	// is of Data Parts; a Text Part beside it (a human-readable message) is contained too and is not a Data Part.
+	spec(e, "SI-9.46a", "a refused Task's final status Message holds exactly one Data Part (other kinds of part may sit beside it)", func(w *harness.W) {
 		s := open(w, "SI-9.46a")
 		n := 0
 		for _, an := range mistakes(s, "SI-9.46a") {
@@ -234,7 +236,7 @@ func registerErrors(e *harness.Env) {
 			}
 			n++
 			m := an.task.Status.Message
-			w.Negative(m != nil && len(m.Parts) == 1 && len(m.Parts[0].Data) > 0, "the final status Message holds one Data Part ("+an.ex.Note+")",
+			w.Negative(m != nil && len(dataParts(m.Parts)) == 1, "the final status Message holds exactly one Data Part ("+an.ex.Note+")",
 				statusSummary(an.task), an.ex)
 		}
 		w.Check(n > 0, "refusals made through a Task", "none", s.cardEx)
@@ -415,3 +417,14 @@ func headerHas(h http.Header, s string) bool {
 }
 
 func stringsContains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// dataParts returns the Data Parts among parts (Text and File Parts are left out).
+func dataParts(parts []a2a.Part) []a2a.Part {
+	var out []a2a.Part
+	for _, p := range parts {
+		if len(p.Data) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,35 @@
+package schemaiface_test
+
+import (
+	"testing"
+
+	mock "github.com/extconf/extconf/mockagents/schemaiface"
+)
+
+// Latitude si.lat.error-text-part: "the Task's final status Message MUST contain exactly one Data Part whose data
+// value has this form" counts Data Parts; a human-readable Text Part beside the error Data Part failed SI-9.46a and
+// SI-4.1a (issue #40).
+func TestLatitudeErrorTextPart(t *testing.T) {
+	latitude(t, mock.Options{ErrorTextPart: true}, "SI-9.46a", "SI-4.1a", "SI-9.46b")
+}
+
+// Latitude si.lat.no-records: records are carried "when present", and the document "does not mandate a common
+// property name or reference structure": an output with an empty reference list and no record failed SI-8.15 and
+// SI-9.40 (issue #40).
+func TestLatitudeNoRecords(t *testing.T) {
+	latitude(t, mock.Options{NoRecords: true}, "SI-8.15", "SI-9.40")
+}
+
+// Latitude si.lat.resolution-media-type: a media_type member beside the inline schema is no "external schema
+// locator in place of the embedded content"; it failed SI-7.5 and SI-12.1 while SI-6.14 and SI-8.1 passed the same
+// document (issue #40).
+func TestLatitudeResolutionMediaType(t *testing.T) {
+	latitude(t, mock.Options{ResolutionMediaType: true}, "SI-7.5", "SI-12.1", "SI-6.14", "SI-8.1")
+}
+
+// Latitude si.lat.current-named-uri: a schema_uri whose last segment is current, with an exact version, failed
+// SI-11.3b; the sentence binds the version and digest the assembler selects (issue #40).
+func TestLatitudeCurrentNamedURI(t *testing.T) {
+	latitude(t, mock.Options{CurrentNamedURI: true}, "SI-11.3b", "SI-11.3a")
+}
+
