@@ -125,7 +125,7 @@ func init() {
 			Permits:     `"The names, structures, and semantics of transmitted constraints are defined by the domain-specific input schema rather than by this framework"`,
 			Description: "measure_link_bandwidth nests its constraints (/constraints/scope, /constraints/window/seconds) and shows them as /measured_scope, /aggregation_window_seconds in its output"},
 		Latitude{ID: SILatDraft07Dialect, Documents: []string{"schema-interface"},
-			Permits:     `"dialect: schema language and version" (the draft fixes no dialect) and "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects": rows that must compile a schema in a dialect the harness holds no meta-schema for are blocked, naming it`,
+			Permits:     `"dialect: schema language and version" (the draft fixes no dialect) and "The only schema content a validator may use from outside resolution.schema is a locally trusted copy of the meta-schema identified by the Schema Reference's dialect": the harness holds 2020-12, 2019-09 and draft-07 and compiles and derives from each`,
 			Description: "propose_remediation's Schema References declare the draft-07 dialect"},
 		Latitude{ID: SILatErrorTextPart, Documents: []string{"schema-interface"},
 			Permits:     `"the Task's final status Message MUST contain exactly one Data Part whose data value has this form" counts Data Parts; a Text Part is not one`,

@@ -123,9 +123,12 @@ type Options struct {
 	// constraints are defined by the domain-specific input schema rather than by this framework."
 	NestedConstraints bool
 	// Draft07Propose: propose_remediation's Schema References declare the draft-07 dialect (its schemas use no
-	// keyword whose meaning differs). "dialect: schema language and version"; the draft fixes no dialect, and
-	// "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects."
+	// keyword whose meaning differs). "dialect: schema language and version"; the draft fixes no dialect, and a
+	// validator may use "a locally trusted copy of the meta-schema identified by the Schema Reference's dialect".
 	Draft07Propose bool
+	// ProposeDialect, when set, is the dialect propose_remediation's Schema References declare instead (tests of a
+	// dialect the harness holds no meta-schema for; not a latitude).
+	ProposeDialect string
 	// ErrorTextPart: a refusal's final status Message carries a human-readable Text Part beside its one error Data
 	// Part. "the Task's final status Message MUST contain exactly one Data Part whose data value has this form"
 	// counts Data Parts.
@@ -296,11 +299,15 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 			sk.input = compileWithoutFormat(s.Input)
 		}
 	}
-	if a.opt.Draft07Propose && s.SkillID == skillPropose {
-		// Validated under 2020-12 above (the same schemas); published declaring draft-07.
+	if (a.opt.Draft07Propose || a.opt.ProposeDialect != "") && s.SkillID == skillPropose {
+		// Validated under 2020-12 above (the same schemas); published declaring another dialect.
+		dialect := "http://json-schema.org/draft-07/schema#"
+		if a.opt.ProposeDialect != "" {
+			dialect = a.opt.ProposeDialect
+		}
 		sk.doc = editJSON(sk.doc, func(m map[string]any) {
 			for _, k := range []string{"input_schema", "output_schema"} {
-				obj(m, k)["dialect"] = "http://json-schema.org/draft-07/schema#"
+				obj(m, k)["dialect"] = dialect
 			}
 		})
 		sk.digest = interfaceDigest(sk.doc)

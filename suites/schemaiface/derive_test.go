@@ -122,10 +122,10 @@ func TestOperatorMemberWinsOverDerived(t *testing.T) {
 }
 
 // Arguments are derived only when they validate against input_schema: a skill whose schema is in a dialect the
-// harness holds no meta-schema for (si.lat.draft07-dialect) gets none, so it takes no part in the authorization
-// modes derived either; nothing fails.
+// harness holds no meta-schema for (draft-04) gets none, so it takes no part in the authorization modes derived
+// either; nothing fails.
 func TestDeriveArgumentsNotWithoutAValidator(t *testing.T) {
-	rows, _ := harnesstest.Run(t, mock.StartWith(mock.Options{Draft07Propose: true}), sabotage.Set{}, credentialsOnly, "schema-interface",
+	rows, _ := harnesstest.Run(t, mock.StartWith(mock.Options{ProposeDialect: "http://json-schema.org/draft-04/schema#"}), sabotage.Set{}, credentialsOnly, "schema-interface",
 		harness.Options{Suites: []harness.Suite{schemaiface.Suite()}, Seed: 1})
 	for id := range agentRows() {
 		if r := rows[id]; r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {

@@ -32,4 +32,3 @@ func TestLatitudeResolutionMediaType(t *testing.T) {
 func TestLatitudeCurrentNamedURI(t *testing.T) {
 	latitude(t, mock.Options{CurrentNamedURI: true}, "SI-11.3b", "SI-11.3a")
 }
-
