@@ -14,7 +14,6 @@ import (
 
 // constraintPointer is the input member an unsatisfiable case of each kind varies when the profile's members do
 // not show it (the case and the satisfiable arguments differ in no listed member).
-var constraintPointer = map[string]string{"window": "/window_seconds", "scope": "/scope", "unit": "/unit", "freshness": "/max_age_seconds"}
 
 // varied returns the constraint members (instance pointers) whose value differs between the satisfiable arguments
 // and an unsatisfiable case.
@@ -27,9 +26,6 @@ func varied(members []string, satisfiable, unsat json.RawMessage, kind string) [
 		if okx != oky || string(mustJSON(x)) != string(mustJSON(y)) {
 			out = append(out, p)
 		}
-	}
-	if len(out) == 0 {
-		out = []string{constraintPointer[kind]}
 	}
 	return out
 }
@@ -171,6 +167,12 @@ func registerGated(e *harness.Env) {
 		ok := satisfied(s, "SI-8.11b")
 		res, _ := resultOf(ok.task, c.Skill)
 		in := decodeTree(c.Satisfiable)
+		if len(c.Reflects) == 0 {
+			// Which output member shows a constraint honoured is the domain schema's business ("The names,
+			// structures, and semantics of transmitted constraints are defined by the domain-specific input
+			// schema"): without the operator's constraints.reflects only the refused half is graded.
+			w.Note("the honoured half (a completed task reflecting the constraint) needs constraints.reflects; graded: constraints the agent cannot honour are not completed")
+		}
 		for _, p := range sortedKeys(anyStrMap(c.Reflects)) {
 			q := c.Reflects[p]
 			want, asked := resolve(in, p)
@@ -199,7 +201,14 @@ func registerGated(e *harness.Env) {
 				// Honoured when every constraint member this request varies shows the requested value in the
 				// output member the profile maps it to.
 				res, _ := resultOf(an.task, c.Skill)
-				for _, p := range varied(c.Members, c.Satisfiable, args, cs.kind) {
+				ps := varied(c.Members, c.Satisfiable, args, cs.kind)
+				if len(ps) == 0 {
+					w.Blocked("the task completed, and constraints.unsatisfiable." + cs.kind + " varies no member listed in constraints.members, so nothing shows whether the constraint was honoured: list the member it varies")
+				}
+				if len(c.Reflects) == 0 {
+					w.Blocked("the task completed a request with a " + cs.kind + " constraint the agent cannot honour; whether the output honours it is the domain's (\"The names, structures, and semantics of transmitted constraints are defined by the domain-specific input schema\"): state constraints.reflects, the output member that shows it")
+				}
+				for _, p := range ps {
 					q, mapped := c.Reflects[p]
 					want, _ := resolve(decodeTree(args), p)
 					got, has := resolve(res, q)

@@ -1,9 +1,12 @@
 package schemaiface_test
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/extconf/extconf/harness"
 	mock "github.com/extconf/extconf/mockagents/schemaiface"
+	"github.com/extconf/extconf/sabotage"
 )
 
 // Latitude si.lat.error-text-part: "the Task's final status Message MUST contain exactly one Data Part whose data
@@ -31,4 +34,14 @@ func TestLatitudeResolutionMediaType(t *testing.T) {
 // SI-11.3b; the sentence binds the version and digest the assembler selects (issue #40).
 func TestLatitudeCurrentNamedURI(t *testing.T) {
 	latitude(t, mock.Options{CurrentNamedURI: true}, "SI-11.3b", "SI-11.3a")
+}
+
+// SI-8.11b with only credentials: the derivation no longer assumes that an output member of a constraint's name
+// reflects it (issue #40: an invented echo); the row grades the refused half and says what the honoured half needs.
+func TestConstraintEchoNotDerived(t *testing.T) {
+	rows, _ := run(t, sabotage.Set{}, credentialsOnly)
+	r := rows["SI-8.11b"]
+	if r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, "needs constraints.reflects") {
+		t.Errorf("SI-8.11b: %s (%s), want executed-pass noting the honoured half needs constraints.reflects", r.Verdict, r.Detail)
+	}
 }
