@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/harnesstest"
 	mock "github.com/extconf/extconf/mockagents/schemaiface"
 	"github.com/extconf/extconf/sabotage"
+	"github.com/extconf/extconf/suites/schemaiface"
 )
 
 // Latitude si.lat.error-text-part: "the Task's final status Message MUST contain exactly one Data Part whose data
@@ -43,5 +45,23 @@ func TestConstraintEchoNotDerived(t *testing.T) {
 	r := rows["SI-8.11b"]
 	if r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, "needs constraints.reflects") {
 		t.Errorf("SI-8.11b: %s (%s), want executed-pass noting the honoured half needs constraints.reflects", r.Verdict, r.Detail)
+	}
+}
+
+// SI-9.11 never sends a made-up request to an execute-mode skill (issue #40: it sent {} to every advertised skill):
+// with only credentials, manage_resource (execute, no arguments known) gets no invocation from the row, and the
+// row says what its invocation half needs.
+func TestBindingRowSendsNoMadeUpExecuteRequest(t *testing.T) {
+	set := sabotage.Set{}
+	rows, res := harnesstest.Run(t, mock.Start, set, credentialsOnly, "schema-interface", harness.Options{
+		Suites: []harness.Suite{schemaiface.Suite()}, Sabotage: set, Seed: 1, Rows: []string{"SI-9.11"}})
+	r := rows["SI-9.11"]
+	if r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, "needs arguments.manage_resource") {
+		t.Errorf("SI-9.11: %s (%s), want executed-pass noting the execute skill's invocation half", r.Verdict, r.Detail)
+	}
+	for _, ex := range res.Exchanges {
+		if strings.Contains(ex.Note, "freshly advertised binding of manage_resource") {
+			t.Errorf("SI-9.11 invoked the execute-mode skill with a made-up request: %s", ex.Note)
+		}
 	}
 }
