@@ -32,6 +32,7 @@ const (
 	SILatNoRecords           ID = "si.lat.no-records"
 	SILatResolutionMediaType ID = "si.lat.resolution-media-type"
 	SILatCurrentNamedURI     ID = "si.lat.current-named-uri"
+	SILatNestingInArguments  ID = "si.lat.nesting-in-arguments"
 
 	TermsLatThirdPartyHost      ID = "terms.lat.third-party-host"
 	TermsLatInPlaceChange       ID = "terms.lat.in-place-change"
@@ -139,6 +140,9 @@ func init() {
 		Latitude{ID: SILatCurrentNamedURI, Documents: []string{"schema-interface"},
 			Permits:     `"the document assembler MUST select an exact version and digest; it MUST NOT substitute a mutable latest value": a schema_uri is an identity, and its version stays exact`,
 			Description: "evaluate_resource_condition's output schema_uri is urn:example:resource-condition:output:current with version 1.0"},
+		Latitude{ID: SILatNestingInArguments, Documents: []string{"schema-interface"},
+			Permits:     `"An implementation MUST enforce limits on schema size, nesting, reference depth, …, payload size" says not where a request's nesting is counted`,
+			Description: "the nesting limit is counted on the request's arguments only; message and part metadata may nest freely"},
 
 		Latitude{ID: TermsLatThirdPartyHost, Documents: []string{"terms"},
 			Permits:     `terms §8: "url SHOULD live under an authority the card's publisher controls" (a SHOULD) and "A proposal hosted elsewhere adds that host to the set of parties who can make verification fail, though never to the set who can forge terms"`,

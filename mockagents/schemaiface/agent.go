@@ -145,6 +145,9 @@ type Options struct {
 	// (urn:example:resource-condition:output:current) while its version is exact. A schema_uri is an identity;
 	// the assembler "MUST select an exact version and digest", which it does.
 	CurrentNamedURI bool
+	// NestingInArguments: the nesting limit is counted on the request's arguments only (metadata may nest
+	// freely). "An implementation MUST enforce limits on … nesting" says not where a request's nesting is counted.
+	NestingInArguments bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -176,6 +179,7 @@ func OptionsOf(set sabotage.Set) Options {
 		NoRecords:           set.On(sabotage.SILatNoRecords),
 		ResolutionMediaType: set.On(sabotage.SILatResolutionMediaType),
 		CurrentNamedURI:     set.On(sabotage.SILatCurrentNamedURI),
+		NestingInArguments:  set.On(sabotage.SILatNestingInArguments),
 	}
 }
 

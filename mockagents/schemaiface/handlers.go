@@ -96,7 +96,7 @@ func (a *agent) limits(k *call) *a2atest.Reply {
 	switch {
 	case len(b) > LimitPayloadBytes && !a.set.On(sabotage.SIAgentNoPayloadLimit):
 		msg = "the request exceeds the payload size limit"
-	case nesting(b) > LimitNesting && !a.set.On(sabotage.SIAgentNoNestingLimit):
+	case a.nestingOf(k, b) > LimitNesting && !a.set.On(sabotage.SIAgentNoNestingLimit):
 		msg = "the request exceeds the nesting limit"
 	default:
 		return nil
@@ -271,3 +271,23 @@ func detail(path, keyword, msg string) map[string]any {
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+// nestingOf is the nesting the agent counts: the whole Message, or (NestingInArguments) only the arguments of the
+// request object, plus the levels above them in the Message, so both count against the same limit.
+func (a *agent) nestingOf(k *call, b []byte) int {
+	if !a.opt.NestingInArguments {
+		return nesting(b)
+	}
+	for _, p := range k.req.Message.Parts {
+		var req struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if len(p.Data) > 0 && json.Unmarshal(p.Data, &req) == nil && len(req.Arguments) > 0 {
+			return nesting(req.Arguments) + argumentsLevel
+		}
+	}
+	return 0
+}
+
+// argumentsLevel is how deep the arguments object sits in a Message (message, parts, part, data, arguments).
+const argumentsLevel = 4

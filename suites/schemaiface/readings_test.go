@@ -65,3 +65,9 @@ func TestBindingRowSendsNoMadeUpExecuteRequest(t *testing.T) {
 		}
 	}
 }
+
+// Latitude si.lat.nesting-in-arguments: "MUST enforce limits on … nesting" says not where a request's nesting is
+// counted; an agent counting only its arguments failed SI-12.2i, whose probe nested message metadata only (issue #40).
+func TestLatitudeNestingInArguments(t *testing.T) {
+	latitude(t, mock.Options{NestingInArguments: true}, "SI-12.2i", "SI-12.3a")
+}
