@@ -148,6 +148,9 @@ type Options struct {
 	// NestingInArguments: the nesting limit is counted on the request's arguments only (metadata may nest
 	// freely). "An implementation MUST enforce limits on … nesting" says not where a request's nesting is counted.
 	NestingInArguments bool
+	// InProgressReply (tests only, not a latitude: A2A 1.0 makes SendMessage wait) answers SendMessage with the task
+	// still in TASK_STATE_WORKING and keeps the finished task for GetTask (a2atest.Options.InProgressReply).
+	InProgressReply bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -202,7 +205,7 @@ func start(set sabotage.Set, o Options) (roles map[string]string, cfg target.Con
 			"POST /control/approve": a.controlApprove,
 			"POST /control/revoke":  a.controlRevoke,
 		},
-	}, crosscut.Options(set, "schema-interface", a2atest.Options{TLS: true}))
+	}, crosscut.Options(set, "schema-interface", a2atest.Options{TLS: true, InProgressReply: o.InProgressReply}))
 	if err != nil {
 		return nil, cfg, nil, err
 	}

@@ -71,3 +71,19 @@ func TestBindingRowSendsNoMadeUpExecuteRequest(t *testing.T) {
 func TestLatitudeNestingInArguments(t *testing.T) {
 	latitude(t, mock.Options{NestingInArguments: true}, "SI-12.2i", "SI-12.3a")
 }
+
+// A SendMessage reply whose task is still in progress (as if returnImmediately had been asked) is followed with
+// GetTask until it settles, so no row grades the WORKING snapshot (issue #40: such replies were never polled).
+func TestInProgressReplyIsFollowed(t *testing.T) {
+	set := sabotage.Set{}
+	rows, _ := harnesstest.Run(t, mock.StartWith(mock.Options{InProgressReply: true}), set, nil, "schema-interface",
+		harness.Options{Suites: []harness.Suite{schemaiface.Suite()}, Sabotage: set, Seed: 1})
+	for id := range agentRows() {
+		if r := rows[id]; r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
+			t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
+		}
+	}
+	if r := rows["SI-9.38a"]; r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, "followed with GetTask") {
+		t.Errorf("SI-9.38a: %s (%s), want executed-pass noting the task was followed", r.Verdict, r.Detail)
+	}
+}
