@@ -13,6 +13,8 @@ const (
 	SIApprovalRemembered                ID = "si.approval-remembered"
 	SIApprovalUnenforced                ID = "si.approval-unenforced"
 	SIAuthnFailureNoCode                ID = "si.authn-failure-no-code"
+	SIPreTaskErrorNoCode                ID = "si.pre-task-error-no-code"
+	SIOutputRefsNotArtifactID           ID = "si.output-refs-not-artifact-id"
 	SIAuthnSkipped                      ID = "si.authn-skipped"
 	SIAuthnSkippedOneSkill              ID = "si.authn-skipped-one-skill"
 	SIAuthzBypassedByValidRequest       ID = "si.authz-bypassed-by-valid-request"
@@ -142,6 +144,10 @@ func init() {
 			Description: "after one approved delete the principal is treated as approved for every later delete"},
 		Toggle{ID: SIApprovalUnenforced, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.8"},
 			Description: "deletes that need approval proceed without it"},
+		Toggle{ID: SIPreTaskErrorNoCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.48b"},
+			Description: "the 401 refusing an unauthenticated caller carries only the A2A ErrorInfo (UNAUTHENTICATED), no condition code"},
+		Toggle{ID: SIOutputRefsNotArtifactID, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-6.15"},
+			Description: "supporting-record Artifacts get artifactIds (rec-<n>) the output's references never name"},
 		Toggle{ID: SIAuthnFailureNoCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-12.8a"},
 			Description: "authentication failures are answered 401 UNAUTHENTICATED naming the condition input_invalid instead of authorization_failed"},
 		Toggle{ID: SIAuthnSkipped, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7a", "SI-12.5a"},

@@ -318,7 +318,11 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 			primary.Parts = append(primary.Parts, parts...)
 			continue
 		}
-		recs = append(recs, a2a.Artifact{ArtifactID: r.id, Name: name, Parts: parts})
+		id := r.id
+		if on(sabotage.SIOutputRefsNotArtifactID) {
+			id = fmt.Sprintf("rec-%d", len(recs)+1)
+		}
+		recs = append(recs, a2a.Artifact{ArtifactID: id, Name: name, Parts: parts})
 	}
 	arts := append([]a2a.Artifact{primary}, recs...)
 	if on(sabotage.SIInvokeDuplicateResultArtifact) {

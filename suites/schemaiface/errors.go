@@ -295,6 +295,28 @@ func registerErrors(e *harness.Env) {
 			w.Negative(ok && an.msg == nil, "a refusal is a rejected/failed Task or the binding's error, not a successful result ("+an.ex.Note+")", an.describe(), an.ex)
 		}
 	})
+	// "… and SHOULD expose the same machine-readable code when that binding permits it": both bindings permit it
+	// (a JSON-RPC error's data, a google.rpc.Status's details), so a binding error naming no condition is the
+	// advisory finding; a plain HTTP refusal without a body is one too.
+	spec(e, "SI-9.48b", "errors raised before a Task exists expose the machine-readable condition in the binding's error", func(w *harness.W) {
+		s := open(w, "SI-9.48b")
+		p, args := s.primary()
+		negs := mistakes(s, "SI-9.48b")
+		if h, ok := s.e.Target.Config.PrincipalOf(docID, "A"); ok && h.Header != "" {
+			negs = append(negs, s.send(s.e.Client, false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)), "invocation without a credential"))
+		}
+		n := 0
+		for _, an := range negs {
+			if an.task != nil || an.msg != nil || (an.bindErr == nil && !an.httpRefusal()) {
+				continue // refused through a Task (graded by SI-9.46a/b), or not refused
+			}
+			n++
+			w.Check(an.code() != "", "the binding error exposes the condition ("+an.ex.Note+")", an.describe(), an.ex)
+		}
+		if n == 0 {
+			w.Inapplicable("every refusal the run provoked came through a Task: no error was raised before task creation")
+		}
+	})
 	spec(e, "SI-9.54a", "an invocation carrying a stale binding is reported as interface_mismatch", func(w *harness.W) {
 		s, an := staleBinding(w, "SI-9.54a")
 		s.refused("SI-9.54a", an, skiface.InterfaceMismatch, "the stale binding")

@@ -267,6 +267,31 @@ func registerInvoke(e *harness.Env) {
 			_ = n
 		})
 	}
+	// "An output that depends on a supporting record SHOULD reference that record's task-scoped A2A artifactId
+	// rather than duplicate its content": no property is mandated, so any string of the result naming the record's
+	// artifactId is a reference, and a copy is the record's value found inside the result.
+	spec(e, "SI-6.15", "the primary result references its supporting records by artifactId and embeds no copy", func(w *harness.W) {
+		s := open(w, "SI-6.15")
+		n := 0
+		for _, r := range s.completedRuns("SI-6.15") {
+			d := s.doc("SI-6.15", r.skill)
+			res, _ := resultOf(r.ans.task, r.skill)
+			strs := map[string]bool{}
+			stringsIn(res, strs)
+			for _, rec := range records(r.ans.task, r.skill, kinds(d.tree)) {
+				n++
+				w.Check(strs[rec.ArtifactID], r.skill+" ("+r.how+"): the result references record "+rec.ArtifactID+" by its artifactId",
+					clip(string(mustJSON(res)), 300), r.ans.ex)
+				if len(rec.Parts) > 0 {
+					w.Check(!embeds(res, decodeTree(rec.Parts[0].Data)), r.skill+" ("+r.how+"): the result embeds no copy of record "+rec.ArtifactID,
+						clip(string(mustJSON(res)), 300), r.ans.ex)
+				}
+			}
+		}
+		if n == 0 {
+			w.Inapplicable("no valid invocation produced a supporting-record Artifact")
+		}
+	})
 	separate("SI-8.15", "supporting records are published in Artifacts separate from the primary result")
 	separate("SI-9.40", "each supporting record is carried in its own Artifact")
 	spec(e, "SI-9.42", "no supporting-record Artifact is named after the selected skill_id", func(w *harness.W) {
@@ -363,4 +388,34 @@ func undecided(w *harness.W, vs []skiface.Violation) {
 		}
 	}
 	w.Blocked("the harness could not decide validity within its own limits: " + vs[0].Message)
+}
+
+// embeds reports whether v holds rec (an object or array, compared by value) anywhere below its root.
+func embeds(v, rec any) bool {
+	if _, ok := rec.(map[string]any); !ok {
+		return false // a scalar record value is indistinguishable from an ordinary output value
+	}
+	want := string(mustJSON(rec))
+	var walk func(x any, root bool) bool
+	walk = func(x any, root bool) bool {
+		if !root && string(mustJSON(x)) == want {
+			return true
+		}
+		switch t := x.(type) {
+		case map[string]any:
+			for _, c := range t {
+				if walk(c, false) {
+					return true
+				}
+			}
+		case []any:
+			for _, c := range t {
+				if walk(c, false) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v, true)
 }
