@@ -14,6 +14,7 @@ const (
 	SIApprovalUnenforced                ID = "si.approval-unenforced"
 	SIAuthnFailureNoCode                ID = "si.authn-failure-no-code"
 	SIPreTaskErrorNoCode                ID = "si.pre-task-error-no-code"
+	SILimitTaskCanceled                 ID = "si.limit-task-canceled"
 	SIOutputRefsNotArtifactID           ID = "si.output-refs-not-artifact-id"
 	SIAuthnSkipped                      ID = "si.authn-skipped"
 	SIAuthnSkippedOneSkill              ID = "si.authn-skipped-one-skill"
@@ -144,6 +145,8 @@ func init() {
 			Description: "after one approved delete the principal is treated as approved for every later delete"},
 		Toggle{ID: SIApprovalUnenforced, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.8"},
 			Description: "deletes that need approval proceed without it"},
+		Toggle{ID: SILimitTaskCanceled, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.51c"},
+			Description: "a request over the nesting limit is refused through a Task ending TASK_STATE_CANCELED (not REJECTED) with resource_limit_exceeded"},
 		Toggle{ID: SIPreTaskErrorNoCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.48b"},
 			Description: "the 401 refusing an unauthenticated caller carries only the A2A ErrorInfo (UNAUTHENTICATED), no condition code"},
 		Toggle{ID: SIOutputRefsNotArtifactID, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-6.15"},

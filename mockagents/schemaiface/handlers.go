@@ -93,17 +93,29 @@ func requestObject(m a2a.Message) (map[string]any, string, bool) {
 func (a *agent) limits(k *call) *a2atest.Reply {
 	b := mustJSON(k.req.Message)
 	var msg string
+	var asTask bool
 	switch {
 	case len(b) > LimitPayloadBytes && !a.set.On(sabotage.SIAgentNoPayloadLimit):
 		msg = "the request exceeds the payload size limit"
 	case a.nestingOf(k, b) > LimitNesting && !a.set.On(sabotage.SIAgentNoNestingLimit):
-		msg = "the request exceeds the nesting limit"
+		// The nesting limit is refused through a Task, checked before acceptance: "A resource_limit_exceeded
+		// condition uses TASK_STATE_REJECTED when the limit is checked before acceptance" (the payload limit stays
+		// a binding error, so both ways of refusing are shown).
+		msg, asTask = "the request exceeds the nesting limit", true
 	default:
 		return nil
 	}
 	code := skiface.ResourceLimitExceeded
 	if a.set.On(sabotage.SILimitReportedAsInputInvalid) {
 		code = skiface.InputInvalid
+	}
+	if asTask && !a.set.On(sabotage.SIPreTaskErrorAsMessage) {
+		state := a2a.StateRejected
+		if a.set.On(sabotage.SILimitTaskCanceled) {
+			state = a2a.StateCanceled
+		}
+		r := a.fail(k, state, code, msg, nil)
+		return &r
 	}
 	if a.set.On(sabotage.SIPreTaskErrorAsMessage) {
 		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, code, msg, nil)}}}

@@ -149,7 +149,8 @@ func TestCredentialsOnlyLatitudesFailNothing(t *testing.T) {
 		t.Run(string(l.ID), func(t *testing.T) {
 			rows, _ := run(t, sabotage.MustParse(l.ID), credentialsOnly)
 			for id := range agentRows() {
-				if r := rows[id]; r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
+				// a latitude that declines a SHOULD is an advisory finding, not a failure (as the falsification gate reads it)
+				if r := rows[id]; (r.Verdict == harness.ExecutedFail && !r.Advisory) || r.Verdict == harness.NotTested {
 					t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
 				}
 			}

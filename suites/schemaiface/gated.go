@@ -419,6 +419,39 @@ func registerGated(e *harness.Env) {
 			}
 		})
 	}
+	// "A resource_limit_exceeded condition uses TASK_STATE_REJECTED when the limit is checked before acceptance and
+	// TASK_STATE_FAILED when the limit is reached during processing": when the limit is checked is not visible, so
+	// either state passes; a refusal before any task (a binding error) has no state to grade.
+	spec(e, "SI-9.51c", "a limit refusal made through a Task ends it REJECTED or FAILED", func(w *harness.W) {
+		s := open(w, "SI-9.51c")
+		l := s.prof.Limits
+		w.Need("limits", l != nil && (l.PayloadBytes > 0 || l.NestingDepth > 0), "the target's payload size or nesting limit, a skill and its arguments")
+		s.note("limits")
+		en, _ := s.entry(l.Skill)
+		cl := s.client("A")
+		plain := s.send(cl, false, modeSync, message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, l.Arguments)), "the limits' request, nothing added")
+		w.Control(plain.state() == a2a.StateCompleted, "the request the limit probes build on is processed", plain.describe(), plain.ex)
+		var overs []*answer
+		if l.PayloadBytes > 0 {
+			overs = append(overs, s.send(cl, false, modeSync, padded(en, l.Arguments, l.Pad, l.PayloadBytes+4096), fmt.Sprintf("a request of about %d bytes", l.PayloadBytes+4096)))
+		}
+		if l.NestingDepth > 0 {
+			for _, c := range nestingCarriers {
+				overs = append(overs, s.send(cl, false, modeSync, nestedVia(c, en, l.Arguments, l.NestingDepth+8), fmt.Sprintf("%s nested %d deep", c, l.NestingDepth+8)))
+			}
+		}
+		n := 0
+		for _, an := range overs {
+			if an.task == nil || an.code() != skiface.ResourceLimitExceeded {
+				continue
+			}
+			n++
+			w.Negative(an.state() == a2a.StateRejected || an.state() == a2a.StateFailed, "a Task refused with resource_limit_exceeded ends TASK_STATE_REJECTED or TASK_STATE_FAILED ("+an.ex.Note+")", an.describe(), an.ex)
+		}
+		if n == 0 {
+			w.Inapplicable("no request over the limit was refused through a Task with resource_limit_exceeded (refusals came before any task, or carried no such condition: SI-12.3a grades the condition)")
+		}
+	})
 	limits("SI-12.2h", "the agent enforces a payload size limit", func(w *harness.W, an *answer, what string) {
 		// Any refusal enforces the limit: a rejected/failed Task, the binding's error, or an HTTP 4xx such as 413
 		// Content Too Large (RFC 9110 §15.5.14) before any task exists.

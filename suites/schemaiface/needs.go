@@ -42,7 +42,7 @@ func (document) Needs() []harness.Need {
 		// params.skills does not list. It blocks only when every skill is listed, which no static table can know.
 		{Member: "limits.payloadBytes", What: "the target's payload size limit, a skill, its arguments and the string member to lengthen", Rows: []string{"SI-12.2h"}},
 		{Member: "limits.nestingDepth", What: "the target's nesting limit, a skill and its arguments", Rows: []string{"SI-12.2i"}},
-		{Member: "limits", What: "the target's payload size or nesting limit, a skill and its arguments", Rows: []string{"SI-12.3a"}},
+		{Member: "limits", What: "the target's payload size or nesting limit, a skill and its arguments", Rows: []string{"SI-12.3a", "SI-9.51c"}},
 		{Member: "revocation", What: "a permitted request, a revoke hook, a request the revocation forbids", Rows: []string{"SI-12.6", "SI-12.7c"}},
 	}
 }
