@@ -17,22 +17,23 @@ const (
 	ACLatUniformRefusal   ID = "ac.lat.uniform-refusal-before-resolve"
 	ACLatRVariety         ID = "ac.lat.r-alphabet-variety"
 
-	SILatExtraMembers        ID = "si.lat.document-extra-members"
-	SILatUpperReasons        ID = "si.lat.upper-case-reasons"
-	SILatECMAPatterns        ID = "si.lat.ecma-patterns"
-	SILatCodelessPreTask     ID = "si.lat.codeless-pre-task"
-	SILatAuthorizeFirst      ID = "si.lat.authorize-before-validate"
-	SILatStatus413           ID = "si.lat.payload-413"
-	SILatDescribeRefusedB    ID = "si.lat.describe-refused-to-b"
-	SILatSummaryArtifact     ID = "si.lat.summary-artifact"
-	SILatOneOfOperations     ID = "si.lat.oneof-operations"
-	SILatNestedConstraints   ID = "si.lat.nested-constraints"
-	SILatDraft07Dialect      ID = "si.lat.draft07-dialect"
-	SILatErrorTextPart       ID = "si.lat.error-text-part"
-	SILatNoRecords           ID = "si.lat.no-records"
-	SILatResolutionMediaType ID = "si.lat.resolution-media-type"
-	SILatCurrentNamedURI     ID = "si.lat.current-named-uri"
-	SILatNestingInArguments  ID = "si.lat.nesting-in-arguments"
+	SILatExtraMembers            ID = "si.lat.document-extra-members"
+	SILatUpperReasons            ID = "si.lat.upper-case-reasons"
+	SILatECMAPatterns            ID = "si.lat.ecma-patterns"
+	SILatCodelessPreTask         ID = "si.lat.codeless-pre-task"
+	SILatAuthorizeFirst          ID = "si.lat.authorize-before-validate"
+	SILatStatus413               ID = "si.lat.payload-413"
+	SILatDescribeRefusedB        ID = "si.lat.describe-refused-to-b"
+	SILatSummaryArtifact         ID = "si.lat.summary-artifact"
+	SILatOneOfOperations         ID = "si.lat.oneof-operations"
+	SILatNestedConstraints       ID = "si.lat.nested-constraints"
+	SILatDraft07Dialect          ID = "si.lat.draft07-dialect"
+	SILatErrorTextPart           ID = "si.lat.error-text-part"
+	SILatNoRecords               ID = "si.lat.no-records"
+	SILatResolutionMediaType     ID = "si.lat.resolution-media-type"
+	SILatCurrentNamedURI         ID = "si.lat.current-named-uri"
+	SILatNestingInArguments      ID = "si.lat.nesting-in-arguments"
+	SILatEmbeddedDialectFragment ID = "si.lat.embedded-dialect-fragment"
 
 	TermsLatThirdPartyHost      ID = "terms.lat.third-party-host"
 	TermsLatInPlaceChange       ID = "terms.lat.in-place-change"
@@ -143,6 +144,9 @@ func init() {
 		Latitude{ID: SILatNestingInArguments, Documents: []string{"schema-interface"},
 			Permits:     `"An implementation MUST enforce limits on schema size, nesting, reference depth, …, payload size" says not where a request's nesting is counted`,
 			Description: "the nesting limit is counted on the request's arguments only; message and part metadata may nest freely"},
+		Latitude{ID: SILatEmbeddedDialectFragment, Documents: []string{"schema-interface"},
+			Permits:     `"Embedded schema resources MUST use that same dialect": "https://json-schema.org/draft/2020-12/schema#" and the dialect without the empty fragment name the same meta-schema`,
+			Description: "manage_resource's embedded schema resource declares $schema with an empty fragment while the Schema Reference's dialect has none"},
 
 		Latitude{ID: TermsLatThirdPartyHost, Documents: []string{"terms"},
 			Permits:     `terms §8: "url SHOULD live under an authority the card's publisher controls" (a SHOULD) and "A proposal hosted elsewhere adds that host to the set of parties who can make verification fail, though never to the set who can forge terms"`,

@@ -148,6 +148,10 @@ type Options struct {
 	// NestingInArguments: the nesting limit is counted on the request's arguments only (metadata may nest
 	// freely). "An implementation MUST enforce limits on … nesting" says not where a request's nesting is counted.
 	NestingInArguments bool
+	// EmbeddedDialectFragment: manage_resource's embedded schema resource declares "$schema" as the Schema
+	// Reference's dialect with an empty fragment ("…/2020-12/schema#"). "Embedded schema resources MUST use that
+	// same dialect": an empty fragment names the same resource.
+	EmbeddedDialectFragment bool
 	// InProgressReply (tests only, not a latitude: A2A 1.0 makes SendMessage wait) answers SendMessage with the task
 	// still in TASK_STATE_WORKING and keeps the finished task for GetTask (a2atest.Options.InProgressReply).
 	InProgressReply bool
@@ -183,6 +187,8 @@ func OptionsOf(set sabotage.Set) Options {
 		ResolutionMediaType: set.On(sabotage.SILatResolutionMediaType),
 		CurrentNamedURI:     set.On(sabotage.SILatCurrentNamedURI),
 		NestingInArguments:  set.On(sabotage.SILatNestingInArguments),
+
+		EmbeddedDialectFragment: set.On(sabotage.SILatEmbeddedDialectFragment),
 	}
 }
 
@@ -257,6 +263,11 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 	a.sabotageSource(&s)
 	if a.opt.OneOfOperations && s.SkillID == skillManage {
 		editSchema(&s.Input, oneOfOperations)
+	}
+	if a.opt.EmbeddedDialectFragment && s.SkillID == skillManage {
+		editSchema(&s.Input, func(m map[string]any) {
+			obj(m, "$defs", "common")["$schema"] = skiface.Dialect2020 + "#"
+		})
 	}
 	if a.opt.NoRecords && s.SkillID == skillEvaluate {
 		editSchema(&s.Output, func(m map[string]any) { delete(obj(m, "properties", "supporting_record_refs"), "minItems") })

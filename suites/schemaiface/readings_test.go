@@ -87,3 +87,9 @@ func TestInProgressReplyIsFollowed(t *testing.T) {
 		t.Errorf("SI-9.38a: %s (%s), want executed-pass noting the task was followed", r.Verdict, r.Detail)
 	}
 }
+
+// Latitude si.lat.embedded-dialect-fragment: an embedded resource's "$schema" with an empty fragment is the
+// Schema Reference's dialect; SI-6.10 compared exact strings while compilation stripped the fragment (issue #40).
+func TestLatitudeEmbeddedDialectFragment(t *testing.T) {
+	latitude(t, mock.Options{EmbeddedDialectFragment: true}, "SI-6.10", "SI-6.7")
+}
