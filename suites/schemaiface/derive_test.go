@@ -36,8 +36,9 @@ func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
 			blocked++
 		}
 	}
-	if blocked > 20 {
-		t.Errorf("%d agent rows blocked with only credentials, want at most 20", blocked)
+	// 20 under issue #18; SI-10.1 now blocks on failedInitSkill, which only the operator knows (issue #40).
+	if blocked > 21 {
+		t.Errorf("%d agent rows blocked with only credentials, want at most 21", blocked)
 	}
 	for id, want := range map[string]string{
 		"SI-4.1a":  "arguments.evaluate_resource_condition derived: the draft's worked example",
