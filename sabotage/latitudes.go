@@ -17,17 +17,23 @@ const (
 	ACLatUniformRefusal   ID = "ac.lat.uniform-refusal-before-resolve"
 	ACLatRVariety         ID = "ac.lat.r-alphabet-variety"
 
-	SILatExtraMembers      ID = "si.lat.document-extra-members"
-	SILatUpperReasons      ID = "si.lat.upper-case-reasons"
-	SILatECMAPatterns      ID = "si.lat.ecma-patterns"
-	SILatCodelessPreTask   ID = "si.lat.codeless-pre-task"
-	SILatAuthorizeFirst    ID = "si.lat.authorize-before-validate"
-	SILatStatus413         ID = "si.lat.payload-413"
-	SILatDescribeRefusedB  ID = "si.lat.describe-refused-to-b"
-	SILatSummaryArtifact   ID = "si.lat.summary-artifact"
-	SILatOneOfOperations   ID = "si.lat.oneof-operations"
-	SILatNestedConstraints ID = "si.lat.nested-constraints"
-	SILatDraft07Dialect    ID = "si.lat.draft07-dialect"
+	SILatExtraMembers            ID = "si.lat.document-extra-members"
+	SILatUpperReasons            ID = "si.lat.upper-case-reasons"
+	SILatECMAPatterns            ID = "si.lat.ecma-patterns"
+	SILatCodelessPreTask         ID = "si.lat.codeless-pre-task"
+	SILatAuthorizeFirst          ID = "si.lat.authorize-before-validate"
+	SILatStatus413               ID = "si.lat.payload-413"
+	SILatDescribeRefusedB        ID = "si.lat.describe-refused-to-b"
+	SILatSummaryArtifact         ID = "si.lat.summary-artifact"
+	SILatOneOfOperations         ID = "si.lat.oneof-operations"
+	SILatNestedConstraints       ID = "si.lat.nested-constraints"
+	SILatDraft07Dialect          ID = "si.lat.draft07-dialect"
+	SILatErrorTextPart           ID = "si.lat.error-text-part"
+	SILatNoRecords               ID = "si.lat.no-records"
+	SILatResolutionMediaType     ID = "si.lat.resolution-media-type"
+	SILatCurrentNamedURI         ID = "si.lat.current-named-uri"
+	SILatNestingInArguments      ID = "si.lat.nesting-in-arguments"
+	SILatEmbeddedDialectFragment ID = "si.lat.embedded-dialect-fragment"
 
 	TermsLatThirdPartyHost      ID = "terms.lat.third-party-host"
 	TermsLatInPlaceChange       ID = "terms.lat.in-place-change"
@@ -121,8 +127,26 @@ func init() {
 			Permits:     `"The names, structures, and semantics of transmitted constraints are defined by the domain-specific input schema rather than by this framework"`,
 			Description: "measure_link_bandwidth nests its constraints (/constraints/scope, /constraints/window/seconds) and shows them as /measured_scope, /aggregation_window_seconds in its output"},
 		Latitude{ID: SILatDraft07Dialect, Documents: []string{"schema-interface"},
-			Permits:     `"dialect: schema language and version" (the draft fixes no dialect) and "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects": rows that must compile a schema in a dialect the harness holds no meta-schema for are blocked, naming it`,
+			Permits:     `"dialect: schema language and version" (the draft fixes no dialect) and "The only schema content a validator may use from outside resolution.schema is a locally trusted copy of the meta-schema identified by the Schema Reference's dialect": the harness holds 2020-12, 2019-09 and draft-07 and compiles and derives from each`,
 			Description: "propose_remediation's Schema References declare the draft-07 dialect"},
+		Latitude{ID: SILatErrorTextPart, Documents: []string{"schema-interface"},
+			Permits:     `"the Task's final status Message MUST contain exactly one Data Part whose data value has this form" counts Data Parts; a Text Part is not one`,
+			Description: "refusals' final status Messages carry a human-readable Text Part before the one error Data Part"},
+		Latitude{ID: SILatNoRecords, Documents: []string{"schema-interface"},
+			Permits:     `"Each supporting record, when present, MUST be carried in a separate Artifact"; "This document does not mandate a common property name or reference structure within every domain output"`,
+			Description: "evaluate_resource_condition publishes no supporting record; its output's supporting_record_refs is an empty list"},
+		Latitude{ID: SILatResolutionMediaType, Documents: []string{"schema-interface"},
+			Permits:     `"They MUST NOT contain an external schema locator in place of the embedded content": a media type beside the inline schema locates nothing`,
+			Description: "every Schema Reference's resolution also carries \"media_type\": \"application/schema+json\""},
+		Latitude{ID: SILatCurrentNamedURI, Documents: []string{"schema-interface"},
+			Permits:     `"the document assembler MUST select an exact version and digest; it MUST NOT substitute a mutable latest value": a schema_uri is an identity, and its version stays exact`,
+			Description: "evaluate_resource_condition's output schema_uri is urn:example:resource-condition:output:current with version 1.0"},
+		Latitude{ID: SILatNestingInArguments, Documents: []string{"schema-interface"},
+			Permits:     `"An implementation MUST enforce limits on schema size, nesting, reference depth, …, payload size" says not where a request's nesting is counted`,
+			Description: "the nesting limit is counted on the request's arguments only; message and part metadata may nest freely"},
+		Latitude{ID: SILatEmbeddedDialectFragment, Documents: []string{"schema-interface"},
+			Permits:     `"Embedded schema resources MUST use that same dialect": "https://json-schema.org/draft/2020-12/schema#" and the dialect without the empty fragment name the same meta-schema`,
+			Description: "manage_resource's embedded schema resource declares $schema with an empty fragment while the Schema Reference's dialect has none"},
 
 		Latitude{ID: TermsLatThirdPartyHost, Documents: []string{"terms"},
 			Permits:     `terms §8: "url SHOULD live under an authority the card's publisher controls" (a SHOULD) and "A proposal hosted elsewhere adds that host to the set of parties who can make verification fail, though never to the set who can forge terms"`,

@@ -13,6 +13,9 @@ const (
 	SIApprovalRemembered                ID = "si.approval-remembered"
 	SIApprovalUnenforced                ID = "si.approval-unenforced"
 	SIAuthnFailureNoCode                ID = "si.authn-failure-no-code"
+	SIPreTaskErrorNoCode                ID = "si.pre-task-error-no-code"
+	SILimitTaskCanceled                 ID = "si.limit-task-canceled"
+	SIOutputRefsNotArtifactID           ID = "si.output-refs-not-artifact-id"
 	SIAuthnSkipped                      ID = "si.authn-skipped"
 	SIAuthnSkippedOneSkill              ID = "si.authn-skipped-one-skill"
 	SIAuthzBypassedByValidRequest       ID = "si.authz-bypassed-by-valid-request"
@@ -73,7 +76,7 @@ const (
 	SIDocumentKindEqualsSkillID         ID = "si.document-kind-equals-skill-id"
 	SIErrorCodeTopLevel                 ID = "si.error-code-top-level"
 	SIErrorCodeUppercase                ID = "si.error-code-uppercase"
-	SIErrorExtraTextPart                ID = "si.error-extra-text-part"
+	SIErrorTwoDataParts                 ID = "si.error-two-data-parts"
 	SIErrorSingleGenericCode            ID = "si.error-single-generic-code"
 	SIGetTaskPartialResult              ID = "si.gettask-partial-result"
 	SIInitOpaqueFallback                ID = "si.init-opaque-fallback"
@@ -142,6 +145,12 @@ func init() {
 			Description: "after one approved delete the principal is treated as approved for every later delete"},
 		Toggle{ID: SIApprovalUnenforced, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.8"},
 			Description: "deletes that need approval proceed without it"},
+		Toggle{ID: SILimitTaskCanceled, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.51c"},
+			Description: "a request over the nesting limit is refused through a Task ending TASK_STATE_CANCELED (not REJECTED) with resource_limit_exceeded"},
+		Toggle{ID: SIPreTaskErrorNoCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.48b"},
+			Description: "the 401 refusing an unauthenticated caller carries only the A2A ErrorInfo (UNAUTHENTICATED), no condition code"},
+		Toggle{ID: SIOutputRefsNotArtifactID, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-6.15"},
+			Description: "supporting-record Artifacts get artifactIds (rec-<n>) the output's references never name"},
 		Toggle{ID: SIAuthnFailureNoCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-12.8a"},
 			Description: "authentication failures are answered 401 UNAUTHENTICATED naming the condition input_invalid instead of authorization_failed"},
 		Toggle{ID: SIAuthnSkipped, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-8.7a", "SI-12.5a"},
@@ -264,8 +273,8 @@ func init() {
 			Description: "the error Data Part is {\"code\":…,\"message\":…} without the error wrapper"},
 		Toggle{ID: SIErrorCodeUppercase, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.47"},
 			Description: "condition codes are written in uppercase (INPUT_INVALID)"},
-		Toggle{ID: SIErrorExtraTextPart, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.46a"},
-			Description: "error status Messages carry a text part besides the error Data Part"},
+		Toggle{ID: SIErrorTwoDataParts, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.46a"},
+			Description: "error status Messages carry a second Data Part ({\"detail\": …}) besides the error Data Part"},
 		Toggle{ID: SIErrorSingleGenericCode, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.52b"},
 			Description: "every condition is reported with code input_invalid"},
 		Toggle{ID: SIGetTaskPartialResult, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.43b"},

@@ -295,7 +295,21 @@ func (s *Server) opSend(w http.ResponseWriter, c *Ctx, b binding, params json.Ra
 		applyHistoryLength(&t, conf.HistoryLength)
 	}
 	rep.Task = &t
+	if s.opts.InProgressReply && !streaming && isTerminal(t.Status.State) {
+		early := cloneTask(&t)
+		early.Status = a2a.TaskStatus{State: a2a.StateWorking, Timestamp: t.Status.Timestamp}
+		early.Artifacts = nil
+		rep.Task = &early
+	}
 	s.respond(w, c, b, rep, streaming)
+}
+
+func isTerminal(state string) bool {
+	switch state {
+	case a2a.StateCompleted, a2a.StateFailed, a2a.StateCanceled, a2a.StateRejected:
+		return true
+	}
+	return false
 }
 
 // fillMessage returns a copy of an agent's reply Message with what the agent left empty filled in: messageId,

@@ -90,6 +90,12 @@ type Options struct {
 	// Plain401 writes every 401 of an A2A operation (the core's own and any Reply with HTTPStatus 401) as a plain-text
 	// body with WWW-Authenticate (RFC 7235 §3.1) and no JSON.
 	Plain401 bool
+
+	// Not a latitude (A2A 1.0 makes SendMessage wait for a terminal or interrupted state unless the client asks
+	// returnImmediately): InProgressReply answers a non-streaming SendMessage whose reply is a terminal Task with
+	// a copy in TASK_STATE_WORKING without artifacts, storing the terminal task for GetTask, as if the client had
+	// asked returnImmediately. Tests use it to show a suite follows the task instead of grading the reply.
+	InProgressReply bool
 }
 
 // Limits of the core.

@@ -123,9 +123,38 @@ type Options struct {
 	// constraints are defined by the domain-specific input schema rather than by this framework."
 	NestedConstraints bool
 	// Draft07Propose: propose_remediation's Schema References declare the draft-07 dialect (its schemas use no
-	// keyword whose meaning differs). "dialect: schema language and version"; the draft fixes no dialect, and
-	// "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects."
+	// keyword whose meaning differs). "dialect: schema language and version"; the draft fixes no dialect, and a
+	// validator may use "a locally trusted copy of the meta-schema identified by the Schema Reference's dialect".
 	Draft07Propose bool
+	// ProposeDialect, when set, is the dialect propose_remediation's Schema References declare instead (tests of a
+	// dialect the harness holds no meta-schema for; not a latitude).
+	ProposeDialect string
+	// ErrorTextPart: a refusal's final status Message carries a human-readable Text Part beside its one error Data
+	// Part. "the Task's final status Message MUST contain exactly one Data Part whose data value has this form"
+	// counts Data Parts.
+	ErrorTextPart bool
+	// NoRecords: evaluate_resource_condition publishes no supporting record and its output carries an empty
+	// reference list. Records are carried "when present"; "This document does not mandate a common property name
+	// or reference structure within every domain output."
+	NoRecords bool
+	// ResolutionMediaType: every Schema Reference's resolution also says "media_type": "application/schema+json"
+	// (no locator: the schema is still inline). The prose forbids "an external schema locator in place of the
+	// embedded content", not other members.
+	ResolutionMediaType bool
+	// CurrentNamedURI: evaluate_resource_condition's output schema_uri ends in a segment named current
+	// (urn:example:resource-condition:output:current) while its version is exact. A schema_uri is an identity;
+	// the assembler "MUST select an exact version and digest", which it does.
+	CurrentNamedURI bool
+	// NestingInArguments: the nesting limit is counted on the request's arguments only (metadata may nest
+	// freely). "An implementation MUST enforce limits on … nesting" says not where a request's nesting is counted.
+	NestingInArguments bool
+	// EmbeddedDialectFragment: manage_resource's embedded schema resource declares "$schema" as the Schema
+	// Reference's dialect with an empty fragment ("…/2020-12/schema#"). "Embedded schema resources MUST use that
+	// same dialect": an empty fragment names the same resource.
+	EmbeddedDialectFragment bool
+	// InProgressReply (tests only, not a latitude: A2A 1.0 makes SendMessage wait) answers SendMessage with the task
+	// still in TASK_STATE_WORKING and keeps the finished task for GetTask (a2atest.Options.InProgressReply).
+	InProgressReply bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -152,6 +181,14 @@ func OptionsOf(set sabotage.Set) Options {
 		OneOfOperations:    set.On(sabotage.SILatOneOfOperations),
 		NestedConstraints:  set.On(sabotage.SILatNestedConstraints),
 		Draft07Propose:     set.On(sabotage.SILatDraft07Dialect),
+
+		ErrorTextPart:       set.On(sabotage.SILatErrorTextPart),
+		NoRecords:           set.On(sabotage.SILatNoRecords),
+		ResolutionMediaType: set.On(sabotage.SILatResolutionMediaType),
+		CurrentNamedURI:     set.On(sabotage.SILatCurrentNamedURI),
+		NestingInArguments:  set.On(sabotage.SILatNestingInArguments),
+
+		EmbeddedDialectFragment: set.On(sabotage.SILatEmbeddedDialectFragment),
 	}
 }
 
@@ -174,7 +211,7 @@ func start(set sabotage.Set, o Options) (roles map[string]string, cfg target.Con
 			"POST /control/approve": a.controlApprove,
 			"POST /control/revoke":  a.controlRevoke,
 		},
-	}, crosscut.Options(set, "schema-interface", a2atest.Options{TLS: true}))
+	}, crosscut.Options(set, "schema-interface", a2atest.Options{TLS: true, InProgressReply: o.InProgressReply}))
 	if err != nil {
 		return nil, cfg, nil, err
 	}
@@ -227,6 +264,14 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 	if a.opt.OneOfOperations && s.SkillID == skillManage {
 		editSchema(&s.Input, oneOfOperations)
 	}
+	if a.opt.EmbeddedDialectFragment && s.SkillID == skillManage {
+		editSchema(&s.Input, func(m map[string]any) {
+			obj(m, "$defs", "common")["$schema"] = skiface.Dialect2020 + "#"
+		})
+	}
+	if a.opt.NoRecords && s.SkillID == skillEvaluate {
+		editSchema(&s.Output, func(m map[string]any) { delete(obj(m, "properties", "supporting_record_refs"), "minItems") })
+	}
 	if a.opt.NestedConstraints && s.SkillID == skillMeasure {
 		editSchema(&s.Input, nestConstraintsSchema)
 		editSchema(&s.Output, renameOutputSchema)
@@ -272,13 +317,21 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 			sk.input = compileWithoutFormat(s.Input)
 		}
 	}
-	if a.opt.Draft07Propose && s.SkillID == skillPropose {
-		// Validated under 2020-12 above (the same schemas); published declaring draft-07.
+	if (a.opt.Draft07Propose || a.opt.ProposeDialect != "") && s.SkillID == skillPropose {
+		// Validated under 2020-12 above (the same schemas); published declaring another dialect.
+		dialect := "http://json-schema.org/draft-07/schema#"
+		if a.opt.ProposeDialect != "" {
+			dialect = a.opt.ProposeDialect
+		}
 		sk.doc = editJSON(sk.doc, func(m map[string]any) {
 			for _, k := range []string{"input_schema", "output_schema"} {
-				obj(m, k)["dialect"] = "http://json-schema.org/draft-07/schema#"
+				obj(m, k)["dialect"] = dialect
 			}
 		})
+		sk.digest = interfaceDigest(sk.doc)
+	}
+	if a.opt.ResolutionMediaType || (a.opt.CurrentNamedURI && s.SkillID == skillEvaluate) {
+		sk.doc = editJSON(sk.doc, func(m map[string]any) { a.latitudeRefs(s.SkillID, m) })
 		sk.digest = interfaceDigest(sk.doc)
 	}
 	sk.published = a.sabotagePublished(s, sk.doc)
@@ -329,3 +382,23 @@ func (a *agent) skill(id string) *skill { return a.skills[id] }
 
 var _ = a2a.StateCompleted
 var _ = json.Valid
+
+// latitudeRefs edits a published document's Schema References for the latitudes that touch them (after
+// validation, as Draft07Propose does: the schemas themselves are unchanged).
+func (a *agent) latitudeRefs(skillID string, m map[string]any) {
+	refs := []map[string]any{obj(m, "input_schema"), obj(m, "output_schema")}
+	recs, _ := m["supporting_record_schemas"].([]any)
+	for _, r := range recs {
+		if rm, ok := r.(map[string]any); ok {
+			refs = append(refs, obj(rm, "schema_reference"))
+		}
+	}
+	if a.opt.ResolutionMediaType {
+		for _, r := range refs {
+			obj(r, "resolution")["media_type"] = "application/schema+json"
+		}
+	}
+	if a.opt.CurrentNamedURI && skillID == skillEvaluate {
+		obj(m, "output_schema")["schema_uri"] = "urn:example:resource-condition:output:current"
+	}
+}

@@ -78,7 +78,9 @@ func (a *agent) unauthenticated(c *a2atest.Ctx) *a2atest.Reply {
 	if a.set.On(sabotage.SIAuthnFailureNoCode) {
 		code = skiface.InputInvalid // (toggle id kept) the refusal names another condition
 	}
-	infos = append(infos, a2atest.ErrorInfo{Type: a2atest.ErrorInfoType, Reason: a.reason(code), Domain: URI})
+	if !a.set.On(sabotage.SIPreTaskErrorNoCode) {
+		infos = append(infos, a2atest.ErrorInfo{Type: a2atest.ErrorInfoType, Reason: a.reason(code), Domain: URI})
+	}
 	return &a2atest.Reply{Err: &a2a.RPCError{Code: a2atest.CodeUnauthenticated, Message: msg, Data: mustJSON(infos)},
 		HTTPStatus: http.StatusUnauthorized}
 }

@@ -120,6 +120,13 @@ func (a *agent) evaluate(args map[string]any) *outcome {
 	if a.set.On(sabotage.SIRecordBadDateTime) {
 		rec["observed_at"] = "2026-08-11T12:00:01"
 	}
+	if a.opt.NoRecords {
+		return &outcome{
+			result: map[string]any{"result": verdict, "observed_value": observed, "unit": unit,
+				"supporting_record_refs": []any{}},
+			partial: map[string]any{"result": verdict},
+		}
+	}
 	return &outcome{
 		result: map[string]any{"result": verdict, "observed_value": observed, "unit": unit,
 			"supporting_record_refs": []any{"observation-7"}},

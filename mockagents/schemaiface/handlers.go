@@ -93,17 +93,29 @@ func requestObject(m a2a.Message) (map[string]any, string, bool) {
 func (a *agent) limits(k *call) *a2atest.Reply {
 	b := mustJSON(k.req.Message)
 	var msg string
+	var asTask bool
 	switch {
 	case len(b) > LimitPayloadBytes && !a.set.On(sabotage.SIAgentNoPayloadLimit):
 		msg = "the request exceeds the payload size limit"
-	case nesting(b) > LimitNesting && !a.set.On(sabotage.SIAgentNoNestingLimit):
-		msg = "the request exceeds the nesting limit"
+	case a.nestingOf(k, b) > LimitNesting && !a.set.On(sabotage.SIAgentNoNestingLimit):
+		// The nesting limit is refused through a Task, checked before acceptance: "A resource_limit_exceeded
+		// condition uses TASK_STATE_REJECTED when the limit is checked before acceptance" (the payload limit stays
+		// a binding error, so both ways of refusing are shown).
+		msg, asTask = "the request exceeds the nesting limit", true
 	default:
 		return nil
 	}
 	code := skiface.ResourceLimitExceeded
 	if a.set.On(sabotage.SILimitReportedAsInputInvalid) {
 		code = skiface.InputInvalid
+	}
+	if asTask && !a.set.On(sabotage.SIPreTaskErrorAsMessage) {
+		state := a2a.StateRejected
+		if a.set.On(sabotage.SILimitTaskCanceled) {
+			state = a2a.StateCanceled
+		}
+		r := a.fail(k, state, code, msg, nil)
+		return &r
 	}
 	if a.set.On(sabotage.SIPreTaskErrorAsMessage) {
 		return &a2atest.Reply{Message: &a2a.Message{Role: a2a.RoleAgent, Parts: []a2a.Part{errorPart(a, code, msg, nil)}}}
@@ -271,3 +283,23 @@ func detail(path, keyword, msg string) map[string]any {
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+// nestingOf is the nesting the agent counts: the whole Message, or (NestingInArguments) only the arguments of the
+// request object, plus the levels above them in the Message, so both count against the same limit.
+func (a *agent) nestingOf(k *call, b []byte) int {
+	if !a.opt.NestingInArguments {
+		return nesting(b)
+	}
+	for _, p := range k.req.Message.Parts {
+		var req struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if len(p.Data) > 0 && json.Unmarshal(p.Data, &req) == nil && len(req.Arguments) > 0 {
+			return nesting(req.Arguments) + argumentsLevel
+		}
+	}
+	return 0
+}
+
+// argumentsLevel is how deep the arguments object sits in a Message (message, parts, part, data, arguments).
+const argumentsLevel = 4

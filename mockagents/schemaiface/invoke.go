@@ -278,7 +278,10 @@ func (a *agent) fail(k *call, state, code, msg string, details []any) a2atest.Re
 		msg += " (request credential: " + k.c.R.Header.Get("Authorization") + ")"
 	}
 	parts := []a2a.Part{errorPart(a, code, msg, details)}
-	if a.set.On(sabotage.SIErrorExtraTextPart) {
+	if a.set.On(sabotage.SIErrorTwoDataParts) {
+		parts = append(parts, a2a.Part{Data: mustJSON(map[string]any{"detail": msg})})
+	}
+	if a.opt.ErrorTextPart {
 		parts = append([]a2a.Part{a2a.TextPart(msg)}, parts...)
 	}
 	t := k.task(state, nil)
@@ -315,7 +318,11 @@ func (a *agent) complete(k *call, sk *skill, out *outcome) a2atest.Reply {
 			primary.Parts = append(primary.Parts, parts...)
 			continue
 		}
-		recs = append(recs, a2a.Artifact{ArtifactID: r.id, Name: name, Parts: parts})
+		id := r.id
+		if on(sabotage.SIOutputRefsNotArtifactID) {
+			id = fmt.Sprintf("rec-%d", len(recs)+1)
+		}
+		recs = append(recs, a2a.Artifact{ArtifactID: id, Name: name, Parts: parts})
 	}
 	arts := append([]a2a.Artifact{primary}, recs...)
 	if on(sabotage.SIInvokeDuplicateResultArtifact) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -141,7 +142,7 @@ func compileSR(sr SchemaReference, lim Limits, o compileOpts, step string) (*Com
 		return nil, errf(InterfaceInvalid, step, "/resolution/schema", "resolution.schema is absent: version 1.0 carries the schema inline")
 	}
 	if !trustedDialect(sr.Dialect) && !o.allowOtherDialect {
-		return nil, errf(InterfaceInvalid, step, "/dialect", "dialect %q has no locally trusted meta-schema (only %s)", sr.Dialect, Dialect2020)
+		return nil, errf(InterfaceInvalid, step, "/dialect", "dialect %q has no locally trusted meta-schema (2020-12, 2019-09, draft-07)", sr.Dialect)
 	}
 	if !o.noSizeLimit && len(raw) > lim.MaxSchemaBytes {
 		return nil, errf(ResourceLimitExceeded, step, "/resolution/schema", "the inline schema is %d bytes, over the schema size limit", len(raw))
@@ -191,7 +192,7 @@ func compileSR(sr SchemaReference, lim Limits, o compileOpts, step string) (*Com
 	}
 
 	budget := &patternBudget{}
-	sch, err := compileLib(doc, o, lim.CompileTimeout, budget)
+	sch, err := compileLib(doc, draftOf(sr.Dialect), o, lim.CompileTimeout, budget)
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) {
@@ -250,9 +251,24 @@ func (m *memo) put(k memoKey, e memoEntry) {
 	m.m[k] = e
 }
 
-// trustedDialect reports whether dialect names the 2020-12 meta-schema (with or without an empty fragment).
-func trustedDialect(dialect string) bool {
-	return dialect == Dialect2020 || dialect == Dialect2020+"#"
+// trustedDialect reports whether dialect names a meta-schema this package holds a locally trusted copy of (the
+// validator library's embedded 2020-12, 2019-09 and draft-07 meta-schemas), with or without an empty fragment.
+// "dialect: schema language and version" fixes no dialect; "The only schema content a validator may use from
+// outside resolution.schema is a locally trusted copy of the meta-schema identified by the Schema Reference's
+// dialect."
+func trustedDialect(dialect string) bool { return draftOf(dialect) != nil }
+
+// trustedDialects maps a dialect URI (no fragment) to the validator library's draft.
+var trustedDialects = map[string]*jsonschema.Draft{
+	Dialect2020: jsonschema.Draft2020,
+	"https://json-schema.org/draft/2019-09/schema": jsonschema.Draft2019,
+	"http://json-schema.org/draft-07/schema":       jsonschema.Draft7,
+	"https://json-schema.org/draft-07/schema":      jsonschema.Draft7,
+}
+
+// draftOf returns the draft a trusted dialect names, or nil.
+func draftOf(dialect string) *jsonschema.Draft {
+	return trustedDialects[strings.TrimSuffix(dialect, "#")]
 }
 
 // rootURL is where an inline schema without its own absolute $id lives; .invalid never resolves.
@@ -269,9 +285,12 @@ type fetchLoader struct{ fetch func(string) (any, error) }
 
 func (l fetchLoader) Load(u string) (any, error) { return l.fetch(u) }
 
-func compileLib(doc any, o compileOpts, timeout time.Duration, budget *patternBudget) (*jsonschema.Schema, error) {
+func compileLib(doc any, draft *jsonschema.Draft, o compileOpts, timeout time.Duration, budget *patternBudget) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
+	if draft == nil { // an untrusted dialect compiled on request (a sabotaged client): read as 2020-12
+		draft = jsonschema.Draft2020
+	}
+	c.DefaultDraft(draft)
 	c.UseRegexpEngine(compileECMA(budget))
 	registerFormats(c)
 	if o.fetch != nil {

@@ -124,7 +124,8 @@ func newECMA(s string) (*ecmaRegexp, error) {
 	return r, nil
 }
 
-// TrustedDialect reports whether this package holds a locally trusted meta-schema for dialect (2020-12 only).
+// TrustedDialect reports whether this package holds a locally trusted meta-schema for dialect (2020-12, 2019-09,
+// draft-07).
 // Which dialects a client trusts is its policy ("A client agent applies policy for trusted publishers, schema
 // identities, digests, versions, and dialects"), not a property of the agent.
 func TrustedDialect(dialect string) bool { return trustedDialect(dialect) }

@@ -69,14 +69,9 @@ func (ag *Agent) constraints(skill string, doc map[string]any, base json.RawMess
 	}
 	var cons *consProfile
 	if len(unsat) > 0 {
-		cons = &consProfile{Skill: skill, Members: members, Satisfiable: base, Unsatisfiable: unsat, Reflects: Reflects{}}
-		// The output member of the same name shows a constraint honoured (an echo at the same pointer).
-		outProps, _ := outputSchemaOf(doc)["properties"].(map[string]any)
-		for _, m := range members {
-			if _, ok := outProps[jsonptr.Unescape(strings.TrimPrefix(m, "/"))]; ok {
-				cons.Reflects[m] = m
-			}
-		}
+		// No output member is assumed to reflect a constraint (an output member of the same name may mean
+		// something else): which one shows it honoured is the operator's constraints.reflects.
+		cons = &consProfile{Skill: skill, Members: members, Satisfiable: base, Unsatisfiable: unsat}
 		if firstTyped != "" {
 			ps, _ := props[firstTyped].(map[string]any)
 			if bad := withMember(base, firstTyped, wrongTypeValue(ps)); len(in.Validate(bad)) > 0 {
@@ -161,11 +156,4 @@ func wrongTypeValue(ps map[string]any) any {
 		return "extconf-not-enumerated"
 	}
 	return nil
-}
-
-func outputSchemaOf(doc map[string]any) map[string]any {
-	out, _ := doc["output_schema"].(map[string]any)
-	res, _ := out["resolution"].(map[string]any)
-	m, _ := res["schema"].(map[string]any)
-	return m
 }

@@ -36,8 +36,9 @@ func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
 			blocked++
 		}
 	}
-	if blocked > 20 {
-		t.Errorf("%d agent rows blocked with only credentials, want at most 20", blocked)
+	// 20 under issue #18; SI-10.1 now blocks on failedInitSkill, which only the operator knows (issue #40).
+	if blocked > 21 {
+		t.Errorf("%d agent rows blocked with only credentials, want at most 21", blocked)
 	}
 	for id, want := range map[string]string{
 		"SI-4.1a":  "arguments.evaluate_resource_condition derived: the draft's worked example",
@@ -122,10 +123,10 @@ func TestOperatorMemberWinsOverDerived(t *testing.T) {
 }
 
 // Arguments are derived only when they validate against input_schema: a skill whose schema is in a dialect the
-// harness holds no meta-schema for (si.lat.draft07-dialect) gets none, so it takes no part in the authorization
-// modes derived either; nothing fails.
+// harness holds no meta-schema for (draft-04) gets none, so it takes no part in the authorization modes derived
+// either; nothing fails.
 func TestDeriveArgumentsNotWithoutAValidator(t *testing.T) {
-	rows, _ := harnesstest.Run(t, mock.StartWith(mock.Options{Draft07Propose: true}), sabotage.Set{}, credentialsOnly, "schema-interface",
+	rows, _ := harnesstest.Run(t, mock.StartWith(mock.Options{ProposeDialect: "http://json-schema.org/draft-04/schema#"}), sabotage.Set{}, credentialsOnly, "schema-interface",
 		harness.Options{Suites: []harness.Suite{schemaiface.Suite()}, Seed: 1})
 	for id := range agentRows() {
 		if r := rows[id]; r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
@@ -149,7 +150,8 @@ func TestCredentialsOnlyLatitudesFailNothing(t *testing.T) {
 		t.Run(string(l.ID), func(t *testing.T) {
 			rows, _ := run(t, sabotage.MustParse(l.ID), credentialsOnly)
 			for id := range agentRows() {
-				if r := rows[id]; r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
+				// a latitude that declines a SHOULD is an advisory finding, not a failure (as the falsification gate reads it)
+				if r := rows[id]; (r.Verdict == harness.ExecutedFail && !r.Advisory) || r.Verdict == harness.NotTested {
 					t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
 				}
 			}

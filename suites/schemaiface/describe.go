@@ -285,7 +285,18 @@ func registerDescribe(e *harness.Env) {
 			w.Check(d.problem == "" && d.tree["skill_version"] == en.SkillVersion,
 				"describe_skill("+en.SkillID+") serves the advertised skill_version "+en.SkillVersion,
 				firstNonEmpty(d.problem, fmt.Sprintf("skill_version %#v", d.tree["skill_version"])), d.ans.ex)
-			an := s.send(cl, false, modeSync, message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, nil)), "invocation with the freshly advertised binding of "+en.SkillID)
+			// The binding is compared "Before validating arguments or invoking domain logic", so any answer but
+			// interface_mismatch shows it accepted. An execute-mode skill never gets a made-up request (it "may
+			// cause an operational side effect"): it is invoked only with arguments the run holds.
+			args, known := s.arguments(en.SkillID)
+			if !known {
+				if m := defaultMode(d.tree); m != "observe_only" && m != "recommend_only" {
+					w.Note("the invocation half for " + en.SkillID + " (default_mode " + firstNonEmpty(m, "unknown") + ") needs arguments." + en.SkillID + ": an execute skill never gets a made-up request")
+					continue
+				}
+				args = json.RawMessage(`{}`)
+			}
+			an := s.send(cl, false, modeSync, message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, args)), "invocation with the freshly advertised binding of "+en.SkillID)
 			w.Check(an.code() != skiface.InterfaceMismatch && (an.task != nil || an.bindErr != nil),
 				"an invocation carrying the advertised binding of "+en.SkillID+" is not refused with interface_mismatch", an.describe(), an.ex)
 		}

@@ -225,7 +225,9 @@ func registerErrors(e *harness.Env) {
 		out = append(out, s.describeSkill(cl, false, modeSync, "extconf_no_such_skill", "describe_skill of an unadvertised skill").ans)
 		return out
 	}
-	spec(e, "SI-9.46a", "a refused Task's final status Message holds exactly one part, a Data Part", func(w *harness.W) {
+	// "the Task's final status Message MUST contain exactly one Data Part whose data value has this form": the count
+	// is of Data Parts; a Text Part beside it (a human-readable message) is contained too and is not a Data Part.
+	spec(e, "SI-9.46a", "a refused Task's final status Message holds exactly one Data Part (other kinds of part may sit beside it)", func(w *harness.W) {
 		s := open(w, "SI-9.46a")
 		n := 0
 		for _, an := range mistakes(s, "SI-9.46a") {
@@ -234,7 +236,7 @@ func registerErrors(e *harness.Env) {
 			}
 			n++
 			m := an.task.Status.Message
-			w.Negative(m != nil && len(m.Parts) == 1 && len(m.Parts[0].Data) > 0, "the final status Message holds one Data Part ("+an.ex.Note+")",
+			w.Negative(m != nil && len(dataParts(m.Parts)) == 1, "the final status Message holds exactly one Data Part ("+an.ex.Note+")",
 				statusSummary(an.task), an.ex)
 		}
 		w.Check(n > 0, "refusals made through a Task", "none", s.cardEx)
@@ -291,6 +293,28 @@ func registerErrors(e *harness.Env) {
 		for _, an := range negs {
 			ok := (an.task != nil && (an.state() == a2a.StateRejected || an.state() == a2a.StateFailed)) || an.bindErr != nil || an.httpRefusal()
 			w.Negative(ok && an.msg == nil, "a refusal is a rejected/failed Task or the binding's error, not a successful result ("+an.ex.Note+")", an.describe(), an.ex)
+		}
+	})
+	// "… and SHOULD expose the same machine-readable code when that binding permits it": both bindings permit it
+	// (a JSON-RPC error's data, a google.rpc.Status's details), so a binding error naming no condition is the
+	// advisory finding; a plain HTTP refusal without a body is one too.
+	spec(e, "SI-9.48b", "errors raised before a Task exists expose the machine-readable condition in the binding's error", func(w *harness.W) {
+		s := open(w, "SI-9.48b")
+		p, args := s.primary()
+		negs := mistakes(s, "SI-9.48b")
+		if h, ok := s.e.Target.Config.PrincipalOf(docID, "A"); ok && h.Header != "" {
+			negs = append(negs, s.send(s.e.Client, false, modeSync, message(invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)), "invocation without a credential"))
+		}
+		n := 0
+		for _, an := range negs {
+			if an.task != nil || an.msg != nil || (an.bindErr == nil && !an.httpRefusal()) {
+				continue // refused through a Task (graded by SI-9.46a/b), or not refused
+			}
+			n++
+			w.Check(an.code() != "", "the binding error exposes the condition ("+an.ex.Note+")", an.describe(), an.ex)
+		}
+		if n == 0 {
+			w.Inapplicable("every refusal the run provoked came through a Task: no error was raised before task creation")
 		}
 	})
 	spec(e, "SI-9.54a", "an invocation carrying a stale binding is reported as interface_mismatch", func(w *harness.W) {
@@ -415,3 +439,14 @@ func headerHas(h http.Header, s string) bool {
 }
 
 func stringsContains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// dataParts returns the Data Parts among parts (Text and File Parts are left out).
+func dataParts(parts []a2a.Part) []a2a.Part {
+	var out []a2a.Part
+	for _, p := range parts {
+		if len(p.Data) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}

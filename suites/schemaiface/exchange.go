@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/refclients/skiface"
@@ -81,8 +82,41 @@ func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note
 	if why != "" {
 		s.w.Inapplicable(why)
 	}
+	if mode == modeSync {
+		an = s.settle(cl, rest, an, note)
+	}
 	return an
 }
+
+// settleWait bounds how long a reply's task still in progress is polled.
+const settleWait = 5 * time.Second
+
+// settle polls a SendMessage reply's task that is neither terminal nor interrupted until it is (bounded): A2A 1.0
+// makes SendMessage wait for that state unless returnImmediately is asked, which the run never asks, but the
+// document's rows are about the state the task reaches ("the A2A task MUST reach the completed state"), so a reply
+// still in TASK_STATE_SUBMITTED or TASK_STATE_WORKING is read through GetTask rather than graded as it stands.
+func (s *sess) settle(cl *a2a.Client, rest bool, an *answer, note string) *answer {
+	if an.task == nil || an.task.ID == "" {
+		return an
+	}
+	deadline := time.Now().Add(settleWait)
+	for wait := 50 * time.Millisecond; inProgress(an.task.Status.State) && time.Now().Before(deadline); wait = min(2*wait, time.Second) {
+		select {
+		case <-s.w.Ctx().Done():
+			return an
+		case <-time.After(wait):
+		}
+		g := s.getTask(cl, rest, an.task.ID, note+" (polled: the reply's task was "+an.task.Status.State+")")
+		if g.task == nil {
+			return an
+		}
+		s.w.Note("a SendMessage reply's task still in progress was followed with GetTask until it settled")
+		an.task, an.ex = g.task, g.ex
+	}
+	return an
+}
+
+func inProgress(state string) bool { return state == a2a.StateSubmitted || state == a2a.StateWorking }
 
 // post sends m over JSON-RPC (rest=false, when the card declares it) or HTTP+JSON, synchronously or streamed,
 // activating the extension. why is set when the card declares no interface to send it over.

@@ -1,6 +1,7 @@
 package schemaiface
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,7 +15,6 @@ import (
 
 // constraintPointer is the input member an unsatisfiable case of each kind varies when the profile's members do
 // not show it (the case and the satisfiable arguments differ in no listed member).
-var constraintPointer = map[string]string{"window": "/window_seconds", "scope": "/scope", "unit": "/unit", "freshness": "/max_age_seconds"}
 
 // varied returns the constraint members (instance pointers) whose value differs between the satisfiable arguments
 // and an unsatisfiable case.
@@ -27,9 +27,6 @@ func varied(members []string, satisfiable, unsat json.RawMessage, kind string) [
 		if okx != oky || string(mustJSON(x)) != string(mustJSON(y)) {
 			out = append(out, p)
 		}
-	}
-	if len(out) == 0 {
-		out = []string{constraintPointer[kind]}
 	}
 	return out
 }
@@ -171,6 +168,12 @@ func registerGated(e *harness.Env) {
 		ok := satisfied(s, "SI-8.11b")
 		res, _ := resultOf(ok.task, c.Skill)
 		in := decodeTree(c.Satisfiable)
+		if len(c.Reflects) == 0 {
+			// Which output member shows a constraint honoured is the domain schema's business ("The names,
+			// structures, and semantics of transmitted constraints are defined by the domain-specific input
+			// schema"): without the operator's constraints.reflects only the refused half is graded.
+			w.Note("the honoured half (a completed task reflecting the constraint) needs constraints.reflects; graded: constraints the agent cannot honour are not completed")
+		}
 		for _, p := range sortedKeys(anyStrMap(c.Reflects)) {
 			q := c.Reflects[p]
 			want, asked := resolve(in, p)
@@ -199,7 +202,14 @@ func registerGated(e *harness.Env) {
 				// Honoured when every constraint member this request varies shows the requested value in the
 				// output member the profile maps it to.
 				res, _ := resultOf(an.task, c.Skill)
-				for _, p := range varied(c.Members, c.Satisfiable, args, cs.kind) {
+				ps := varied(c.Members, c.Satisfiable, args, cs.kind)
+				if len(ps) == 0 {
+					w.Blocked("the task completed, and constraints.unsatisfiable." + cs.kind + " varies no member listed in constraints.members, so nothing shows whether the constraint was honoured: list the member it varies")
+				}
+				if len(c.Reflects) == 0 {
+					w.Blocked("the task completed a request with a " + cs.kind + " constraint the agent cannot honour; whether the output honours it is the domain's (\"The names, structures, and semantics of transmitted constraints are defined by the domain-specific input schema\"): state constraints.reflects, the output member that shows it")
+				}
+				for _, p := range ps {
 					q, mapped := c.Reflects[p]
 					want, _ := resolve(decodeTree(args), p)
 					got, has := resolve(res, q)
@@ -331,20 +341,11 @@ func registerGated(e *harness.Env) {
 	spec(e, "SI-10.1", "a skill whose interface failed at start-up is neither advertised nor served unconstrained", func(w *harness.W) {
 		s := open(w, "SI-10.1")
 		f := s.prof.FailedInitSkill
-		derived := false
+		// Only the operator knows which skill failed to start: an AgentSkill the extension does not list may be an
+		// ordinary A2A skill the agent "MAY still" serve, so a candidate taken from the card could not tell a correct
+		// agent from one that advertises a failed skill with an opaque document (issue #40).
 		if f == nil {
-			// Without the profile's word, a candidate is an AgentSkill of the card the extension does not list
-			// (skills[] minus params.skills): "Failure to load, assemble or validate an interface prevents that
-			// skill version from being advertised through this framework."
-			for _, sk := range s.card.Skills {
-				if _, listed := s.entry(sk.ID); !listed && sk.ID != skiface.DescribeSkill {
-					f, derived = &Case{Skill: sk.ID, Arguments: json.RawMessage(`{}`)}, true
-					break
-				}
-			}
-		}
-		if f == nil {
-			w.Need("failedInitSkill", false, "a skill whose interface failed to load, assemble or validate (every AgentSkill of the card is listed in params.skills, so none can be derived)")
+			w.Need("failedInitSkill", false, "a skill whose interface failed to load, assemble or validate")
 		}
 		cl := s.client("A")
 		s.describeControl("SI-10.1", cl)
@@ -352,11 +353,6 @@ func registerGated(e *harness.Env) {
 		w.Negative(!listed, f.Skill+" is not advertised in params.skills", fmt.Sprint(listed), s.cardEx)
 		d := s.describeSkill(cl, false, modeSync, f.Skill, "describe_skill("+f.Skill+")")
 		w.Negative(d.ans.state() != a2a.StateCompleted, "describe_skill("+f.Skill+") returns no document", d.ans.describe(), d.ans.ex)
-		if derived {
-			// A skill of the card outside params.skills may be an ordinary A2A skill, which the agent "MAY still"
-			// serve through the base protocol; only the profile's word says it is a failed schema-interface skill.
-			return
-		}
 		an := s.send(cl, false, modeSync, message(invokeReq(f.Skill, "1.0", wrongDigest(""), f.Arguments)), f.Skill+" as a schema-interface request")
 		w.Negative(an.state() != a2a.StateCompleted, f.Skill+" is not executed as an unconstrained schema-interface skill", an.describe(), an.ex)
 	})
@@ -381,12 +377,67 @@ func registerGated(e *harness.Env) {
 				check(w, s.send(cl, false, modeSync, padded(en, l.Arguments, l.Pad, l.PayloadBytes+4096), fmt.Sprintf("a request of about %d bytes", l.PayloadBytes+4096)), "over the payload limit")
 			}
 			if l.NestingDepth > 0 && row != "SI-12.2h" {
-				under := s.send(cl, false, modeSync, nested(en, l.Arguments, l.NestingDepth-8), fmt.Sprintf("metadata nested %d deep", l.NestingDepth-8))
-				w.Control(under.state() == a2a.StateCompleted, "a request under the nesting limit is processed", under.describe(), under.ex)
-				check(w, s.send(cl, false, modeSync, nested(en, l.Arguments, l.NestingDepth+8), fmt.Sprintf("metadata nested %d deep", l.NestingDepth+8)), "over the nesting limit")
+				// Where the nesting is counted is the implementation's ("MUST enforce limits on … nesting"): each
+				// carrier gets its own control under the limit; the first refused over the limit is graded, and the
+				// row fails only when every carrier whose control passed accepted the request over the limit.
+				// A carrier whose control is refused (a closed schema refuses the extra member) still counts when
+				// the request over the limit is refused with resource_limit_exceeded: the condition names the cause.
+				plain := s.send(cl, false, modeSync, message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, l.Arguments)), "the limits' request, nothing nested")
+				w.Control(plain.state() == a2a.StateCompleted, "the request the nesting probes build on is processed", plain.describe(), plain.ex)
+				var first, lastOver *answer
+				for _, c := range nestingCarriers {
+					under := s.send(cl, false, modeSync, nestedVia(c, en, l.Arguments, l.NestingDepth-8), fmt.Sprintf("%s nested %d deep", c, l.NestingDepth-8))
+					over := s.send(cl, false, modeSync, nestedVia(c, en, l.Arguments, l.NestingDepth+8), fmt.Sprintf("%s nested %d deep", c, l.NestingDepth+8))
+					switch {
+					case over.code() == skiface.ResourceLimitExceeded, under.state() == a2a.StateCompleted && over.state() != a2a.StateCompleted:
+						check(w, over, "over the nesting limit ("+c+")")
+						return
+					case under.state() == a2a.StateCompleted:
+						lastOver = over
+					default:
+						first = cmp.Or(first, under)
+					}
+				}
+				if lastOver == nil {
+					w.Control(false, "a request under the nesting limit is processed (message metadata, part metadata, request object, arguments)", first.describe(), first.ex)
+				}
+				check(w, lastOver, "over the nesting limit (in every carrier whose control passed)")
 			}
 		})
 	}
+	// "A resource_limit_exceeded condition uses TASK_STATE_REJECTED when the limit is checked before acceptance and
+	// TASK_STATE_FAILED when the limit is reached during processing": when the limit is checked is not visible, so
+	// either state passes; a refusal before any task (a binding error) has no state to grade.
+	spec(e, "SI-9.51c", "a limit refusal made through a Task ends it REJECTED or FAILED", func(w *harness.W) {
+		s := open(w, "SI-9.51c")
+		l := s.prof.Limits
+		w.Need("limits", l != nil && (l.PayloadBytes > 0 || l.NestingDepth > 0), "the target's payload size or nesting limit, a skill and its arguments")
+		s.note("limits")
+		en, _ := s.entry(l.Skill)
+		cl := s.client("A")
+		plain := s.send(cl, false, modeSync, message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, l.Arguments)), "the limits' request, nothing added")
+		w.Control(plain.state() == a2a.StateCompleted, "the request the limit probes build on is processed", plain.describe(), plain.ex)
+		var overs []*answer
+		if l.PayloadBytes > 0 {
+			overs = append(overs, s.send(cl, false, modeSync, padded(en, l.Arguments, l.Pad, l.PayloadBytes+4096), fmt.Sprintf("a request of about %d bytes", l.PayloadBytes+4096)))
+		}
+		if l.NestingDepth > 0 {
+			for _, c := range nestingCarriers {
+				overs = append(overs, s.send(cl, false, modeSync, nestedVia(c, en, l.Arguments, l.NestingDepth+8), fmt.Sprintf("%s nested %d deep", c, l.NestingDepth+8)))
+			}
+		}
+		n := 0
+		for _, an := range overs {
+			if an.task == nil || an.code() != skiface.ResourceLimitExceeded {
+				continue
+			}
+			n++
+			w.Negative(an.state() == a2a.StateRejected || an.state() == a2a.StateFailed, "a Task refused with resource_limit_exceeded ends TASK_STATE_REJECTED or TASK_STATE_FAILED ("+an.ex.Note+")", an.describe(), an.ex)
+		}
+		if n == 0 {
+			w.Inapplicable("no request over the limit was refused through a Task with resource_limit_exceeded (refusals came before any task, or carried no such condition: SI-12.3a grades the condition)")
+		}
+	})
 	limits("SI-12.2h", "the agent enforces a payload size limit", func(w *harness.W, an *answer, what string) {
 		// Any refusal enforces the limit: a rejected/failed Task, the binding's error, or an HTTP 4xx such as 413
 		// Content Too Large (RFC 9110 §15.5.14) before any task exists.
@@ -420,10 +471,34 @@ func padded(en entry, args json.RawMessage, pad string, size int) a2a.Message {
 
 // nested is a valid request whose message metadata nests depth levels.
 func nested(en entry, args json.RawMessage, depth int) a2a.Message {
-	msg := message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, args))
+	return nestedVia(nestingCarriers[0], en, args, depth)
+}
+
+// nestingCarriers are the places of a request a nesting probe nests a value in, the message's metadata first.
+var nestingCarriers = []string{"message metadata", "part metadata", "request object", "arguments"}
+
+// nestedVia is the request for en with args whose carrier holds a value nesting depth levels (arguments and the
+// request object get an extra member, extconf_nesting, which a strict schema may refuse: the carrier's control
+// then fails and another carrier is tried).
+func nestedVia(carrier string, en entry, args json.RawMessage, depth int) a2a.Message {
 	depth = max(depth, 1)
-	meta := strings.Repeat(`{"n":`, depth-1) + "{}" + strings.Repeat("}", depth-1)
-	msg.Metadata = json.RawMessage(meta)
+	deep := json.RawMessage(strings.Repeat(`{"n":`, depth-1) + "{}" + strings.Repeat("}", depth-1))
+	switch carrier {
+	case "part metadata":
+		msg := message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, args))
+		msg.Parts[0].Metadata = deep
+		return msg
+	case "request object":
+		req := invokeReq(en.SkillID, en.SkillVersion, en.Digest, args)
+		req["extconf_nesting"] = deep
+		return message(req)
+	case "arguments":
+		m := cloneArgs(args)
+		m["extconf_nesting"] = deep
+		return message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, mustJSON(m)))
+	}
+	msg := message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, args))
+	msg.Metadata = deep
 	return msg
 }
 

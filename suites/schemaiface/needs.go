@@ -11,7 +11,7 @@ import "github.com/extconf/extconf/harness"
 // faultInput, sensitive.
 func (document) Needs() []harness.Need {
 	return []harness.Need{
-		{Member: "arguments|requests", Always: true, What: "valid arguments for an advertised skill", Rows: []string{"SI-12.5a", "SI-12.8a", "SI-4.1a", "SI-8.12", "SI-8.13", "SI-8.15", "SI-8.7a", "SI-9.34", "SI-9.35a", "SI-9.35b", "SI-9.37a", "SI-9.37b", "SI-9.38a", "SI-9.38b", "SI-9.38c", "SI-9.39", "SI-9.40", "SI-9.41a", "SI-9.41b", "SI-9.41c", "SI-9.42", "SI-9.43a", "SI-9.43b", "SI-9.46a", "SI-9.46b", "SI-9.47", "SI-9.48", "SI-9.49a", "SI-9.50a", "SI-9.50b", "SI-9.52b", "SI-9.54a", "SI-9.54b", "SI-9.56a", "SI-9.57a", "SI-9.58a", "SI-9.65b"}},
+		{Member: "arguments|requests", Always: true, What: "valid arguments for an advertised skill", Rows: []string{"SI-12.5a", "SI-12.8a", "SI-4.1a", "SI-6.15", "SI-8.12", "SI-8.13", "SI-8.15", "SI-8.7a", "SI-9.34", "SI-9.35a", "SI-9.35b", "SI-9.37a", "SI-9.37b", "SI-9.38a", "SI-9.38b", "SI-9.38c", "SI-9.39", "SI-9.40", "SI-9.41a", "SI-9.41b", "SI-9.41c", "SI-9.42", "SI-9.43a", "SI-9.43b", "SI-9.46a", "SI-9.46b", "SI-9.47", "SI-9.48", "SI-9.48b", "SI-9.49a", "SI-9.50a", "SI-9.50b", "SI-9.52b", "SI-9.54a", "SI-9.54b", "SI-9.56a", "SI-9.57a", "SI-9.58a", "SI-9.65b"}},
 		{Member: "semantic", What: "a structurally valid, semantically invalid request, a valid one, and a read showing its target", Rows: []string{"SI-6.5b"}},
 		{Member: "authorization.skill", What: "a request of principal A that principal B holds no grant for", Rows: []string{"SI-12.5b", "SI-12.7a", "SI-12.7b", "SI-12.8b", "SI-8.7b", "SI-9.50d"}},
 		{Member: "authorization.modes.observe_only|authorization.skill", What: "an observe_only skill principal A may use and principal B may not", Rows: []string{"SI-12.4b", "SI-8.2b"}},
@@ -38,11 +38,10 @@ func (document) Needs() []harness.Need {
 		{Member: "faultInput", What: "arguments that drive the skill's domain logic to produce invalid output", Rows: []string{"SI-9.51b", "SI-9.58b"}},
 		{Member: "sensitive.policyStrings", What: "strings of local policy state no error may show", Rows: []string{"SI-9.57b"}},
 		{Member: "sensitive.prohibited", What: "arguments with a prohibited value and one unrelated schema error, and the value", Rows: []string{"SI-9.57c"}},
-		// failedInitSkill (SI-10.1) is derived when the operator does not name it: an AgentSkill of the card that
-		// params.skills does not list. It blocks only when every skill is listed, which no static table can know.
+		{Member: "failedInitSkill", What: "a skill whose interface failed to load, assemble or validate, and plausible arguments", Rows: []string{"SI-10.1"}},
 		{Member: "limits.payloadBytes", What: "the target's payload size limit, a skill, its arguments and the string member to lengthen", Rows: []string{"SI-12.2h"}},
 		{Member: "limits.nestingDepth", What: "the target's nesting limit, a skill and its arguments", Rows: []string{"SI-12.2i"}},
-		{Member: "limits", What: "the target's payload size or nesting limit, a skill and its arguments", Rows: []string{"SI-12.3a"}},
+		{Member: "limits", What: "the target's payload size or nesting limit, a skill and its arguments", Rows: []string{"SI-12.3a", "SI-9.51c"}},
 		{Member: "revocation", What: "a permitted request, a revoke hook, a request the revocation forbids", Rows: []string{"SI-12.6", "SI-12.7c"}},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"sort"
 	"strings"
 
 	"github.com/extconf/extconf/harness"
@@ -138,15 +139,16 @@ func registerDocuments(e *harness.Env) {
 	noLocator := func(row string) func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 		return func(w *harness.W, s *sess, d *docSeen, r refSeen) {
 			res, _ := r.m["resolution"].(map[string]any)
-			var extra []string
-			for k := range res {
-				if k != "type" && k != "schema" {
-					extra = append(extra, k)
+			var locators []string
+			for k, v := range res {
+				if k != "type" && k != "schema" && isLocator(k, v) {
+					locators = append(locators, k)
 				}
 			}
+			sort.Strings(locators)
 			_, inline := r.schema()
-			w.Check(len(extra) == 0 && inline, d.skill+r.path+"/resolution holds only type and the embedded schema, no external locator",
-				clip(string(mustJSON(res)), 200), d.ans.ex)
+			w.Check(len(locators) == 0 && inline, d.skill+r.path+"/resolution embeds its schema and carries no external locator (a member naming or holding a URL, URI, path or reference)",
+				fmt.Sprintf("locator members %v in %s", locators, clip(string(mustJSON(res)), 200)), d.ans.ex)
 		}
 	}
 	eachRef("SI-7.5", "no Schema Reference carries an external schema locator in place of the embedded schema", noLocator("SI-7.5"))
@@ -230,7 +232,8 @@ func registerDocuments(e *harness.Env) {
 			}
 			n++
 			if v, ok := m["$schema"]; ok {
-				w.Check(v == dialect, d.skill+r.path+": the resource's $schema equals the dialect "+dialect,
+				vs, _ := v.(string)
+				w.Check(sameDialect(vs, dialect), d.skill+r.path+": the resource's $schema equals the dialect "+dialect,
 					fmt.Sprintf("$schema %#v", v), d.ans.ex)
 			}
 		})
@@ -335,11 +338,11 @@ func registerDocuments(e *harness.Env) {
 		w.Check(ok && dg == r.str("digest"), d.skill+r.path+"/digest is the digest of the embedded content", fmt.Sprintf("declared %q, calculated %q", r.str("digest"), dg), d.ans.ex)
 	})
 	eachRef("SI-11.3b", "no Schema Reference carries a mutable latest-style version or URI", func(w *harness.W, s *sess, d *docSeen, r refSeen) {
-		v := strings.ToLower(r.str("version"))
-		u := strings.ToLower(r.str("schema_uri"))
-		seg := u[strings.LastIndexAny(u, ":/")+1:]
-		bad := func(x string) bool { return x == "latest" || x == "current" || x == "stable" }
-		w.Check(!bad(v) && !bad(seg), d.skill+r.path+": version and schema_uri name no mutable tag (latest, current, stable)",
+		// The sentence binds what the assembler selects, "an exact version and digest"; a schema_uri is an identity
+		// whose last segment (…:current, …/stable) says nothing of mutability, so only the version is read.
+		v := strings.ToLower(strings.TrimSpace(r.str("version")))
+		bad := v == "latest" || v == "current" || v == "stable" || v == "*" || strings.HasPrefix(v, "latest") || strings.HasSuffix(v, ".x")
+		w.Check(!bad, d.skill+r.path+": the version is no mutable tag (latest, current, stable, a wildcard)",
 			fmt.Sprintf("version %q, schema_uri %q", r.str("version"), r.str("schema_uri")), d.ans.ex)
 	})
 }
@@ -372,4 +375,38 @@ func walkSchema(v any, root bool, f func(m map[string]any, root bool)) {
 			walkSchema(c, false, f)
 		}
 	}
+}
+
+// locatorNames are resolution member names that direct a reader elsewhere.
+var locatorNames = []string{"url", "uri", "href", "location", "path", "ref", "$ref", "link", "file", "endpoint", "source", "locator"}
+
+// isLocator reports whether a resolution member is an external schema locator: a member named for a location, or a
+// string value that is a URL with a retrieval scheme or a filesystem path. A media type or a note is not one.
+func isLocator(name string, v any) bool {
+	n := strings.ToLower(name)
+	for _, l := range locatorNames {
+		if n == l || strings.HasSuffix(n, "_"+l) || strings.HasSuffix(n, l+"s") {
+			return true
+		}
+	}
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || strings.HasPrefix(s, "~/") {
+		return true
+	}
+	if u, err := url.Parse(s); err == nil {
+		switch strings.ToLower(u.Scheme) {
+		case "http", "https", "file", "ftp", "ftps", "s3", "gs":
+			return true
+		}
+	}
+	return false
+}
+
+// sameDialect compares two dialect URIs the way compilation identifies a meta-schema: an empty fragment is no
+// fragment ("…/schema#" and "…/schema" name the same resource, RFC 3986 §6.2.3 aside from the empty fragment).
+func sameDialect(a, b string) bool {
+	return strings.TrimSuffix(strings.TrimSpace(a), "#") == strings.TrimSuffix(strings.TrimSpace(b), "#")
 }
