@@ -91,6 +91,7 @@ type CardSeen struct {
 	Exchange   string   `json:"exchange"`
 	Extensions []string `json:"extensions,omitempty"`
 	Provider   string   `json:"provider,omitempty"`
+	Name       string   `json:"name,omitempty"` // the card's name: what reports call the agent
 }
 
 // SeedOf is the Ginkgo random seed a run uses: seed, or a time-based one when it is 0.
@@ -258,7 +259,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	}
 	for role, u := range tgt.Agents {
 		if f, ok := env.cards[u]; ok && f.ex != nil && f.err == nil {
-			seen := CardSeen{URL: u, SHA256: sha256Hex(f.raw), Exchange: f.ex.ID}
+			seen := CardSeen{URL: u, SHA256: sha256Hex(f.raw), Exchange: f.ex.ID, Name: f.card.Name}
 			for _, x := range f.card.Capabilities.Extensions {
 				seen.Extensions = append(seen.Extensions, x.URI)
 			}

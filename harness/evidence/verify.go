@@ -862,17 +862,20 @@ func checkClient(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s is not a client row (witness %s) but reads %s in a client certification", r.ID, row.Witness, r.Verdict))
 		}
 	}
-	want := "passed"
+	want := harness.StatusPassed
 	if len(cl.ScopeRows) == 0 {
-		want = "nothing-graded"
+		want = harness.StatusNothingGraded
 	}
 	for _, id := range cl.ScopeRows {
 		v, ok := verdict[id]
 		if !ok {
 			c.Problems = append(c.Problems, fmt.Sprintf("scope row %s is not among the rows", id))
 		}
-		if v != harness.ExecutedPass {
-			want = "failed"
+		switch {
+		case v == harness.ExecutedFail:
+			want = harness.StatusFailed
+		case v != harness.ExecutedPass && want != harness.StatusFailed:
+			want = harness.StatusIncomplete // blocked or unasserted: no requirement broken
 		}
 	}
 	if cl.ScopeStatus != want {
