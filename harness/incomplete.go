@@ -53,6 +53,9 @@ func CauseOf(detail string) string {
 	if line == "" {
 		return "no reason given"
 	}
+	if strings.HasPrefix(line, "not answered: ") {
+		return line // a transport failure: origin, cause and remedy, whole
+	}
 	return clip(line, 160)
 }
 

@@ -234,6 +234,7 @@ func (w *W) Control(ok bool, what, observed string, ex *a2a.Exchange) {
 	w.ledger.Controls++
 	w.cite(ex)
 	if !ok {
+		w.blockIfUnreached(ex.Unreached())
 		reason := fmt.Sprintf("positive control failed: %s — %s", what, clip(observed, 600))
 		if ex != nil {
 			reason += " (exchange " + ex.Summary() + ")"
@@ -264,8 +265,22 @@ func (w *W) Absent(declaration string) {
 	Skip(inapplicablePrefix + "the operator declares: " + declaration)
 }
 
-// Failf fails the row with a free observation (transport errors, undecodable answers).
+// Failf fails the row with a free observation (undecodable answers, errors). An error among a that is a transport
+// failure (the call got no answer) blocks the row instead, naming the URL and the remedy: only an answer is a
+// verdict.
 func (w *W) Failf(ex *a2a.Exchange, expected, format string, a ...any) {
+	u := ex.Unreached()
+	if u == nil {
+		url := ""
+		if ex != nil {
+			url = ex.URL
+		}
+		u = a2a.UnreachedIn(url, a...)
+	}
+	if u != nil {
+		w.cite(ex)
+		w.blockIfUnreached(u)
+	}
 	w.Check(false, expected, fmt.Sprintf(format, a...), ex)
 }
 
@@ -275,6 +290,7 @@ func (w *W) defect(msg string) {
 }
 
 func (w *W) fail(expected, observed string, ex *a2a.Exchange) {
+	w.blockIfUnreached(ex.Unreached())
 	w.failed = w.row
 	msg := FailureMessage(w.env.Catalog, w.row, expected, observed, ex)
 	if w.env.Client != nil {
@@ -304,4 +320,18 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// blockIfUnreached ends the spec blocked when u is a transport failure: the assertion had no answer to judge. The
+// detail's first line (origin, cause, remedy) is shared by every row the same failure blocked, so summaries and
+// the incomplete status name it once.
+func (w *W) blockIfUnreached(u *a2a.Unreachable) {
+	if u == nil {
+		return
+	}
+	detail := u.Detail()
+	if w.env.Client != nil {
+		detail = w.env.Client.Recorder().Redactor().String(detail)
+	}
+	w.Blocked(detail)
 }

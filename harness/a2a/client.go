@@ -335,6 +335,7 @@ func (c *Client) buildHeader(r request) http.Header {
 func (c *Client) finish(ex *Exchange, err error) {
 	if err != nil {
 		ex.Error = err.Error()
+		ex.unreached = Unreached(ex.URL, ex.Status, err)
 	}
 	c.rec.Add(ex)
 }
