@@ -54,7 +54,7 @@ func TestTransportFailureBlocks(t *testing.T) {
 	}
 	cases := []struct {
 		row, url, how string
-		verdict, want  string
+		verdict, want string
 	}{
 		{"TE-3.2a", untrusted.URL + "/proposal.json", "check", harness.Blocked, "set caFile"},
 		{"TE-3.2b", untrusted.URL + "/other.json", "failf", harness.Blocked, "set caFile"},
