@@ -160,13 +160,19 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 			return nil, fmt.Errorf("unknown row %q (see `runsuite catalog`)", id)
 		}
 	}
-	if why := env.unreachable(ctx); why != "" {
-		// A target that answers nothing is one finding, not hundreds of row failures after as many timeouts.
-		res, err := BlockedRun(tgt, o, why)
-		if err == nil {
-			res.Env, res.Exchanges = env, rec.All()
+	labelRows := o.Rows // the rows whose specs run (all selected when empty)
+	dead := env.unreachable(ctx)
+	if dead != "" {
+		// A target that answers nothing is one finding, not hundreds of row failures after as many timeouts. The
+		// self-checks still run: they never depend on the target.
+		labelRows = selfCheckSelection(cat, sel, o.Suites)
+		if len(labelRows) == 0 {
+			res, err := BlockedRun(tgt, o, dead)
+			if err == nil {
+				res.Env, res.Exchanges = env, rec.All()
+			}
+			return res, err
 		}
-		return res, err
 	}
 
 	globals.Reset()
@@ -222,8 +228,8 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	suiteCfg.FailFast = false
 	suiteCfg.LabelFilter = ""
 	suiteCfg.FocusStrings, suiteCfg.SkipStrings = nil, nil
-	if len(o.Rows) > 0 {
-		suiteCfg.LabelFilter = strings.Join(o.Rows, " || ")
+	if len(labelRows) > 0 {
+		suiteCfg.LabelFilter = strings.Join(labelRows, " || ")
 	}
 	repCfg = gtypes.ReporterConfig{Succinct: true, SilenceSkips: true, NoColor: true,
 		JSONReport: o.JSONReport, JUnitReport: o.JUnitReport}
@@ -254,6 +260,11 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		return strings.Contains(strings.ToLower(r), "interrupt")
 	})
 	res.Rows = Verdicts(cat, report, sel, env)
+	if dead != "" {
+		if err := blockTargetRows(res.Rows, tgt, o, dead); err != nil {
+			return nil, err
+		}
+	}
 	if res.Interrupted {
 		markInterrupted(cat, res.Rows, sel)
 	}

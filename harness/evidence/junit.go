@@ -159,8 +159,10 @@ func JUnitWith(w io.Writer, b *Bundle, rep *Report) error {
 			if agent != "" {
 				name = r.Document + " (client under test: " + agent + ")"
 			}
-		case agent != "":
-			name = r.Document + " (" + agent + ")"
+		default:
+			if a := DocumentAgentName(b, r.Document); a != "" {
+				name = r.Document + " (" + a + ")"
+			}
 		}
 		i, ok := index[name]
 		if !ok {

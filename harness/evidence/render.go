@@ -315,3 +315,14 @@ func AgentName(b *Bundle) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// DocumentAgentName is the name of the card playing doc's role (the agent a document's rows are about), else
+// AgentName.
+func DocumentAgentName(b *Bundle, doc string) string {
+	for _, c := range b.Target.Cards {
+		if c.Role == doc && strings.TrimSpace(c.Name) != "" {
+			return strings.TrimSpace(c.Name)
+		}
+	}
+	return AgentName(b)
+}
