@@ -2,15 +2,20 @@ package harness
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // Cause is one reason rows could not be graded, with the rows it stands for.
 type Cause struct {
-	Text string   // what to state or fix: a configuration member, a remedy, or the detail's first line
-	Rows []string // the rows it blocked or left not tested, in row order
+	Text  string   // what to state or fix: a configuration member, a remedy, or the detail's first line
+	Rows  []string // the rows it blocked or left not tested, in row order
+	Where []string // for a transport failure: the origins it happened at
 }
+
+// unansweredPrefix leads the detail of a row a transport failure blocked (a2a.Unreachable.Detail).
+const unansweredPrefix = "not answered: "
 
 // causeMax is how many causes an incomplete status names; the rest are counted.
 const causeMax = 3
@@ -25,6 +30,13 @@ func Causes(rows []RowVerdict) []Cause {
 			continue
 		}
 		c := CauseOf(r.Detail)
+		where := ""
+		if rest, ok := strings.CutPrefix(c, unansweredPrefix); ok {
+			// One transport failure at several origins (a CA nobody configured) is one cause.
+			if o, cause, ok := strings.Cut(rest, ": "); ok {
+				c, where = unansweredPrefix+cause, o
+			}
+		}
 		i, ok := idx[c]
 		if !ok {
 			i = len(out)
@@ -32,6 +44,9 @@ func Causes(rows []RowVerdict) []Cause {
 			out = append(out, Cause{Text: c})
 		}
 		out[i].Rows = append(out[i].Rows, r.ID)
+		if where != "" && !slices.Contains(out[i].Where, where) {
+			out[i].Where = append(out[i].Where, where)
+		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].Rows) > len(out[j].Rows) })
 	return out
@@ -53,7 +68,7 @@ func CauseOf(detail string) string {
 	if line == "" {
 		return "no reason given"
 	}
-	if strings.HasPrefix(line, "not answered: ") {
+	if strings.HasPrefix(line, unansweredPrefix) {
 		return line // a transport failure: origin, cause and remedy, whole
 	}
 	return clip(line, 160)
@@ -82,7 +97,15 @@ func IncompleteReason(rows []RowVerdict) string {
 			parts = append(parts, fmt.Sprintf("%d more cause(s)", len(causes)-causeMax))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s [%d %s]", c.Text, len(c.Rows), plural(len(c.Rows), "row", "rows")))
+		text := c.Text
+		switch len(c.Where) {
+		case 0:
+		case 1:
+			text += " at " + c.Where[0]
+		default:
+			text += fmt.Sprintf(" at %s and %d other origin(s)", c.Where[0], len(c.Where)-1)
+		}
+		parts = append(parts, fmt.Sprintf("%s [%d %s]", text, len(c.Rows), plural(len(c.Rows), "row", "rows")))
 	}
 	if len(parts) > 0 {
 		s += " (" + strings.Join(parts, "; ") + ")"

@@ -335,3 +335,18 @@ func (w *W) blockIfUnreached(u *a2a.Unreachable) {
 	}
 	w.Blocked(detail)
 }
+
+// BlockUnreached ends the spec blocked when the exchange (or an error among errs) is a transport failure, with the
+// detail every row that failure blocks shares; a spec that blocks on a prerequisite calls it first, so one cause
+// reads as one.
+func (w *W) BlockUnreached(ex *a2a.Exchange, errs ...any) {
+	u := ex.Unreached()
+	if u == nil {
+		url := ""
+		if ex != nil {
+			url = ex.URL
+		}
+		u = a2a.UnreachedIn(url, errs...)
+	}
+	w.blockIfUnreached(u)
+}
