@@ -166,6 +166,9 @@ func (s *session) persistent(ask func(round int) []*vinterview.Reply, kinds ...s
 		replies = ask(round)
 		cs = nil
 		for _, c := range vinterview.Diff(s.w.Ctx(), s.e.Client, d, replies, s.e.Sabotage) {
+			if c.Unreached != nil {
+				s.w.BlockUnreached(nil, c.Unreached) // the declared source got no answer: nothing to diff
+			}
 			for _, k := range kinds {
 				if c.Kind == k {
 					cs = append(cs, c)
