@@ -95,8 +95,23 @@ func (e *Env) CounterpartClient(doc string, cp *Counterpart) *a2a.Client {
 		if e.Client != nil {
 			o.Limits, o.Recorder = e.Client.Limits(), e.Client.Recorder()
 		}
-		return a2a.NewClient(o)
+		c := a2a.NewClient(o)
+		e.mu.Lock()
+		e.clients = append(e.clients, c)
+		e.mu.Unlock()
+		return c
 	}).(*a2a.Client)
+}
+
+// closeClients closes the idle connections of the clients the run made for peers that outlive it.
+func (e *Env) closeClients() {
+	e.mu.Lock()
+	cs := e.clients
+	e.clients = nil
+	e.mu.Unlock()
+	for _, c := range cs {
+		c.CloseIdleConnections()
+	}
 }
 
 // selfCheckSelection is the self-check rows of the selection whose documents have a suite: what still runs when

@@ -246,6 +246,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		RunSpecs(&quietT{}, "extconf", suiteCfg, repCfg)
 	}
 	finished := time.Now()
+	env.closeClients()
 	if stopInterrupts != nil {
 		stopInterrupts() // Ginkgo leaves its per-run interrupt goroutine running otherwise
 	}

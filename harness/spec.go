@@ -53,6 +53,8 @@ type Env struct {
 	SpecTimeout time.Duration
 	runCtx      context.Context // ends when the run is interrupted
 	state       sync.Map        // RunState: per-run values of the suites, gone with the Env
+	// clients to close when the run ends: their peers outlive it (the counterparts), so their connections would
+	clients []*a2a.Client // otherwise hold memory until the idle timeout
 }
 
 // RunState returns the run's value for key, storing mk() on first use. Suites keep per-run state here rather than

@@ -104,6 +104,9 @@ func NewClient(o Options) *Client {
 	return c
 }
 
+// CloseIdleConnections closes the client's kept-alive connections (a client whose peer outlives its use).
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+
 // Recorder returns the recorder every exchange of this client goes to.
 func (c *Client) Recorder() *Recorder { return c.rec }
 
