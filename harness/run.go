@@ -161,7 +161,10 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		}
 	}
 	labelRows := o.Rows // the rows whose specs run (all selected when empty)
-	dead := env.unreachable(ctx)
+	dead := tgt.Blocked // a target that could not be started (no container engine)
+	if dead == "" {
+		dead = env.unreachable(ctx)
+	}
 	if dead != "" {
 		// A target that answers nothing is one finding, not hundreds of row failures after as many timeouts. The
 		// self-checks still run: they never depend on the target.
