@@ -53,8 +53,9 @@ type Env struct {
 	SpecTimeout time.Duration
 	runCtx      context.Context // ends when the run is interrupted
 	state       sync.Map        // RunState: per-run values of the suites, gone with the Env
-	// clients to close when the run ends: their peers outlive it (the counterparts), so their connections would
-	clients []*a2a.Client // otherwise hold memory until the idle timeout
+	// clients made for peers that outlive the run (the counterparts): closed when it ends, or their connections
+	// would hold memory until the idle timeout
+	clients []*a2a.Client
 }
 
 // RunState returns the run's value for key, storing mk() on first use. Suites keep per-run state here rather than
@@ -271,18 +272,8 @@ func (w *W) Absent(declaration string) {
 // failure (the call got no answer) blocks the row instead, naming the URL and the remedy: only an answer is a
 // verdict.
 func (w *W) Failf(ex *a2a.Exchange, expected, format string, a ...any) {
-	u := ex.Unreached()
-	if u == nil {
-		url := ""
-		if ex != nil {
-			url = ex.URL
-		}
-		u = a2a.UnreachedIn(url, a...)
-	}
-	if u != nil {
-		w.cite(ex)
-		w.blockIfUnreached(u)
-	}
+	w.cite(ex)
+	w.BlockUnreached(ex, a...)
 	w.Check(false, expected, fmt.Sprintf(format, a...), ex)
 }
 
