@@ -77,19 +77,24 @@ func TestIncompleteRendersAndVerifies(t *testing.T) {
 	if rep := verify(t, path, nil); !rep.OK() {
 		t.Fatalf("an incomplete bundle does not verify: %v", rep.Problems())
 	}
-	// A bundle that calls the same rows failed does not verify: nothing failed.
+	// A bundle whose incomplete reason is not the rows' causes does not verify; nor one calling the rows failed.
 	raw, _ := os.ReadFile(path)
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	m["status"] = harness.StatusFailed
-	raw, _ = json.Marshal(m)
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rep := verify(t, path, nil)
-	if rep.OK() || !strings.Contains(strings.Join(rep.Problems(), "\n"), `make it "incomplete"`) {
-		t.Fatalf("a bundle calling a blocked run failed verifies: %v", rep.Problems())
+	for _, c := range []struct{ member, value, problem string }{
+		{"statusReason", "0 failed, 1 blocked (nothing to state)", "statusReason is"},
+		{"status", harness.StatusFailed, `make it "incomplete"`},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		m[c.member] = c.value
+		edited, _ := json.Marshal(m)
+		if err := os.WriteFile(path, edited, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep := verify(t, path, nil)
+		if rep.OK() || !strings.Contains(strings.Join(rep.Problems(), "\n"), c.problem) {
+			t.Errorf("a bundle with %s %q verifies: %v", c.member, c.value, rep.Problems())
+		}
 	}
 }

@@ -597,8 +597,12 @@ func checkTotals(c *Check, b *Bundle) {
 	if sum != b.AssertionCount {
 		c.Problems = append(c.Problems, fmt.Sprintf("assertionCount is %d but the rows' assertions add up to %d", b.AssertionCount, sum))
 	}
-	if want, _ := harness.StatusOf(b.Rows, b.Selection.Strict); b.Status != want {
+	want, why := harness.StatusOf(b.Rows, b.Selection.Strict)
+	if b.Status != want {
 		c.Problems = append(c.Problems, fmt.Sprintf("status is %q but the rows about the target make it %q (strict %v)", b.Status, want, b.Selection.Strict))
+	} else if want == harness.StatusIncomplete && b.StatusReason != why {
+		// What an incomplete run says to state is the rows' own causes, not free text.
+		c.Problems = append(c.Problems, fmt.Sprintf("statusReason is %q but the blocked rows make it %q", b.StatusReason, why))
 	}
 	if want := harness.SelfCheckStatus(b.Rows); b.SelfCheck.Status != want {
 		c.Problems = append(c.Problems, fmt.Sprintf("selfCheck.status is %q but the self-check rows make it %q", b.SelfCheck.Status, want))
