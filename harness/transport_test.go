@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
@@ -24,6 +25,8 @@ func TestTransportFailureBlocks(t *testing.T) {
 	ok := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("{}")) })
 	untrusted := httptest.NewTLSServer(ok) // its certificate is not under the configured CA
 	defer untrusted.Close()
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer silent.Close() // accepts, and never answers within the call timeout
 	closed := httptest.NewServer(ok)
 	closedURL := closed.URL + "/doc"
 	closed.Close() // a port nobody listens on any more: connection refused
@@ -61,6 +64,9 @@ func TestTransportFailureBlocks(t *testing.T) {
 		{"TE-3.3a", closedURL, "check", harness.Blocked, "connection refused (not reachable from this run"},
 		{"TE-3.3b", "https://nohost.invalid/person", "failf-noexchange", harness.Blocked, "does not resolve from this run"},
 		{"TE-3.3c", untrusted.URL + "/control.json", "control", harness.Blocked, "set caFile"},
+		// OR-3.4b's shape: a personEntry page whose host does not resolve, asserted on its exchange.
+		{"TE-3.3e", "https://nohost.invalid/talk", "check", harness.Blocked, "does not resolve from this run"},
+		{"TE-3.5a", silent.URL + "/slow.json", "check", harness.Blocked, "no answer within the call-timeout limit"},
 		{"TE-3.3d", misnamed.URL + "/doc.json", "check", harness.ExecutedFail, "certificate is valid for"},
 	}
 	s := harness.Suite{Document: "terms",
@@ -94,7 +100,9 @@ func TestTransportFailureBlocks(t *testing.T) {
 	for _, c := range cases {
 		rows = append(rows, c.row)
 	}
-	res, err := harness.Run(context.Background(), tgt, harness.Options{Suites: []harness.Suite{s}, Documents: []string{"terms"}, Rows: rows, Seed: 1})
+	lim := a2a.DefaultLimits()
+	lim.CallTimeout = 300 * time.Millisecond
+	res, err := harness.Run(context.Background(), tgt, harness.Options{Suites: []harness.Suite{s}, Documents: []string{"terms"}, Rows: rows, Seed: 1, Limits: &lim})
 	if err != nil {
 		t.Fatal(err)
 	}
