@@ -458,7 +458,11 @@ func TestClientBundleVerifies(t *testing.T) {
 			t.Errorf("%s: the client rows are not labelled as the client under test's", name)
 		}
 	}
-	if !strings.Contains(junit.String(), `name="schema-interface (client under test)"`) || !strings.Contains(junit.String(), `name="extconf.client.command"`) {
+	want := `name="schema-interface (client under test)"`
+	if n := evidence.AgentName(b); n != "" {
+		want = `name="schema-interface (client under test: ` + n + `)"`
+	}
+	if !strings.Contains(junit.String(), want) || !strings.Contains(junit.String(), `name="extconf.client.command"`) {
 		t.Errorf("junit suites and properties do not name the client under test")
 	}
 	raw, _ := os.ReadFile(path)

@@ -91,6 +91,7 @@ type CardSeen struct {
 	Exchange   string   `json:"exchange"`
 	Extensions []string `json:"extensions,omitempty"`
 	Provider   string   `json:"provider,omitempty"`
+	Name       string   `json:"name,omitempty"` // the card's name: what reports call the agent
 }
 
 // SeedOf is the Ginkgo random seed a run uses: seed, or a time-based one when it is 0.
@@ -159,13 +160,22 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 			return nil, fmt.Errorf("unknown row %q (see `runsuite catalog`)", id)
 		}
 	}
-	if why := env.unreachable(ctx); why != "" {
-		// A target that answers nothing is one finding, not hundreds of row failures after as many timeouts.
-		res, err := BlockedRun(tgt, o, why)
-		if err == nil {
-			res.Env, res.Exchanges = env, rec.All()
+	labelRows := o.Rows // the rows whose specs run (all selected when empty)
+	dead := tgt.Blocked // a target that could not be started (no container engine)
+	if dead == "" {
+		dead = env.unreachable(ctx)
+	}
+	if dead != "" {
+		// A target that answers nothing is one finding, not hundreds of row failures after as many timeouts. The
+		// self-checks still run: they never depend on the target.
+		labelRows = selfCheckSelection(cat, sel, o.Suites)
+		if len(labelRows) == 0 {
+			res, err := BlockedRun(tgt, o, dead)
+			if err == nil {
+				res.Env, res.Exchanges = env, rec.All()
+			}
+			return res, err
 		}
-		return res, err
 	}
 
 	globals.Reset()
@@ -221,8 +231,8 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	suiteCfg.FailFast = false
 	suiteCfg.LabelFilter = ""
 	suiteCfg.FocusStrings, suiteCfg.SkipStrings = nil, nil
-	if len(o.Rows) > 0 {
-		suiteCfg.LabelFilter = strings.Join(o.Rows, " || ")
+	if len(labelRows) > 0 {
+		suiteCfg.LabelFilter = strings.Join(labelRows, " || ")
 	}
 	repCfg = gtypes.ReporterConfig{Succinct: true, SilenceSkips: true, NoColor: true,
 		JSONReport: o.JSONReport, JUnitReport: o.JUnitReport}
@@ -239,6 +249,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		RunSpecs(&quietT{}, "extconf", suiteCfg, repCfg)
 	}
 	finished := time.Now()
+	env.closeClients()
 	if stopInterrupts != nil {
 		stopInterrupts() // Ginkgo leaves its per-run interrupt goroutine running otherwise
 	}
@@ -253,12 +264,17 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		return strings.Contains(strings.ToLower(r), "interrupt")
 	})
 	res.Rows = Verdicts(cat, report, sel, env)
+	if dead != "" {
+		if err := blockTargetRows(res.Rows, tgt, o, dead); err != nil {
+			return nil, err
+		}
+	}
 	if res.Interrupted {
 		markInterrupted(cat, res.Rows, sel)
 	}
 	for role, u := range tgt.Agents {
 		if f, ok := env.cards[u]; ok && f.ex != nil && f.err == nil {
-			seen := CardSeen{URL: u, SHA256: sha256Hex(f.raw), Exchange: f.ex.ID}
+			seen := CardSeen{URL: u, SHA256: sha256Hex(f.raw), Exchange: f.ex.ID, Name: f.card.Name}
 			for _, x := range f.card.Capabilities.Extensions {
 				seen.Extensions = append(seen.Extensions, x.URI)
 			}

@@ -51,6 +51,9 @@ type Env struct {
 	SpecTimeout time.Duration
 	runCtx      context.Context // ends when the run is interrupted
 	state       sync.Map        // RunState: per-run values of the suites, gone with the Env
+	// clients made for peers that outlive the run (the counterparts): closed when it ends, or their connections
+	// would hold memory until the idle timeout
+	clients []*a2a.Client
 }
 
 // RunState returns the run's value for key, storing mk() on first use. Suites keep per-run state here rather than
@@ -232,6 +235,7 @@ func (w *W) Control(ok bool, what, observed string, ex *a2a.Exchange) {
 	w.ledger.Controls++
 	w.cite(ex)
 	if !ok {
+		w.blockIfUnreached(ex.Unreached())
 		reason := fmt.Sprintf("positive control failed: %s — %s", what, clip(observed, 600))
 		if ex != nil {
 			reason += " (exchange " + ex.Summary() + ")"
@@ -262,8 +266,12 @@ func (w *W) Absent(declaration string) {
 	Skip(inapplicablePrefix + "the operator declares: " + declaration)
 }
 
-// Failf fails the row with a free observation (transport errors, undecodable answers).
+// Failf fails the row with a free observation (undecodable answers, errors). An error among a that is a transport
+// failure (the call got no answer) blocks the row instead, naming the URL and the remedy: only an answer is a
+// verdict.
 func (w *W) Failf(ex *a2a.Exchange, expected, format string, a ...any) {
+	w.cite(ex)
+	w.BlockUnreached(ex, a...)
 	w.Check(false, expected, fmt.Sprintf(format, a...), ex)
 }
 
@@ -273,6 +281,7 @@ func (w *W) defect(msg string) {
 }
 
 func (w *W) fail(expected, observed string, ex *a2a.Exchange) {
+	w.blockIfUnreached(ex.Unreached())
 	w.failed = w.row
 	msg := FailureMessage(w.env.Catalog, w.row, expected, observed, ex)
 	if w.env.Client != nil {
@@ -302,4 +311,33 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// blockIfUnreached ends the spec blocked when u is a transport failure: the assertion had no answer to judge. The
+// detail's first line (origin, cause, remedy) is shared by every row the same failure blocked, so summaries and
+// the incomplete status name it once.
+func (w *W) blockIfUnreached(u *a2a.Unreachable) {
+	if u == nil {
+		return
+	}
+	detail := u.Detail()
+	if w.env.Client != nil {
+		detail = w.env.Client.Recorder().Redactor().String(detail)
+	}
+	w.Blocked(detail)
+}
+
+// BlockUnreached ends the spec blocked when the exchange (or an error among errs) is a transport failure, with the
+// detail every row that failure blocks shares; a spec that blocks on a prerequisite calls it first, so one cause
+// reads as one.
+func (w *W) BlockUnreached(ex *a2a.Exchange, errs ...any) {
+	u := ex.Unreached()
+	if u == nil {
+		url := ""
+		if ex != nil {
+			url = ex.URL
+		}
+		u = a2a.UnreachedIn(url, errs...)
+	}
+	w.blockIfUnreached(u)
 }

@@ -10,7 +10,8 @@ import (
 // (SelfCheckStatus).
 const (
 	StatusPassed        = "passed"         // every graded target row passed, none blocked, at least one graded
-	StatusFailed        = "failed"         // a target row failed, is blocked or was not tested
+	StatusFailed        = "failed"         // a target row failed (executed-fail): a requirement is broken
+	StatusIncomplete    = "incomplete"     // no target row failed, but some are blocked or were not tested
 	StatusNothingGraded = "nothing-graded" // no row about the target was graded: that is not a pass
 	StatusInterrupted   = "interrupted"    // the run was stopped before every row finished
 
@@ -115,11 +116,16 @@ func StatusOf(rows []RowVerdict, strict bool) (status, reason string) {
 	if strict {
 		deciding = target
 	}
-	if !Passed(deciding) {
-		if !Passed(RequiredRows(rows)) {
+	// Only an executed-fail is a broken requirement; a row that could not be graded (blocked, not tested) leaves
+	// the run incomplete, never failed.
+	if anyVerdict(deciding, ExecutedFail) {
+		if anyVerdict(RequiredRows(rows), ExecutedFail) {
 			return StatusFailed, ""
 		}
 		return StatusFailed, fmt.Sprintf("strict: %d advisory finding(s) on recommendation rows", len(AdvisoryFindings(rows)))
+	}
+	if !Passed(deciding) {
+		return StatusIncomplete, IncompleteReason(deciding)
 	}
 	graded := 0
 	why := map[string]int{}
@@ -143,6 +149,15 @@ func StatusOf(rows []RowVerdict, strict bool) (status, reason string) {
 		return StatusNothingGraded, "no row about the target was graded (" + strings.Join(parts, ", ") + ")"
 	}
 	return StatusPassed, ""
+}
+
+func anyVerdict(rows []RowVerdict, verdict string) bool {
+	for _, r := range rows {
+		if r.Verdict == verdict {
+			return true
+		}
+	}
+	return false
 }
 
 // SelfCheckStatus is the status of the harness's self-check rows.

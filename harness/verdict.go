@@ -44,7 +44,7 @@ type RowVerdict struct {
 	Exchanges  []string `json:"exchanges,omitempty"`
 }
 
-// Counts a verdict against the run (exit status 1): anything but a pass, an honest inapplicable/unwitnessable, or
+// Counts a verdict against the run (executed-fail: exit 1; blocked, not-tested: incomplete, exit 4): anything but a pass, an honest inapplicable/unwitnessable, or
 // a row the user left out.
 func (v RowVerdict) Counts() bool {
 	switch v.Verdict {

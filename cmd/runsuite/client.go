@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/certify"
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/evidence"
@@ -33,11 +34,12 @@ actions it implements in its version reply is not run on the others: their rows 
 The bundle (evidence/runs/<time>/ or --out) has target.kind "client" and target.client (command, name, version,
 scenarios, the scope rows and their status); every client row is about the client under test (selfCheck false),
 every other row skipped; the transcript holds what the client sent (credentials redacted). runsuite verify checks
-it like any bundle. Its status counts every client row of the actions the client implements (not-tested ones fail
-it; inapplicable ones do not); the exit status and target.client.scopeStatus count the rows the scenarios grade.
+it like any bundle. Its status counts every client row of the actions the client implements (not-tested ones make
+it incomplete; inapplicable ones do not); target.client.scopeStatus counts the rows the scenarios grade, and the
+exit status is the worse of the two.
 
-Exit status: 0 every row a scenario grades passed; 1 one failed, is blocked or unasserted, or nothing was graded;
-2 usage error.
+Exit status: 0 every row a scenario grades passed; 1 one failed (executed-fail); 4 incomplete: none failed but one
+is blocked or not tested (unasserted), or nothing was graded; 2 usage error; 3 harness defect.
 `
 
 var clientCommand = command{
@@ -145,8 +147,12 @@ func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if ctx.Err() != nil {
 		return exitInterrupted, nil
 	}
-	if res.Status != "passed" {
+	// A client row left not-tested (no scenario reached it) keeps the run from passing as much as a scope row.
+	switch {
+	case res.Status == harness.StatusFailed || b.Status == harness.StatusFailed:
 		return exitFail, nil
+	case res.Status == harness.StatusPassed && b.Status == harness.StatusPassed:
+		return exitPass, nil
 	}
-	return exitPass, nil
+	return exitIncomplete, nil // blocked or not tested, or nothing graded: never a pass
 }

@@ -26,14 +26,15 @@ func TestContainerFlagsUsage(t *testing.T) {
 	}
 }
 
-// No engine: the run ends quickly with every selected row blocked with the reason, a bundle, and exit 1.
+// No engine: the run ends quickly with every selected row blocked with the reason, a bundle, and exit 4
+// (incomplete: nothing failed).
 func TestNoEngineRunIsBlocked(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(t.TempDir(), "no-engine.sock"))
 	out := t.TempDir()
 	start := time.Now()
 	code, stdout, stderr := runCLI("run", "--image", "extconf-mock:ci", "--suite", "terms,interview", "--out", out)
-	if code != exitFail {
-		t.Fatalf("exit %d, want 1\n%s\n%s", code, stdout, stderr)
+	if code != exitIncomplete || !strings.Contains(stdout, "INCOMPLETE: 0 failed, ") {
+		t.Fatalf("exit %d, want 4 and INCOMPLETE\n%s\n%s", code, stdout, stderr)
 	}
 	if d := time.Since(start); d > container.DefaultProbeTimeout+5*time.Second {
 		t.Errorf("took %s", d)
@@ -50,7 +51,10 @@ func TestNoEngineRunIsBlocked(t *testing.T) {
 		Target struct {
 			Kind string `json:"kind"`
 		} `json:"target"`
-		Rows []struct{ ID, Document, Verdict, Detail string } `json:"rows"`
+		Rows []struct {
+			ID, Document, Verdict, Detail string
+			SelfCheck                     bool
+		} `json:"rows"`
 	}
 	if err := json.Unmarshal(raw, &b); err != nil {
 		t.Fatal(err)
@@ -69,7 +73,9 @@ func TestNoEngineRunIsBlocked(t *testing.T) {
 			if !strings.HasPrefix(r.Detail, "no container engine reachable: ") {
 				t.Errorf("%s: detail %q", r.ID, r.Detail)
 			}
-		case selected && r.Verdict != "unwitnessable":
+		case selected && r.SelfCheck && r.Verdict != "executed-pass":
+			t.Errorf("self-check %s is %s with no engine: self-checks never depend on the target", r.ID, r.Verdict)
+		case selected && !r.SelfCheck && r.Verdict != "unwitnessable":
 			t.Errorf("%s is %s with no engine", r.ID, r.Verdict)
 		}
 	}

@@ -50,10 +50,12 @@ func cmdHelp(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 // exitStatusHelp is the exit-status table of the CLI contract (README "Usage").
 const exitStatusHelp = `Exit status:
   0    every selected applicable row about the target passed, none is blocked, and at least one was graded
-  1    a target row failed, is blocked or was not tested, or nothing about the target was graded (NOTHING GRADED;
-       --allow-nothing-graded accepts that with 0)
+  1    a requirement failed: a row about the target is executed-fail (FAILED)
   2    usage or configuration error, found before the run starts
   3    harness defect: a harness self-check failed, or the bundle just written does not verify
+  4    incomplete: nothing failed, but a row about the target is blocked or not tested (INCOMPLETE: 0 failed, N
+       blocked (what to state)), or nothing about the target was graded (NOTHING GRADED; --allow-nothing-graded
+       accepts that with 0)
   130  interrupted (SIGINT/SIGTERM): unfinished rows read not-tested "interrupted"
 `
 

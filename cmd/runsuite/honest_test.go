@@ -25,8 +25,8 @@ func TestNothingGradedAgainstAnAgentDeclaringNoDocument(t *testing.T) {
 	defer srv.Close()
 	out := filepath.Join(t.TempDir(), "run")
 	code, stdout, stderr := runCLI("run", "--target", srv.URL(), "--out", out)
-	if code != exitFail {
-		t.Fatalf("exit %d, want %d (nothing graded is not a pass)\nstdout %s\nstderr %s", code, exitFail, stdout, stderr)
+	if code != exitIncomplete {
+		t.Fatalf("exit %d, want %d (nothing graded is not a pass)\nstdout %s\nstderr %s", code, exitIncomplete, stdout, stderr)
 	}
 	if !strings.Contains(stderr, "/.well-known/agent-card.json") || !strings.Contains(stderr, "is an origin") {
 		t.Errorf("the run does not say it resolved the origin by the well-known rule: %s", stderr)
@@ -68,8 +68,8 @@ func TestNothingGradedAgainstAnAgentDeclaringNoDocument(t *testing.T) {
 // A selection that holds no row about the target (only a self-check row) grades nothing about it.
 func TestEmptyTargetSelectionIsNothingGraded(t *testing.T) {
 	code, stdout, stderr := runCLI("run", "--suite", "terms", "--req", "TE-8.2", "--out", filepath.Join(t.TempDir(), "b"))
-	if code != exitFail || !strings.Contains(stdout, "NOTHING GRADED: ") {
-		t.Fatalf("exit %d, want %d with NOTHING GRADED\n%s\n%s", code, exitFail, stdout, stderr)
+	if code != exitIncomplete || !strings.Contains(stdout, "NOTHING GRADED: ") {
+		t.Fatalf("exit %d, want %d with NOTHING GRADED\n%s\n%s", code, exitIncomplete, stdout, stderr)
 	}
 }
 

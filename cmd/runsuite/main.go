@@ -16,9 +16,10 @@ import (
 // Exit statuses of the CLI contract.
 const (
 	exitPass        = 0   // every selected applicable row about the target passed, none blocked, at least one graded
-	exitFail        = 1   // a target row failed, is blocked or was not tested, or nothing about the target was graded
+	exitFail        = 1   // a row about the target failed (executed-fail): a requirement is broken
 	exitUsage       = 2   // usage or configuration error, checked before the run
 	exitHarness     = 3   // harness defect: a self-check failed, or the bundle just written does not verify
+	exitIncomplete  = 4   // nothing failed, but a row is blocked or not tested, or nothing about the target was graded
 	exitInterrupted = 130 // interrupted (SIGINT/SIGTERM): unfinished rows read not-tested "interrupted"
 )
 

@@ -42,7 +42,7 @@ output paths and the signing key; any problem there is exit 2.
 Target: mock (the built-in reference agents), or a URL: a URL with a path is the card URL as given; a bare
 origin (or path /) is resolved to /.well-known/agent-card.json, and the run says so. --image runs a local image
 (never pulled), --dockerfile builds one; ports are published on 127.0.0.1 only, the container's output is kept
-as container.log beside the bundle, and with no engine reachable every selected row is blocked (exit 1).
+as container.log beside the bundle, and with no engine reachable every selected row is blocked (exit 4: incomplete).
 
 Configuration (--config FILE, JSON): what the documents leave to the operator — caFile (a PEM bundle for a
 private CA), trustedKeys (a JWK Set for card and document signatures), agents, principals, requests,
@@ -240,12 +240,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		prog = newProgress(stderr, docs, rows)
 		ropts.OnSpec = prog.event
 	}
-	var res *harness.Result
-	if tgt.Blocked != "" {
-		res, err = harness.BlockedRun(tgt, ropts, tgt.Blocked)
-	} else {
-		res, err = harness.Run(ctx, tgt, ropts)
-	}
+	// A target that could not be started (tgt.Blocked) blocks every row about it; the self-checks still run.
+	res, err := harness.Run(ctx, tgt, ropts)
 	if prog != nil {
 		prog.finish()
 	}
@@ -512,8 +508,10 @@ func exitFor(b *evidence.Bundle, defect, allowNothingGraded bool) int {
 		return exitPass
 	case b.Status == harness.StatusNothingGraded && allowNothingGraded:
 		return exitPass
+	case b.Status == harness.StatusFailed:
+		return exitFail
 	}
-	return exitFail
+	return exitIncomplete // incomplete or nothing graded: not a pass, and no requirement broken
 }
 
 // transcriptForReport is the transcript the HTML report quotes exchanges from: read only when it is of a size a

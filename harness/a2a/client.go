@@ -104,6 +104,9 @@ func NewClient(o Options) *Client {
 	return c
 }
 
+// CloseIdleConnections closes the client's kept-alive connections (a client whose peer outlives its use).
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+
 // Recorder returns the recorder every exchange of this client goes to.
 func (c *Client) Recorder() *Recorder { return c.rec }
 
@@ -335,6 +338,7 @@ func (c *Client) buildHeader(r request) http.Header {
 func (c *Client) finish(ex *Exchange, err error) {
 	if err != nil {
 		ex.Error = err.Error()
+		ex.unreached = Unreached(ex.URL, ex.Status, err)
 	}
 	c.rec.Add(ex)
 }

@@ -31,6 +31,8 @@ type Exchange struct {
 	Started        time.Time   `json:"started"`
 	DurationMS     float64     `json:"durationMs"`
 	Error          string      `json:"error,omitempty"`
+
+	unreached *Unreachable // the transport failure that left it without an answer (not recorded: Error says it)
 }
 
 // Summary is one line for failure messages: "ex#3 sha256:ab12… POST https://127.0.0.1:1234/ → 200 (note)".

@@ -187,7 +187,7 @@ type Result struct {
 	Scenarios []ScenarioResult        `json:"scenarios"`
 	Rows      []harness.RowVerdict    `json:"rows"`
 	Totals    map[string]int          `json:"totals"`
-	Status    string                  `json:"status"` // passed | failed | nothing-graded
+	Status    string                  `json:"status"` // passed | failed | incomplete | nothing-graded
 	Checks    map[string][]CheckTrace `json:"checks"` // row → the checks that graded it
 	Finished  time.Time               `json:"finished"`
 
@@ -397,23 +397,30 @@ func worse(a, b string) string {
 }
 
 // status: the run passes when every row a scenario grades passed (none failed, blocked or unasserted) and at least
-// one did; rows out of the contract's reach, and rows whose checks found no answer to judge (Unanswered: a reply
+// one did; it fails only on an executed-fail, and is incomplete when a graded row is blocked or unasserted; rows out of the contract's reach, and rows whose checks found no answer to judge (Unanswered: a reply
 // member the client does not give), are reported and never read as a pass, nor count against it.
 func status[T any](vs []harness.RowVerdict, graded map[string]T) string {
-	n := 0
+	n, incomplete := 0, false
 	for _, v := range vs {
 		if _, ok := graded[v.ID]; !ok {
 			continue
 		}
 		n++
-		if v.Verdict != harness.ExecutedPass {
-			return "failed"
+		switch v.Verdict {
+		case harness.ExecutedFail:
+			return harness.StatusFailed
+		case harness.ExecutedPass:
+		default:
+			incomplete = true // blocked or unasserted: not a pass, and no requirement broken
 		}
 	}
-	if n == 0 {
-		return "nothing-graded"
+	switch {
+	case n == 0:
+		return harness.StatusNothingGraded
+	case incomplete:
+		return harness.StatusIncomplete
 	}
-	return "passed"
+	return harness.StatusPassed
 }
 
 func identify(ctx context.Context, d Driver) Identity {

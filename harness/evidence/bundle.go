@@ -169,6 +169,7 @@ type CardRef struct {
 	Exchange           string   `json:"exchange,omitempty"`
 	DeclaredExtensions []string `json:"declaredExtensions,omitempty"`
 	Provider           string   `json:"provider,omitempty"`
+	Name               string   `json:"name,omitempty"` // the card's name
 }
 
 // TranscriptRef points at the JSON Lines transcript beside the bundle.
@@ -316,7 +317,7 @@ func NewFromTranscript(res *harness.Result, tgt *target.Target, ref TranscriptRe
 	for _, r := range roles {
 		c := res.Cards[r]
 		b.Target.Cards = append(b.Target.Cards, CardRef{Role: r, URL: c.URL, SHA256: c.SHA256, Exchange: c.Exchange,
-			DeclaredExtensions: c.Extensions, Provider: c.Provider})
+			DeclaredExtensions: c.Extensions, Provider: c.Provider, Name: c.Name})
 	}
 	b.Runner, b.TierBasis = DecideTier(res.Env.Runner, b.Target.Cards)
 	for _, r := range res.Rows {

@@ -3,6 +3,8 @@ package evidence
 import (
 	"fmt"
 	"strings"
+
+	"github.com/extconf/extconf/harness"
 )
 
 // Headline is the first line every renderer shows (terminal summary, JUnit, HTML): what a reader may take the
@@ -16,7 +18,19 @@ import (
 //   - otherwise the claim banner of Standing.
 //
 // Standing is what the bundle states about itself; Headline is what a renderer may say.
+//
+// An incomplete run's headline ends with its reason ("INCOMPLETE: 0 failed, N blocked (what to state)"), so the
+// first line a reader sees already says what to state or fix.
 func Headline(b *Bundle, rep *Report) string {
+	h := standingOf(b, rep)
+	if b.Status == harness.StatusIncomplete {
+		h += " — " + StatusLine(b)
+	}
+	return h
+}
+
+// standingOf is the headline without the incomplete run's reason.
+func standingOf(b *Bundle, rep *Report) string {
 	if rep != nil && !rep.OK() {
 		who := b.Runner.Name
 		if who == "" {

@@ -50,6 +50,7 @@ type htmlView struct {
 	Unproven     int
 	Fals         *Falsifiability
 	StatusLine   string
+	Agent        string // the card's name (AgentName)
 	Subject      string // "the target", or "the client under test" in a client certification
 	// The harness's own self-check rows: reported apart, never part of the target's counts or status.
 	SelfCounts []countRow
@@ -110,7 +111,7 @@ func buildView(b *Bundle, o HTMLOptions) htmlView {
 	}
 	exchanges := indexTranscript(o.Transcript)
 
-	v.StatusLine, v.Subject = StatusLine(b), Subject(b)
+	v.StatusLine, v.Subject, v.Agent = StatusLine(b), Subject(b), AgentName(b)
 	v.Counts, v.Total = countRows(harness.RequiredRows(b.Rows), b.Totals)
 	v.AdvisoryFindings, v.AdvisoryNote = b.Advisory.Count, AdvisoryNote(b)
 	v.SelfCounts, v.SelfTotal = countRows(harness.SelfCheckRows(b.Rows), b.SelfCheck.Totals)
@@ -288,7 +289,7 @@ const reportHTML = `<!DOCTYPE html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>extconf {{if .Unverified}}UNVERIFIED{{else if .IsEvidence}}EVIDENCE{{else if .Unpinned}}UNPINNED{{else}}CLAIM{{end}}: {{.B.Status}} ({{.B.Runner.Name}})</title>
+<title>extconf {{if .Unverified}}UNVERIFIED{{else if .IsEvidence}}EVIDENCE{{else if .Unpinned}}UNPINNED{{else}}CLAIM{{end}}: {{if .Agent}}{{.Agent}} {{end}}{{.B.Status}} ({{.B.Runner.Name}})</title>
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
 main{max-width:1180px;margin:0 auto;padding:16px 24px 48px}
@@ -315,14 +316,14 @@ pre{white-space:pre-wrap;word-break:break-word;background:#f0f2f5;padding:8px;bo
 article.row{background:#fff;border:1px solid #d0d5db;border-left:6px solid #b3261e;padding:10px 14px;margin:10px 0}
 article.row.blocked,article.row.not-tested{border-left-color:#c98a00}
 blockquote{margin:4px 0;padding:4px 12px;border-left:3px solid #9aa3ad;color:#333}
-.ok{color:#1b6e2c;font-weight:600}.fail{color:#b3261e;font-weight:600}
+.ok{color:#1b6e2c;font-weight:600}.fail{color:#b3261e;font-weight:600}.warn{color:#8a5a00;font-weight:600}
 details{margin:4px 0}summary{cursor:pointer}
 footer{margin-top:32px;color:#5c6670;font-size:12px}
 </style>
 </head>
 <body>
 <main>
-<h1>extconf conformance report</h1>
+<h1>extconf conformance report{{if .Agent}}: {{.Agent}}{{end}}</h1>
 <div id="standing" class="banner {{if .Unverified}}unverified{{else if .IsEvidence}}evidence{{else}}claim{{end}}" data-kind="{{.B.Kind}}" data-tier="{{.B.Runner.Tier}}">
 <strong>{{.Standing}}</strong>
 <div class="note">{{.StandingNote}}</div>
@@ -340,7 +341,7 @@ footer{margin-top:32px;color:#5c6670;font-size:12px}
 
 <h2>Run</h2>
 <dl class="meta">
-<dt>status</dt><dd><span class="{{if eq .B.Status "passed"}}ok{{else}}fail{{end}}" id="status">{{.StatusLine}}</span> ({{len .Failing}} rows about {{.Subject}} count against the run)</dd>
+<dt>status</dt><dd><span class="{{if eq .B.Status "passed"}}ok{{else if eq .B.Status "failed"}}fail{{else}}warn{{end}}" id="status">{{.StatusLine}}</span> ({{len .Failing}} rows about {{.Subject}} count against the run)</dd>
 <dt>harness self-check</dt><dd><span class="{{if eq .B.SelfCheck.Status "failed"}}fail{{else}}ok{{end}}" id="self-check-status">{{.B.SelfCheck.Status}}</span>{{if eq .B.SelfCheck.Status "failed"}} — a harness defect, not the failure of {{.Subject}}{{end}}</dd>
 <dt>runner</dt><dd>{{if .B.Runner.Name}}{{.B.Runner.Name}}{{else}}(unnamed){{end}}, tier {{.B.Runner.Tier}}, kind {{.B.Kind}}</dd>
 <dt>signature</dt><dd>{{.Signer}}</dd>

@@ -11,11 +11,13 @@ import (
 	"github.com/extconf/extconf/harness/catalog"
 )
 
-// JUnit XML, one <testcase> per catalog row (named by the row id, classname the document), so CI dashboards list
-// rows rather than Ginkgo specs. Verdicts map as follows: executed-pass passes; executed-fail, blocked and
-// not-tested are <failure> (each counts against the run; the type attribute carries the verdict, so a blocked row
-// never reads as a pass or as an acceptable skip); inapplicable, unwitnessable and skipped are <skipped> with
-// the reason. An advisory row (a recommendation: SHOULD, SHOULD NOT, RECOMMENDED) carries the property
+// JUnit XML, one <testcase> per catalog row (named by the row id, classname its suite: the document and the agent's
+// name), so CI dashboards list rows rather than Ginkgo specs. Verdicts map as follows: executed-pass passes;
+// executed-fail is a <failure> (a requirement broken); blocked and not-tested are an <error> (the run is incomplete:
+// not a pass, and not the target's failure; the type attribute carries the verdict); inapplicable, unwitnessable and
+// skipped are <skipped> with the reason. Self-check rows (about the harness) have their own suite and never count
+// against the target: one that could not run is <skipped>, a failed one an <error type="harness-defect">. An
+// advisory row (a recommendation: SHOULD, SHOULD NOT, RECOMMENDED) carries the property
 // advisory=true; when it did not pass and the run is not strict it is <skipped type="advisory"> with the finding as
 // message and body (reported, not failing), under --strict a <failure> like any other. The properties of every suite carry the bundle's standing (claim or evidence), tier, runner,
 // signer and catalog digest, so a dashboard shows a self-run as a claim.
@@ -52,6 +54,7 @@ type junitCase struct {
 	Assertions int             `xml:"assertions,attr"`
 	Properties []junitProperty `xml:"properties>property,omitempty"`
 	Failure    *junitResult    `xml:"failure,omitempty"`
+	Error      *junitResult    `xml:"error,omitempty"`
 	Skipped    *junitResult    `xml:"skipped,omitempty"`
 }
 
@@ -128,7 +131,8 @@ func JUnitWith(w io.Writer, b *Bundle, rep *Report) error {
 	cat := catalog.MustLoad()
 	props := JUnitPropertiesWith(b, rep)
 	unverified := rep != nil && !rep.OK()
-	out := junitSuites{Name: "extconf " + b.Kind + " (" + b.Status + ")"}
+	agent := AgentName(b)
+	out := junitSuites{Name: strings.Join(nonEmpty("extconf", b.Kind, agent), " ") + ": " + StatusLine(b)}
 	if unverified {
 		out.Name = "UNVERIFIED extconf " + b.Kind + " (" + b.Status + "; the bundle does not verify)"
 		vs := junitSuite{Name: "bundle verification", Timestamp: b.Started, Properties: props}
@@ -147,10 +151,18 @@ func JUnitWith(w io.Writer, b *Bundle, rep *Report) error {
 	// a dashboard never reads a self-check as the target's result.
 	for _, r := range append(harness.TargetRows(b.Rows), harness.SelfCheckRows(b.Rows)...) {
 		name := r.Document
-		if r.SelfCheck {
-			name = SelfCheckSuite
-		} else if b.Target.Kind == TargetKindClient {
+		switch {
+		case r.SelfCheck:
+			name = SelfCheckSuite // about the harness whatever the target: never named after it
+		case b.Target.Kind == TargetKindClient:
 			name = r.Document + " (client under test)" // never read as an agent's result
+			if agent != "" {
+				name = r.Document + " (client under test: " + agent + ")"
+			}
+		default:
+			if a := DocumentAgentName(b, r.Document); a != "" {
+				name = r.Document + " (" + a + ")"
+			}
 		}
 		i, ok := index[name]
 		if !ok {
@@ -191,15 +203,30 @@ func JUnitWith(w io.Writer, b *Bundle, rep *Report) error {
 				break
 			}
 			msg := r.Verdict
-			if r.SelfCheck && r.Verdict == harness.ExecutedFail {
-				msg = "harness defect: " + msg
-			}
 			if known {
 				msg = fmt.Sprintf("%s: %s %q", r.Verdict, row.Level, row.Clause)
 			}
-			tc.Failure = &junitResult{Type: r.Verdict, Message: msg, Body: body}
-			s.Failures++
-			out.Failures++
+			switch {
+			case r.SelfCheck && r.Verdict == harness.ExecutedFail:
+				// A harness defect: an error of the harness, never a failure of the target.
+				tc.Error = &junitResult{Type: "harness-defect", Message: "harness defect: " + msg, Body: body}
+				s.Errors++
+				out.Errors++
+			case r.SelfCheck:
+				// A self-check that could not run says nothing of the target: reported, never counted against it.
+				tc.Skipped = &junitResult{Type: r.Verdict, Message: "self-check " + r.Verdict + " (not the target's result): " + firstLine(r.Detail), Body: body}
+				s.Skipped++
+				out.Skipped++
+			case r.Verdict == harness.ExecutedFail:
+				tc.Failure = &junitResult{Type: r.Verdict, Message: msg, Body: body}
+				s.Failures++
+				out.Failures++
+			default:
+				// Blocked or not tested: the run is incomplete, no requirement broken; an error, never a failure.
+				tc.Error = &junitResult{Type: r.Verdict, Message: msg + ": " + firstLine(r.Detail), Body: body}
+				s.Errors++
+				out.Errors++
+			}
 		default:
 			tc.Skipped = &junitResult{Type: r.Verdict, Message: r.Verdict + ": " + firstLine(r.Detail)}
 			s.Skipped++
@@ -243,4 +270,14 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package evidence
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -104,7 +105,7 @@ func SummaryWith(w io.Writer, b *Bundle, rep *Report) {
 	}
 	fmt.Fprintf(w, "\n%s (requirement rows about %s):\n", strings.TrimPrefix(Subject(b), "the "), Subject(b))
 	countTable(w, target, b.Totals)
-	fmt.Fprintf(w, "%s (%s)\n", StatusLine(b), headline)
+	fmt.Fprintf(w, "%s (%s)\n", StatusLine(b), standingOf(b, rep)) // the status line already holds the reason
 }
 
 // Subject is what the rows about the run's subject are about, for people: "the target" (an agent), or "the client
@@ -127,7 +128,8 @@ func AdvisoryNote(b *Bundle) string {
 	return "; reported, not failing the run (--strict would fail it)"
 }
 
-// StatusLine is the target's status for people: "PASSED", "FAILED", "NOTHING GRADED: <why>", "INTERRUPTED: <why>".
+// StatusLine is the target's status for people: "PASSED", "FAILED", "INCOMPLETE: 0 failed, N blocked (what to
+// state)", "NOTHING GRADED: <why>", "INTERRUPTED: <why>".
 func StatusLine(b *Bundle) string {
 	s := strings.ToUpper(strings.ReplaceAll(b.Status, "-", " "))
 	if b.StatusReason != "" {
@@ -291,4 +293,36 @@ func summaryStanding(w io.Writer, b *Bundle) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// AgentName names what was certified, for titles and suite names: the client under test, or the distinct names
+// of the target's cards (the first three, then a count); "" when no card was read.
+func AgentName(b *Bundle) string {
+	if c := b.Target.Client; c != nil {
+		if c.Name != "" {
+			return c.Name
+		}
+		return c.Command
+	}
+	var names []string
+	for _, c := range b.Target.Cards {
+		if n := strings.TrimSpace(c.Name); n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	if len(names) > 3 {
+		return strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return strings.Join(names, ", ")
+}
+
+// DocumentAgentName is the name of the card playing doc's role (the agent a document's rows are about), else
+// AgentName.
+func DocumentAgentName(b *Bundle, doc string) string {
+	for _, c := range b.Target.Cards {
+		if c.Role == doc && strings.TrimSpace(c.Name) != "" {
+			return strings.TrimSpace(c.Name)
+		}
+	}
+	return AgentName(b)
 }

@@ -45,6 +45,7 @@ func TestJUnitOneCasePerRow(t *testing.T) {
 	var doc struct {
 		Tests    int `xml:"tests,attr"`
 		Failures int `xml:"failures,attr"`
+		Errors   int `xml:"errors,attr"`
 		Suites   []struct {
 			Name  string `xml:"name,attr"`
 			Cases []struct {
@@ -55,6 +56,9 @@ func TestJUnitOneCasePerRow(t *testing.T) {
 					Message string `xml:"message,attr"`
 					Body    string `xml:",chardata"`
 				} `xml:"failure"`
+				Error *struct {
+					Type string `xml:"type,attr"`
+				} `xml:"error"`
 				Skipped *struct {
 					Message string `xml:"message,attr"`
 				} `xml:"skipped"`
@@ -65,7 +69,7 @@ func TestJUnitOneCasePerRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
-	var fail, pass, skipped int
+	var fail, pass, skipped, errs int
 	for _, s := range doc.Suites {
 		for _, c := range s.Cases {
 			if c.Classname != s.Name {
@@ -77,6 +81,11 @@ func TestJUnitOneCasePerRow(t *testing.T) {
 				fail++
 				if c.Name == "TE-3.2a" && (c.Failure.Type != "executed-fail" || !strings.Contains(c.Failure.Body, "expected: the document is served") || !strings.Contains(c.Failure.Body, "exchange sha256:")) {
 					t.Errorf("TE-3.2a failure lacks verdict, expected or exchange: %+v", c.Failure)
+				}
+			case c.Error != nil:
+				errs++
+				if c.Error.Type != harness.Blocked && c.Error.Type != harness.NotTested {
+					t.Errorf("%s: error of type %q", c.Name, c.Error.Type)
 				}
 			case c.Skipped != nil:
 				skipped++
@@ -91,17 +100,12 @@ func TestJUnitOneCasePerRow(t *testing.T) {
 	if len(seen) != len(b.Rows) || doc.Tests != len(b.Rows) {
 		t.Fatalf("%d distinct test cases, tests=%d, for %d rows", len(seen), doc.Tests, len(b.Rows))
 	}
-	// Advisory rows that did not pass are <skipped type="advisory"> (the run is not strict), not failures.
-	var counted []harness.RowVerdict
-	for _, r := range b.Rows {
-		if !r.Advisory {
-			counted = append(counted, r)
-		}
-	}
-	all := harness.Totals(counted)
+	// Advisory rows that did not pass are <skipped type="advisory"> (the run is not strict), not failures; blocked
+	// and not-tested rows about the target are errors (incomplete), never failures; self-checks never count.
+	all := harness.Totals(harness.RequiredRows(b.Rows))
 	notTested := all["not-tested"] + all["blocked"]
-	if pass != 1 || fail != 1+notTested || doc.Failures != fail || skipped != len(b.Rows)-1-fail {
-		t.Fatalf("pass %d fail %d (failures attr %d) skipped %d; totals %v", pass, fail, doc.Failures, skipped, b.Totals)
+	if pass != 1 || fail != 1 || errs != notTested || doc.Failures != fail || doc.Errors != errs || skipped != len(b.Rows)-1-fail-errs {
+		t.Fatalf("pass %d fail %d (failures attr %d) errors %d (attr %d) skipped %d; totals %v", pass, fail, doc.Failures, errs, doc.Errors, skipped, b.Totals)
 	}
 	props := junitProps(t, buf.Bytes())
 	if props["extconf.kind"] != "evidence" || props["extconf.catalog"] != b.Catalog.Digest || !strings.Contains(props["extconf.signature"], "TEST-ONLY") {

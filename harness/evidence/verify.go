@@ -597,8 +597,12 @@ func checkTotals(c *Check, b *Bundle) {
 	if sum != b.AssertionCount {
 		c.Problems = append(c.Problems, fmt.Sprintf("assertionCount is %d but the rows' assertions add up to %d", b.AssertionCount, sum))
 	}
-	if want, _ := harness.StatusOf(b.Rows, b.Selection.Strict); b.Status != want {
+	want, why := harness.StatusOf(b.Rows, b.Selection.Strict)
+	if b.Status != want {
 		c.Problems = append(c.Problems, fmt.Sprintf("status is %q but the rows about the target make it %q (strict %v)", b.Status, want, b.Selection.Strict))
+	} else if want == harness.StatusIncomplete && b.StatusReason != why {
+		// What an incomplete run says to state is the rows' own causes, not free text.
+		c.Problems = append(c.Problems, fmt.Sprintf("statusReason is %q but the blocked rows make it %q", b.StatusReason, why))
 	}
 	if want := harness.SelfCheckStatus(b.Rows); b.SelfCheck.Status != want {
 		c.Problems = append(c.Problems, fmt.Sprintf("selfCheck.status is %q but the self-check rows make it %q", b.SelfCheck.Status, want))
@@ -862,17 +866,20 @@ func checkClient(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 			c.Problems = append(c.Problems, fmt.Sprintf("row %s is not a client row (witness %s) but reads %s in a client certification", r.ID, row.Witness, r.Verdict))
 		}
 	}
-	want := "passed"
+	want := harness.StatusPassed
 	if len(cl.ScopeRows) == 0 {
-		want = "nothing-graded"
+		want = harness.StatusNothingGraded
 	}
 	for _, id := range cl.ScopeRows {
 		v, ok := verdict[id]
 		if !ok {
 			c.Problems = append(c.Problems, fmt.Sprintf("scope row %s is not among the rows", id))
 		}
-		if v != harness.ExecutedPass {
-			want = "failed"
+		switch {
+		case v == harness.ExecutedFail:
+			want = harness.StatusFailed
+		case v != harness.ExecutedPass && want != harness.StatusFailed:
+			want = harness.StatusIncomplete // blocked or unasserted: no requirement broken
 		}
 	}
 	if cl.ScopeStatus != want {

@@ -36,6 +36,9 @@ type Conflict struct {
 	Source   Source
 	Detail   string
 	Exchange *a2a.Exchange // the answer's exchange
+	// Unreached: the declared source could not be fetched at all (a transport failure, not the agent's answer):
+	// the conflict cannot be judged.
+	Unreached *a2a.Unreachable
 }
 
 func (c Conflict) String() string {
@@ -121,7 +124,12 @@ func Diff(ctx context.Context, c *a2a.Client, d *Declared, replies []*Reply, set
 		}
 		for i, p := range r.Answer.Projections {
 			if k, why := DiffProjection(ctx, c, d, p, set); k != "" {
-				out = append(out, Conflict{Kind: k, Method: r.Method, Index: i, Source: p.Source, Detail: why, Exchange: r.Exchange})
+				cf := Conflict{Kind: k, Method: r.Method, Index: i, Source: p.Source, Detail: why, Exchange: r.Exchange}
+				if e, ok := d.Entry(p.Source.URL, p.Source.Digest); ok && k == ConflictUnverified {
+					res, _ := d.Proposal(ctx, c, e, set) // cached: the fetch DiffProjection made
+					cf.Unreached = res.Exchange.Unreached()
+				}
+				out = append(out, cf)
 			}
 		}
 	}

@@ -44,6 +44,7 @@ func register(e *harness.Env) {
 	spec := func(row, text string, body func(w *harness.W, row string)) {
 		harness.Spec(e, row, text, func(w *harness.W) {
 			if d := s.discovery(w.Ctx()); d.err != nil && !advertisement[row] {
+				w.BlockUnreached(d.ex, d.err)
 				w.Blocked("the OpenWOP discovery document could not be read (" + d.err.Error() + "), so whether the host advertises a2a.agentCards is unknown; the advertisement rows fail on it")
 			}
 			body(w, row)

@@ -18,7 +18,8 @@ import (
 
 // The §8–§9 rows bind the harness itself: who ran an interview, what standing its result has, how absence and
 // refusals are read. They are witnessed on the harness's own verifier (harness/verify) run live against the
-// target, and on its bundle and renderers fed a synthetic result.
+// harness's interview counterpart (never the target: a self-check reads the same whatever the target is), and on
+// its bundle and renderers fed a synthetic result.
 
 var (
 	selfRunner  = harness.Runner{Name: "vendor-self.example", Tier: "self"}
@@ -28,7 +29,7 @@ var (
 func registerClientSpecs(e *harness.Env) {
 	harness.Spec(e, "IV-8.1", "no harness surface presents a self-run result as evidence", func(w *harness.W) {
 		const row = "IV-8.1"
-		s := open(w, row, roleMain)
+		s := openCounterpart(w, row)
 		tp := bundle(w, row, thirdRunner, nil)
 		tp.Kind, tp.Signature = "evidence", &evidence.Signature{JWS: "synthetic", Thumbprint: "synthetic", Alg: "EdDSA"}
 		faults := vinterview.RendererFaults(e.Sabotage)
@@ -60,7 +61,7 @@ func registerClientSpecs(e *harness.Env) {
 
 	harness.Spec(e, "IV-9.2a", "a card without the interview extension is read as not implementing it, never as a defect", func(w *harness.W) {
 		const row = "IV-9.2a"
-		s := open(w, row, roleMain)
+		s := openCounterpart(w, row)
 		a := vinterview.Applies(s.card, e.Sabotage)
 		w.Control(a.Declared, "the reference client reads the served card as declaring the interview", a.Reason, s.cardEx)
 		absent, err := withoutInterview(s.card)
@@ -84,7 +85,7 @@ func registerClientSpecs(e *harness.Env) {
 
 	harness.Spec(e, "IV-9.2b", "absence of the interview extension changes no other verdict, total, exit status or listing", func(w *harness.W) {
 		const row = "IV-9.2b"
-		s := open(w, row, roleMain)
+		s := openCounterpart(w, row)
 		absent, err := withoutInterview(s.card)
 		if err != nil {
 			w.Failf(s.cardEx, "the card re-encodes", "%v", err)
@@ -123,7 +124,7 @@ func registerClientSpecs(e *harness.Env) {
 
 	harness.Spec(e, "IV-9.3", "a closure probe that draws the standard refusal is counted as a correct response", func(w *harness.W) {
 		const row = "IV-9.3"
-		s := open(w, row, roleMain)
+		s := openCounterpart(w, row)
 		rep := s.procedure(runBy(e))
 		if len(rep.Probes) == 0 { // the target's doing (e.g. it implements no interview), not the verifier's
 			w.Control(false, "the procedure reaches the closure probes (§8 step 4)", fmt.Sprintf("stopped: %s", rep.Outcome), s.cardEx)
@@ -154,7 +155,7 @@ func registerClientSpecs(e *harness.Env) {
 
 	harness.Spec(e, "IV-9.4a", "every interview result the harness emits carries who ran it", func(w *harness.W) {
 		const row = "IV-9.4a"
-		s := open(w, row, roleMain)
+		s := openCounterpart(w, row)
 		rep := s.procedure(vinterview.RunBy{Name: thirdRunner.Name, Tier: thirdRunner.Tier})
 		ok := rep.RunBy != nil && rep.RunBy.Name == thirdRunner.Name && rep.RunBy.Tier == thirdRunner.Tier
 		w.Check(ok, "the verifier's record names its runner "+thirdRunner.Name+" and tier third-party", fmt.Sprintf("%+v", rep.RunBy), s.cardEx)
@@ -179,7 +180,7 @@ func registerClientSpecs(e *harness.Env) {
 
 	harness.Spec(e, "IV-9.4b", "a self-run interview result is never recorded or presented as evidence", func(w *harness.W) {
 		const row = "IV-9.4b"
-		s := open(w, row, roleMain)
+		s := openCounterpart(w, row)
 		provider := ""
 		if s.card.Provider != nil {
 			provider = s.card.Provider.Organization

@@ -62,6 +62,8 @@ type session struct {
 	cardEx *a2a.Exchange
 	ep     vinterview.Endpoint
 	skills []string
+	c      *a2a.Client         // the counterpart's client for a self-check (nil: the run's)
+	keys   *jose.JSONWebKeySet // the counterpart's card keys for a self-check (nil: the operator's)
 }
 
 // open reads the card of role (the main one is fetched once per run) and the interview endpoint. A missing extra
@@ -160,6 +162,9 @@ func (s *session) persistent(ask func(round int) []*vinterview.Reply, kinds ...s
 		replies = ask(round)
 		cs = nil
 		for _, c := range vinterview.Diff(s.w.Ctx(), s.e.Client, d, replies, s.e.Sabotage) {
+			if c.Unreached != nil {
+				s.w.BlockUnreached(nil, c.Unreached) // the declared source got no answer: nothing to diff
+			}
 			for _, k := range kinds {
 				if c.Kind == k {
 					cs = append(cs, c)
@@ -175,8 +180,8 @@ func (s *session) persistent(ask func(round int) []*vinterview.Reply, kinds ...s
 
 // procedure runs the interview of §8 against the session's agent, recorded by runBy.
 func (s *session) procedure(runBy vinterview.RunBy) *vinterview.Report {
-	rep := vinterview.Run(s.w.Ctx(), s.e.Client, s.url, vinterview.Options{
-		RunBy: runBy, Keys: trustedKeys(s.e), Header: s.ep.Header, Set: s.e.Sabotage})
+	rep := vinterview.Run(s.w.Ctx(), s.client(), s.url, vinterview.Options{
+		RunBy: runBy, Keys: s.trustedKeys(), Header: s.ep.Header, Set: s.e.Sabotage})
 	var b bytes.Buffer
 	rep.Render(&b)
 	AddReportEntry("interview procedure ("+s.row+")", b.String(), ReportEntryVisibilityFailureOrVerbose)

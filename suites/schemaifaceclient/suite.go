@@ -213,87 +213,20 @@ func errText(res *skiface.Result) string {
 
 func ctx(w *harness.W) context.Context { return w.Ctx() }
 
-// ---- the target's agent
+// ---- the subject of the request-shape specs
 
-// subject is where the request-shape specs run the full procedure: the target's schema-interface agent when
-// the target supplies valid arguments for one of its advertised skills, else a local stand-in serving the
-// worked example.
+// subject is where the request-shape specs run the full procedure: a local stand-in serving the worked example.
+// These rows bind the harness's reference client, so they never run on the target: a self-check reads the same
+// whatever the target is.
 type subject struct {
 	cardURL, skill string
 	args           json.RawMessage
 	client         *skiface.Client
-	onTarget       bool
 }
 
 func pickSubject(w *harness.W, row string) subject {
-	e := w.Env()
-	c := newClient(w)
-	if url, ok := e.Target.CardURL(Role); ok {
-		if p, ok := e.Target.Config.PrincipalOf("schema-interface", "A"); ok {
-			c.A2A = e.Client.WithHeader(p.Header, p.Value)
-		}
-		if skill, args, ok := targetArguments(w, url); ok {
-			return subject{cardURL: url, skill: skill, args: args, client: c, onTarget: true}
-		}
-	}
 	s := exampleStandin(w, row)
 	return subject{cardURL: s.cardURL(), skill: sfx.ExampleSkill, args: sfx.ExampleArguments(), client: newClient(w)}
-}
-
-// targetArguments finds operator-supplied valid arguments for a skill the target advertises: requests[<skill>]
-// entries that are JSON objects, or the schema-interface profile's arguments (requests["schema-interface.profile"]).
-func targetArguments(w *harness.W, cardURL string) (string, json.RawMessage, bool) {
-	e := w.Env()
-	card, _, err := e.Client.FetchCard(w.Ctx(), cardURL, a2a.Call{Note: "schema-interface client specs: which skills the target advertises"})
-	if err != nil {
-		return "", nil, false
-	}
-	x, ok := card.Extension(skiface.ExtensionURI)
-	if !ok {
-		return "", nil, false
-	}
-	var params struct {
-		Skills []struct {
-			SkillID string `json:"skill_id"`
-		} `json:"skills"`
-	}
-	_ = json.Unmarshal(x.Params, &params)
-	profile := map[string]json.RawMessage{}
-	primary := ""
-	for _, p := range e.Target.Config.Requests["schema-interface.profile"] {
-		var prof struct {
-			Primary   string                     `json:"primary"`
-			Arguments map[string]json.RawMessage `json:"arguments"`
-			Valid     map[string]json.RawMessage `json:"valid"`
-		}
-		if json.Unmarshal([]byte(p), &prof) == nil {
-			primary = prof.Primary
-			for k, v := range prof.Valid {
-				profile[k] = v
-			}
-			for k, v := range prof.Arguments {
-				profile[k] = v
-			}
-		}
-	}
-	if a, ok := profile[primary]; ok && primary != "" && len(a) > 0 && a[0] == '{' {
-		for _, s := range params.Skills {
-			if s.SkillID == primary {
-				return primary, a, true
-			}
-		}
-	}
-	for _, s := range params.Skills {
-		for _, r := range e.Target.Config.Requests[s.SkillID] {
-			if v := strings.TrimSpace(r); strings.HasPrefix(v, "{") && json.Valid([]byte(v)) {
-				return s.SkillID, json.RawMessage(v), true
-			}
-		}
-		if a, ok := profile[s.SkillID]; ok && len(a) > 0 && a[0] == '{' {
-			return s.SkillID, a, true
-		}
-	}
-	return "", nil, false
 }
 
 // fullRun runs the whole procedure on a subject. Its completion is a positive control: a procedure that sent no
@@ -303,9 +236,6 @@ func targetArguments(w *harness.W, cardURL string) (string, json.RawMessage, boo
 func fullRun(w *harness.W, row string, s subject) *skiface.Result {
 	res, err := s.client.Invoke(w.Ctx(), skiface.Request{CardURL: s.cardURL, SkillID: s.skill, Arguments: s.args})
 	where := "a local stand-in serving the worked example"
-	if s.onTarget {
-		where = "the target's schema-interface agent"
-	}
 	if err != nil && res != nil && len(describes(res))+len(domains(res)) > 0 {
 		return res
 	}

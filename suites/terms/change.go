@@ -188,8 +188,9 @@ func (s *state) servedDigestsTolerant(w *harness.W, entries []vterms.Entry) (map
 func (s *state) servedDigests(w *harness.W, entries []vterms.Entry) map[string]string {
 	out := map[string]string{}
 	for _, en := range entries {
-		body, _, err := vterms.FetchProposal(w.Ctx(), s.proposalClient(), en.URL, a2a.Call{Note: "terms proposal (change rows) " + en.URL})
+		body, ex, err := vterms.FetchProposal(w.Ctx(), s.proposalClient(), en.URL, a2a.Call{Note: "terms proposal (change rows) " + en.URL})
 		if err != nil {
+			w.BlockUnreached(ex, err)
 			w.Blocked(fmt.Sprintf("%s could not be fetched (see TE-3.3d): %v", en.URL, err))
 		}
 		d, err := vterms.ProposalDigest(body)

@@ -232,6 +232,7 @@ func (s *state) fetchedEntries(w *harness.W, d *decl) []*fetched {
 			w.Blocked(reachBlock(en.index, en.url, f.err))
 		}
 		if f.err != nil {
+			w.BlockUnreached(f.ex, f.err)
 			w.Blocked(fmt.Sprintf("proposals[%d] (%s) could not be fetched and parsed (see TE-3.3d): %v", en.index, en.url, f.err))
 		}
 		out = append(out, f)
