@@ -206,7 +206,7 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	printPredictions(stderr, "still to give (or declare absent under documents.<id>.absent)",
-		harness.WithTargetNeeds(harness.Predict(secRaw, declared...), targetNeeds))
+		harness.WithTargetNeeds(harness.PredictConfig(base, secRaw, declared...), targetNeeds, secRaw))
 	if *outFlag == "" {
 		_, err = stdout.Write(b)
 		return exitPass, err
@@ -311,7 +311,7 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 			secs[id], _ = json.Marshal(sec)
 		}
 	}
-	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.Predict(secs, run...), targetNeeds))
+	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.PredictConfig(cfg, secs, run...), targetNeeds, secs))
 	for _, u := range unused(cfg, declared) {
 		fmt.Fprintf(stdout, "  unused       %s\n", u)
 	}

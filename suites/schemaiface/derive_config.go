@@ -117,5 +117,28 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, _ string, car
 		_, ok := givenArgs(skill)
 		return ok
 	}
-	return notes, argumentNeeds(skills, ag.Docs, has)
+	return notes, append(argumentNeeds(skills, ag.Docs, has), failedInitNeeds(card, params, in.Profile.FailedInitSkill != nil)...)
+}
+
+// failedInitNeeds is SI-10.1's need on this card: the spec derives a candidate from an AgentSkill params.skills
+// does not list, and blocks when there is none and the operator names none.
+func failedInitNeeds(card *a2a.AgentCard, params map[string]any, given bool) []harness.Need {
+	if given {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, e := range entriesOf(params) {
+		listed[e.SkillID] = true
+	}
+	for _, sk := range card.Skills {
+		if !listed[sk.ID] && sk.ID != skiface.DescribeSkill {
+			return nil
+		}
+	}
+	for _, n := range (document{}).Needs() {
+		if n.Member == "failedInitSkill" {
+			return []harness.Need{n}
+		}
+	}
+	return nil
 }

@@ -39,7 +39,9 @@ func (document) Needs() []harness.Need {
 		{Member: "sensitive.policyStrings", What: "strings of local policy state no error may show", Rows: []string{"SI-9.57b"}},
 		{Member: "sensitive.prohibited", What: "arguments with a prohibited value and one unrelated schema error, and the value", Rows: []string{"SI-9.57c"}},
 		// failedInitSkill (SI-10.1) is derived when the operator does not name it: an AgentSkill of the card that
-		// params.skills does not list. It blocks only when every skill is listed, which no static table can know.
+		// params.skills does not list. It blocks only when every skill is listed, which no static table can know:
+		// DeriveSection reports it then.
+		{Member: "failedInitSkill", Derived: true, What: "a skill whose interface failed to load, assemble or validate (every AgentSkill of the card is listed in params.skills, so none can be derived); declare it absent when every skill's interface loaded", Rows: []string{"SI-10.1"}},
 		{Member: "limits.payloadBytes", What: "the target's payload size limit, a skill, its arguments and the string member to lengthen", Rows: []string{"SI-12.2h"}},
 		{Member: "limits.nestingDepth", What: "the target's nesting limit, a skill and its arguments", Rows: []string{"SI-12.2i"}},
 		{Member: "limits", What: "the target's payload size or nesting limit, a skill and its arguments", Rows: []string{"SI-12.3a"}},
