@@ -36,7 +36,7 @@ const (
 // engine's rule, which config init and check read too); consumer rows exercise the harness itself and always run.
 func Suite() harness.Suite {
 	return harness.Suite{
-		Document:   "terms",
+		Document: "terms",
 		// nil: the engine's rule, the card of role terms declares the URI exactly (§2), as declaration reads it.
 		Register: func(e *harness.Env) {
 			s := &state{e: e, docs: map[string]*fetched{}}
