@@ -67,11 +67,18 @@ func cmdConfig(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 
 // probe is what the target's cards show: per document, its card (nil when unreadable) and whether it declares it.
 type probe struct {
-	cards    map[string]*a2a.AgentCard
-	urls     map[string]string
-	declared map[string]bool
-	notes    []string
-	client   *a2a.Client
+	cards     map[string]*a2a.AgentCard
+	urls      map[string]string
+	declared  map[string]bool
+	notes     []string
+	client    *a2a.Client
+	raws      map[string][]byte // document → its card as served
+	fetchErrs []fetchErr
+}
+
+type fetchErr struct {
+	url string
+	err error
 }
 
 func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []string) (*probe, error) {
@@ -84,7 +91,7 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 		return nil, usageError{err}
 	}
 	cl := a2a.NewClient(a2a.Options{RootCAs: tgt.RootCAs})
-	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl}
+	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl, raws: map[string][]byte{}}
 	var ss []harness.Suite
 	for _, s := range suites.All() {
 		if slices.Contains(docs, s.Document) {
@@ -96,6 +103,7 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 		return nil, err
 	}
 	fetched := map[string]*a2a.AgentCard{}
+	raws := map[string][]byte{}
 	for _, d := range docs {
 		u, _ := tgt.CardURL(d)
 		p.urls[d] = u
@@ -109,10 +117,15 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 			c, ex, err := cl.FetchCard(ctx, u, a2a.Call{Note: "config: card for " + d})
 			if err != nil {
 				p.notes = append(p.notes, fmt.Sprintf("%s: the card at %s cannot be read: %v (%s)", d, u, err, ex.Summary()))
+				p.fetchErrs = append(p.fetchErrs, fetchErr{u, err})
 			}
 			fetched[u], card = c, c
+			if ex != nil && c != nil {
+				raws[u] = ex.ResponseBody
+			}
 		}
 		p.cards[d] = card
+		p.raws[d] = raws[u]
 	}
 	return p, nil
 }
@@ -207,6 +220,9 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	printPredictions(stderr, "still to give (or declare absent under documents.<id>.absent)",
 		harness.WithTargetNeeds(harness.PredictConfig(base, secRaw, declared...), targetNeeds, secRaw))
+	for _, a := range trustAsks(ctx, p, base) {
+		fmt.Fprintf(stderr, "  give         %s\n", a)
+	}
 	if *outFlag == "" {
 		_, err = stdout.Write(b)
 		return exitPass, err
@@ -314,6 +330,13 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.PredictConfig(cfg, secs, run...), targetNeeds, secs))
 	for _, u := range unused(cfg, declared) {
 		fmt.Fprintf(stdout, "  unused       %s\n", u)
+	}
+	if probed != nil {
+		asks := trustAsks(ctx, probed, cfg)
+		for _, a := range asks {
+			fmt.Fprintf(stdout, "  give         %s\n", a)
+		}
+		blocked += len(asks)
 	}
 	if blocked > 0 {
 		return exitFail, nil
