@@ -13,6 +13,8 @@ import (
 // input absent, so the rows needing it end inapplicable quoting the declaration instead of blocked. Members are
 // those of the document's Needs table.
 type Absences struct {
+	// Absent declares conditional inputs absent: {"<member>": "<why>"}, the member as the document's input table
+	// spells it (docs/config/<document>.md lists them); the rows needing it read inapplicable quoting the reason.
 	Absent map[string]string `json:"absent,omitempty"`
 }
 
