@@ -44,7 +44,10 @@ var configCommand = command{
 the inputs still missing are listed on stderr with the rows they unblock. check lists, without running a spec,
 the rows the file leaves blocked (by member), the rows declared absent, and unused sections and credentials.
 For schema-interface, init and check (with --target) probe the agent as its principals A and B the way a run
-does (side-effect-free skills only) and count what that derives as given; init writes it into the file.`,
+does (side-effect-free skills only) and count what that derives as given; init writes it into the file.
+Both say "give caFile" when a card is served from an authority the configuration does not trust, and "give
+trustedKeys" when a card's signature names a key off the card's origin. Any member of a document's input table
+can be declared absent ("absent": {"<member>": "<why>"}); docs/config/<document>.md lists them.`,
 	examples: []string{"# a skeleton for an agent", "runsuite config init --target https://agent.example --out target.json",
 		"# what a run with it would leave blocked", "runsuite config check target.json --target https://agent.example"},
 	run: cmdConfig,
