@@ -6,14 +6,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"sort"
 	"strings"
 
 	jose "github.com/go-jose/go-jose/v4"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/harness/verify"
+	"github.com/extconf/extconf/suites"
 )
 
 // Trust the run cannot derive: a CA the operator did not configure, a signing key off the card's origin. config
@@ -74,11 +77,99 @@ func trustAsks(ctx context.Context, p *probe, cfg target.Config) []string {
 	for _, u := range p.fetchErrs {
 		add(caFileAsk(u.url, u.err))
 	}
+	for _, u := range p.reachableURLs(cfg) {
+		_, _, err := p.client.FetchJSON(ctx, u, a2a.Call{Note: "config: trust of " + u})
+		add(caFileAsk(u, err))
+	}
 	for d, raw := range p.raws {
 		if p.declared[d] {
 			add(trustedKeysAsk(ctx, p.client, p.urls[d], raw, cfg))
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// reachableURLs are the https URLs the declared cards' extension params name (proposals, documents) and those the
+// documents' operator input names (harness.Document.Origins), one per origin, on an origin the run may reach other
+// than the card's own (already fetched): an origin limits.allowOrigins or the operator input names. A private CA
+// behind one of them blocks the rows that read it, so config init asks for caFile before the run.
+func (p *probe) reachableURLs(cfg target.Config) []string {
+	allowed := map[string]bool{}
+	if l, err := harness.ParseLimits(cfg.Limits); err == nil {
+		for _, o := range l.AllowOrigins {
+			allowed[strings.TrimRight(o, "/")] = true
+		}
+	}
+	var named []string
+	for _, d := range suites.Documents() {
+		if p.declared[d.ID()] {
+			for _, u := range d.Origins(cfg) {
+				if o := originOf(u); o != "" {
+					allowed[o] = true
+					named = append(named, u)
+				}
+			}
+		}
+	}
+	cards := map[string]bool{}
+	for _, u := range p.urls {
+		cards[originOf(u)] = true
+	}
+	for d, raw := range p.raws {
+		if !p.declared[d] {
+			continue
+		}
+		var card struct {
+			Capabilities struct {
+				Extensions []struct {
+					Params any `json:"params"`
+				} `json:"extensions"`
+			} `json:"capabilities"`
+		}
+		_ = json.Unmarshal(raw, &card)
+		for _, x := range card.Capabilities.Extensions {
+			named = append(named, httpsStrings(x.Params)...)
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, u := range named {
+		o := originOf(u)
+		if o == "" || !strings.HasPrefix(o, "https://") || cards[o] || !allowed[o] || seen[o] {
+			continue
+		}
+		seen[o] = true
+		out = append(out, u)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
+
+// httpsStrings lists the https URLs among v's strings.
+func httpsStrings(v any) []string {
+	var out []string
+	switch x := v.(type) {
+	case string:
+		if strings.HasPrefix(x, "https://") {
+			out = append(out, x)
+		}
+	case []any:
+		for _, e := range x {
+			out = append(out, httpsStrings(e)...)
+		}
+	case map[string]any:
+		for _, e := range x {
+			out = append(out, httpsStrings(e)...)
+		}
+	}
 	return out
 }

@@ -50,3 +50,39 @@ func TestConfigAsksForCAFileAndTrustedKeys(t *testing.T) {
 		t.Errorf("trust given, still asked for:\n%s", stderr)
 	}
 }
+
+// A document the card links to on another origin the run may reach (limits.allowOrigins), served from an authority
+// the configuration does not trust, is asked for too: the rows reading it would block on it.
+func TestConfigAsksForCAFileOfALinkedDocument(t *testing.T) {
+	docs, err := a2atest.Start(a2atest.Agent{Name: "proposals"}, a2atest.Options{TLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer docs.Close()
+	proposal := docs.URL() + "/terms/standard.sow.json"
+	card, err := a2atest.Start(a2atest.Agent{Name: "plain",
+		Card: func(base string) any {
+			return map[string]any{"name": "plain", "description": "an agent", "version": "1.0",
+				"supportedInterfaces": a2atest.Interfaces(base),
+				"capabilities": map[string]any{"extensions": []any{map[string]any{"uri": vterms.URI,
+					"params": map[string]any{"proposals": []any{map[string]any{"url": proposal}}}}}},
+				"defaultInputModes": []string{"text/plain"}, "defaultOutputModes": []string{"text/plain"},
+				"skills": []any{map[string]any{"id": "echo", "name": "echo", "description": "echoes", "tags": []string{"echo"}}}}
+		}}, a2atest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer card.Close()
+	dir := t.TempDir()
+	limits := []byte(`{"allowOrigins": ["` + docs.URL() + `"]}`)
+	base := writeJSON(t, filepath.Join(dir, "base.json"), target.Config{Limits: limits})
+	_, _, stderr := runCLI("config", "init", "--target", card.CardURL(), "--config", base)
+	if !strings.Contains(stderr, "give         caFile: "+proposal) {
+		t.Errorf("no caFile asked for the proposal:\n%s", stderr)
+	}
+	ca, _ := filepath.Abs("../../fixtures/testpki/ca.pem")
+	withCA := writeJSON(t, filepath.Join(dir, "ca.json"), target.Config{Limits: limits, CAFile: ca})
+	if _, _, stderr := runCLI("config", "init", "--target", card.CardURL(), "--config", withCA); strings.Contains(stderr, "give         caFile") {
+		t.Errorf("caFile given, still asked for:\n%s", stderr)
+	}
+}
