@@ -115,7 +115,7 @@ func PredictConfig(cfg target.Config, secs map[string]json.RawMessage, docs ...D
 		seen := map[string]bool{}
 		empty := map[string]bool{} // members whose empty value is a statement, also as a part of "a|b"
 		for _, need := range n.Needs() {
-			empty[need.Member] = need.Empty
+			empty[need.Member] = empty[need.Member] || need.Empty
 		}
 		for _, need := range n.Needs() {
 			if need.Derived || needGiven(cfg, sec, need, empty) {
