@@ -61,3 +61,14 @@ type Applies struct {
 	OK     bool
 	Reason string
 }
+
+// RoleCard fetches the card of role once per run (the fetch every spec and the applicability rule share), for a
+// suite's own Applicable. ok is false when the target has no agent for role.
+func (e *Env) RoleCard(ctx context.Context, role string) (card *a2a.AgentCard, raw []byte, ex *a2a.Exchange, ok bool, err error) {
+	u, ok := e.Target.CardURL(role)
+	if !ok {
+		return nil, nil, nil, false, nil
+	}
+	card, raw, ex, err = e.fetchCard(ctx, u, role)
+	return card, raw, ex, true, err
+}

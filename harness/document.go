@@ -52,6 +52,17 @@ type Need struct {
 	// Always marks an input every target has (valid arguments for a skill): it cannot be declared absent, since
 	// the rows it unblocks apply whatever the operator says.
 	Always bool
+	// Empty marks a member whose empty value is a statement ("actingFor": {} is the harness default,
+	// "operatorPhones": [] is none): written empty, it counts as given.
+	Empty bool
+	// Derived marks a member the run derives by probing when the operator leaves it out: the static prediction
+	// skips it (the document's SectionDeriver reports it among the target's needs when probing cannot derive it),
+	// and it may still be declared absent.
+	Derived bool
+	// Given, when set, decides whether the member is given from the whole prepared configuration (a member that
+	// lives on a named credential, such as the workspace identifier of principal A's credential), instead of the
+	// section's path.
+	Given func(cfg target.Config) bool
 }
 
 // Needer is implemented by documents that publish which of their rows need which input member (runsuite config

@@ -2,7 +2,11 @@ package suites
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
+
+	"github.com/extconf/extconf/harness"
 
 	"github.com/extconf/extconf/harness/jsonschema"
 	"github.com/extconf/extconf/harness/target"
@@ -15,15 +19,19 @@ const ConfigSchemaPath = "evidence/target-config.schema.json"
 // ConfigSchema is the JSON Schema of the target configuration file: target.Config's common members, and under
 // documents one section per registered document, from the type its Input returns.
 func ConfigSchema() []byte {
-	s := jsonschema.For(reflect.TypeOf(target.Config{}))
+	s := jsonschema.ForDocs(reflect.TypeOf(target.Config{}), configDocs)
 	docs := map[string]any{}
 	for _, d := range Documents() {
 		if in := d.Input(); in != nil {
-			docs[d.ID()] = jsonschema.For(reflect.TypeOf(in))
+			sec := jsonschema.ForDocs(reflect.TypeOf(in), configDocs)
+			sec["description"] = "documents." + d.ID() + ": the operator's input for " + d.ID() + " (reference: docs/config/" + d.ID() + ".md)"
+			describeNeeds(sec, d)
+			docs[d.ID()] = sec
 		}
 	}
 	props := s["properties"].(map[string]any)
-	props["documents"] = map[string]any{"type": "object", "properties": docs, "additionalProperties": false}
+	props["documents"] = map[string]any{"type": "object", "properties": docs, "additionalProperties": false,
+		"description": "one section per document the target declares, each decoded strictly into the document's input type"}
 	props["limits"] = map[string]any{"type": "object", "description": "overrides of the harness's bounds (README: Limits)"}
 	s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	s["$id"] = "https://extconf.dev/schema/target-config.schema.json"
@@ -33,4 +41,51 @@ func ConfigSchema() []byte {
 		panic(err) // maps of strings and booleans always marshal
 	}
 	return append(b, '\n')
+}
+
+// describeNeeds adds to each member of a section's schema that a row of the document's Needs table names the rows
+// it unblocks and how to declare it absent (or that it cannot be).
+func describeNeeds(sec map[string]any, d harness.Document) {
+	n, ok := d.(harness.Needer)
+	if !ok {
+		return
+	}
+	for _, need := range n.Needs() {
+		for _, alt := range strings.Split(need.Member, "|") {
+			m := schemaMember(sec, alt)
+			if m == nil {
+				continue
+			}
+			desc, _ := m["description"].(string)
+			add := fmt.Sprintf("Unblocks %s.", strings.Join(need.Rows, ", "))
+			switch {
+			case need.Always:
+				add += " Every target has it: it cannot be declared absent."
+			default:
+				add += fmt.Sprintf(" Declare it absent with \"absent\": {%q: \"<why>\"}.", need.Member)
+			}
+			if strings.Contains(desc, add) {
+				continue
+			}
+			m["description"] = strings.TrimSpace(desc + " " + add)
+		}
+	}
+}
+
+// schemaMember walks a dotted path through the schema's properties (and map values), nil when it names none.
+func schemaMember(s map[string]any, path string) map[string]any {
+	cur := s
+	for _, p := range strings.Split(path, ".") {
+		props, _ := cur["properties"].(map[string]any)
+		next, ok := props[p].(map[string]any)
+		if !ok {
+			ap, _ := cur["additionalProperties"].(map[string]any)
+			if ap == nil {
+				return nil
+			}
+			next = ap // a map's key (a principal, a mode)
+		}
+		cur = next
+	}
+	return cur
 }

@@ -44,7 +44,10 @@ var configCommand = command{
 the inputs still missing are listed on stderr with the rows they unblock. check lists, without running a spec,
 the rows the file leaves blocked (by member), the rows declared absent, and unused sections and credentials.
 For schema-interface, init and check (with --target) probe the agent as its principals A and B the way a run
-does (side-effect-free skills only) and count what that derives as given; init writes it into the file.`,
+does (side-effect-free skills only) and count what that derives as given; init writes it into the file.
+Both say "give caFile" when a card is served from an authority the configuration does not trust, and "give
+trustedKeys" when a card's signature names a key off the card's origin. Any member of a document's input table
+can be declared absent ("absent": {"<member>": "<why>"}); docs/config/<document>.md lists them.`,
 	examples: []string{"# a skeleton for an agent", "runsuite config init --target https://agent.example --out target.json",
 		"# what a run with it would leave blocked", "runsuite config check target.json --target https://agent.example"},
 	run: cmdConfig,
@@ -67,11 +70,18 @@ func cmdConfig(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 
 // probe is what the target's cards show: per document, its card (nil when unreadable) and whether it declares it.
 type probe struct {
-	cards    map[string]*a2a.AgentCard
-	urls     map[string]string
-	declared map[string]bool
-	notes    []string
-	client   *a2a.Client
+	cards     map[string]*a2a.AgentCard
+	urls      map[string]string
+	declared  map[string]bool
+	notes     []string
+	client    *a2a.Client
+	raws      map[string][]byte // document → its card as served
+	fetchErrs []fetchErr
+}
+
+type fetchErr struct {
+	url string
+	err error
 }
 
 func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []string) (*probe, error) {
@@ -84,7 +94,7 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 		return nil, usageError{err}
 	}
 	cl := a2a.NewClient(a2a.Options{RootCAs: tgt.RootCAs})
-	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl}
+	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl, raws: map[string][]byte{}}
 	var ss []harness.Suite
 	for _, s := range suites.All() {
 		if slices.Contains(docs, s.Document) {
@@ -96,6 +106,7 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 		return nil, err
 	}
 	fetched := map[string]*a2a.AgentCard{}
+	raws := map[string][]byte{}
 	for _, d := range docs {
 		u, _ := tgt.CardURL(d)
 		p.urls[d] = u
@@ -109,10 +120,15 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 			c, ex, err := cl.FetchCard(ctx, u, a2a.Call{Note: "config: card for " + d})
 			if err != nil {
 				p.notes = append(p.notes, fmt.Sprintf("%s: the card at %s cannot be read: %v (%s)", d, u, err, ex.Summary()))
+				p.fetchErrs = append(p.fetchErrs, fetchErr{u, err})
 			}
 			fetched[u], card = c, c
+			if ex != nil && c != nil {
+				raws[u] = ex.ResponseBody
+			}
 		}
 		p.cards[d] = card
+		p.raws[d] = raws[u]
 	}
 	return p, nil
 }
@@ -206,7 +222,10 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	printPredictions(stderr, "still to give (or declare absent under documents.<id>.absent)",
-		harness.WithTargetNeeds(harness.Predict(secRaw, declared...), targetNeeds))
+		harness.WithTargetNeeds(harness.PredictConfig(base, secRaw, declared...), targetNeeds, secRaw))
+	for _, a := range trustAsks(ctx, p, base) {
+		fmt.Fprintf(stderr, "  give         %s\n", a)
+	}
 	if *outFlag == "" {
 		_, err = stdout.Write(b)
 		return exitPass, err
@@ -311,9 +330,16 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 			secs[id], _ = json.Marshal(sec)
 		}
 	}
-	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.Predict(secs, run...), targetNeeds))
+	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.PredictConfig(cfg, secs, run...), targetNeeds, secs))
 	for _, u := range unused(cfg, declared) {
 		fmt.Fprintf(stdout, "  unused       %s\n", u)
+	}
+	if probed != nil {
+		asks := trustAsks(ctx, probed, cfg)
+		for _, a := range asks {
+			fmt.Fprintf(stdout, "  give         %s\n", a)
+		}
+		blocked += len(asks)
 	}
 	if blocked > 0 {
 		return exitFail, nil

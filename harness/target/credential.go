@@ -14,10 +14,16 @@ import (
 type Credential struct {
 	Header string `json:"header"` // e.g. "Authorization"
 	Value  Secret `json:"value"`  // "Bearer …", or {"fromEnv": "VAR"}
-	// Identifiers the routing value must never encode (agent-cards): tenant, workspace, principal ids.
-	Tenant    string `json:"tenant,omitempty"`
+	// Tenant is the caller's tenant identifier as the host knows it (agent-cards: a2aTenant must never encode
+	// it; AC-B.2b, AC-V2.2a).
+	Tenant string `json:"tenant,omitempty"`
+	// Workspace is the caller's workspace identifier as the host knows it (agent-cards: AC-B.2c, AC-V2.2b); on a
+	// host without workspaces, declare documents.agent-cards.absent["credential.workspace"].
 	Workspace string `json:"workspace,omitempty"`
-	ID        string `json:"id,omitempty"`
+	// ID is the caller's own principal identifier as the host knows it (agent-cards: AC-B.2d, AC-V2.2c; terms:
+	// the Agent SoW party the caller stands for); where the host shows none, declare
+	// documents.agent-cards.absent["credential.id"].
+	ID string `json:"id,omitempty"`
 }
 
 // Secret is a credential value: a literal string, or {"fromEnv": "VAR"} read from the environment when the

@@ -59,10 +59,16 @@ func (t *Target) CardURL(role string) (string, bool) {
 type Principal struct {
 	Header string `json:"header"` // e.g. "Authorization"
 	Value  string `json:"value"`  // e.g. "Bearer …"
-	// Identifiers the routing value must never encode (agent-cards): tenant, workspace, principal ids.
-	Tenant    string `json:"tenant,omitempty"`
+	// Tenant is the caller's tenant identifier as the host knows it (agent-cards: a2aTenant must never encode
+	// it; AC-B.2b, AC-V2.2a).
+	Tenant string `json:"tenant,omitempty"`
+	// Workspace is the caller's workspace identifier as the host knows it (agent-cards: AC-B.2c, AC-V2.2b); on a
+	// host without workspaces, declare documents.agent-cards.absent["credential.workspace"].
 	Workspace string `json:"workspace,omitempty"`
-	ID        string `json:"id,omitempty"`
+	// ID is the caller's own principal identifier as the host knows it (agent-cards: AC-B.2d, AC-V2.2c; terms:
+	// the Agent SoW party the caller stands for); where the host shows none, declare
+	// documents.agent-cards.absent["credential.id"].
+	ID string `json:"id,omitempty"`
 }
 
 // ActingFor says how an assistant asserts that it acts for a named person (On Request OR-5.5 leaves it undefined).
@@ -78,8 +84,9 @@ type ActingFor struct {
 	Value    string          `json:"value,omitempty"`  // …with this value
 	// Credential: the assertion is the calling assistant's own credential (Principals; the probe's calling
 	// assistant, else Principal) whose value is a template with "<person>".
-	Credential bool   `json:"credential,omitempty"`
-	Principal  string `json:"principal,omitempty"`
+	Credential bool `json:"credential,omitempty"`
+	// Principal names the calling assistant whose credential carries the assertion (with credential).
+	Principal string `json:"principal,omitempty"`
 }
 
 // Config is what the documents leave to the operator. Every member is optional; a spec that needs a missing one

@@ -27,7 +27,9 @@ func (document) Input() any { return &Input{} }
 
 // DeriveSection (harness.SectionDeriver): the discovery document and the inventory, where they answer on the card's
 // origin at OpenWOP's paths.
-func (document) DeriveSection(ctx context.Context, cl *a2a.Client, cardURL string, _ *a2a.AgentCard, _ target.Config, sec map[string]any) ([]string, []harness.Need) {
+// It also lists A's and B's inventories as the run does, so that AC-B.2f is predicted blocked where no agent is
+// in both.
+func (document) DeriveSection(ctx context.Context, cl *a2a.Client, cardURL string, _ *a2a.AgentCard, cfg target.Config, sec map[string]any) ([]string, []harness.Need) {
 	o := origin(cardURL)
 	if o == "" {
 		return nil, nil
@@ -42,5 +44,51 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, cardURL strin
 			notes = append(notes, m.member+" derived: "+o+m.path+" answers with JSON")
 		}
 	}
-	return notes, nil
+	return notes, sharedAgentNeeds(ctx, cl, cfg, sec)
+}
+
+// sharedAgentNeeds is AC-B.2f's need on this host: none unless principals A and B are both configured, their
+// inventories can be read, and no agent with an a2aTenant is in both (the spec's own test).
+func sharedAgentNeeds(ctx context.Context, cl *a2a.Client, cfg target.Config, sec map[string]any) []harness.Need {
+	inv, _ := sec["inventory"].(string)
+	if inv == "" {
+		inv = cfg.Inventory
+	}
+	if inv == "" {
+		return nil
+	}
+	list := func(role string) *listing {
+		p, ok := principalFor(cfg, role)
+		if !ok {
+			return nil
+		}
+		h := p.Header
+		if h == "" {
+			h = "Authorization"
+		}
+		raw, _, err := cl.WithHeader(h, p.Value).FetchJSON(ctx, inv, a2a.Call{Note: "config: GET /agents as principal " + role})
+		if err != nil {
+			return nil
+		}
+		l := &listing{}
+		if l.entries, err = parseInventory(raw); err != nil || len(l.withR()) == 0 {
+			return nil
+		}
+		return l
+	}
+	lA, lB := list(roleA), list(roleB)
+	if lA == nil || lB == nil {
+		return nil // the row blocks (or fails) on something else first
+	}
+	for _, eA := range lA.withR() {
+		if eB, ok := lB.byID(eA.AgentID); ok && eB.HasR {
+			return nil
+		}
+	}
+	for _, n := range (document{}).Needs() {
+		if n.Member == "sharedAgent" {
+			return []harness.Need{n}
+		}
+	}
+	return nil
 }

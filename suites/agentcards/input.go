@@ -35,7 +35,9 @@ type Canaries struct {
 
 // ForeignR are routing values of agents principal A may not reach (D.7, optional).
 type ForeignR struct {
-	Unapproved  []string `json:"unapproved,omitempty"`
+	// Unapproved are routing values of agents that exist on the host but are not approved for principal A.
+	Unapproved []string `json:"unapproved,omitempty"`
+	// Uninstalled are routing values of agents installed in no workspace principal A can reach.
 	Uninstalled []string `json:"uninstalled,omitempty"`
 }
 

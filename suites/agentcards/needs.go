@@ -7,6 +7,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
 )
 
 // Needs is the document's static input table: which rows block without which member of documents.agent-cards (runsuite
@@ -23,7 +24,28 @@ func (document) Needs() []harness.Need {
 		{Member: "canaries.handoffSchema", What: "strings planted in agents' resolved handoff schemas", Rows: []string{"AC-C.5b"}},
 		{Member: "canaries.credential", What: "agents' credential material, or canaries planted in it", Rows: []string{"AC-C.5c"}},
 		{Member: canariesAny, What: "any canary: strings planted in agents' system prompts, handoff schemas or credentials", Rows: []string{"AC-V2.4"}},
+		{Member: "credential.tenant", Always: true, Given: credentialGiven("tenant"), What: "principal A's tenant identifier as the host knows it: credentials.<name>.tenant of the credential principals.A names", Rows: []string{"AC-B.2b", "AC-V2.2a"}},
+		{Member: "credential.workspace", Given: credentialGiven("workspace"), What: "principal A's workspace identifier as the host knows it: credentials.<name>.workspace of the credential principals.A names (declare it absent on a host without workspaces)", Rows: []string{"AC-B.2c", "AC-V2.2b"}},
+		{Member: "credential.id", Given: credentialGiven("id"), What: "principal A's own identifier as the host knows it: credentials.<name>.id of the credential principals.A names (declare it absent when the host shows callers none)", Rows: []string{"AC-B.2d", "AC-V2.2c"}},
+		{Member: "principals.A-restricted", Given: func(cfg target.Config) bool { _, ok := principalFor(cfg, roleRestricted); return ok },
+			What: "a caller that authenticates but GET /agents/{agentId} refuses (declare it absent when the host has no such caller)", Rows: []string{"AC-D.6b", "AC-V2.5b"}},
+		// Whether A's and B's inventories share an agent is the host's state: config check --target lists both.
+		{Member: "sharedAgent", Derived: true, What: "an agent in both A's and B's inventories with an a2aTenant (declare it absent when no agent is listed to two callers)", Rows: []string{"AC-B.2f"}},
 		{Member: "degraded.A", What: "agentIds of A's inventory whose agents are degraded", Rows: []string{"AC-V2.4b"}},
+	}
+}
+
+// credentialGiven reports whether principal A's credential carries the identifier field.
+func credentialGiven(field string) func(cfg target.Config) bool {
+	return func(cfg target.Config) bool {
+		p, _ := principalFor(cfg, roleA)
+		switch field {
+		case "tenant":
+			return p.Tenant != ""
+		case "workspace":
+			return p.Workspace != ""
+		}
+		return p.ID != ""
 	}
 }
 
@@ -48,11 +70,11 @@ func (s *session) needCard(w *harness.W, row string) (*a2a.AgentCard, []byte, *a
 func blockedPrincipal(role string) string {
 	switch role {
 	case roleB:
-		return "needs principal B, a caller in a second tenant with an agent installed in that tenant only (the RFC's OPENWOP_TEST_TENANT_B_API_KEY): set principals.B {header, value} in the target configuration"
+		return "needs principal B, a caller in a second tenant with an agent installed in that tenant only (the RFC's OPENWOP_TEST_TENANT_B_API_KEY): name its credential in documents.agent-cards.principals.B (credentials.<name>: {header, value})"
 	case roleRestricted:
-		return "needs principal A-restricted, a caller that authenticates but that GET /agents/{agentId} refuses (e.g. without runs:read): set principals[\"A-restricted\"] in the target configuration"
+		return "needs principal A-restricted, a caller that authenticates but that GET /agents/{agentId} refuses (e.g. without runs:read): name its credential in documents.agent-cards.principals[\"A-restricted\"] (credentials.<name>: {header, value})"
 	}
-	return "needs principal A, a caller in tenant A: set principals.A {header, value} in the target configuration"
+	return "needs principal A, a caller in tenant A: name its credential in documents.agent-cards.principals.A (credentials.<name>: {header, value})"
 }
 
 // needListing returns role's GET /agents; wantR blocks the spec when no entry carries an a2aTenant.

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/target"
 )
 
@@ -54,4 +55,18 @@ func sortedCopy(l []string) []string {
 	c := append([]string(nil), l...)
 	sort.Strings(c)
 	return c
+}
+
+// credentialPath names where principal role's identifier field is given: on the named credential its section's
+// principals.<role> names (credentials.<name>.<field>), or on the legacy principals.<role> entry.
+func credentialPath(e *harness.Env, role, field string) string {
+	if in, ok := e.Input("agent-cards").(*Input); ok {
+		if name := in.Principals[role]; name != "" {
+			return "credentials." + name + "." + field + " (the credential documents.agent-cards.principals." + role + " names)"
+		}
+	}
+	if _, ok := e.Target.Config.Principals[role]; ok {
+		return "principals." + role + "." + field + " (legacy)"
+	}
+	return "credentials.<name>." + field + ", where documents.agent-cards.principals." + role + " names the credential"
 }

@@ -30,9 +30,8 @@ func registerAuth(s *session, spec specFn) {
 
 	authorized := func(w *harness.W, row string) {
 		ifs := s.needProbes(w, row)
-		if _, ok := principalFor(s.cfg(), roleRestricted); !ok {
-			w.Blocked(blockedPrincipal(roleRestricted))
-		}
+		_, ok := principalFor(s.cfg(), roleRestricted)
+		w.NeedStated("principals.A-restricted", ok, blockedPrincipal(roleRestricted))
 		st := s.setup(w.Ctx(), ifs)
 		agentURL := strings.TrimRight(s.inventoryURL(), "/") + "/" + url.PathEscape(st.primary.AgentID)
 		cA, _ := s.client(roleA)

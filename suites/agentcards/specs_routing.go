@@ -38,8 +38,13 @@ func registerRoutingValue(s *session, spec specFn) {
 	identifier := func(kind, field string, get func(target.Principal) string) func(w *harness.W, row string) {
 		return func(w *harness.W, row string) {
 			pA, _ := principalFor(s.cfg(), roleA)
-			if get(pA) == "" {
-				w.Blocked(fmt.Sprintf("the caller's %s identifier as the host knows it is not configured: set principals.A.%s in the target configuration", kind, field))
+			missing := fmt.Sprintf("the caller's %s identifier as the host knows it is not configured: set %s in the target configuration", kind, credentialPath(s.e, roleA, field))
+			if field == "tenant" {
+				if get(pA) == "" {
+					w.Blocked(missing) // every OpenWOP host has tenants: not declarable absent
+				}
+			} else {
+				w.NeedStated("credential."+field, get(pA) != "", missing)
 			}
 			for _, r := range []string{roleA, roleB} {
 				p, ok := principalFor(s.cfg(), r)
@@ -108,9 +113,7 @@ func registerRoutingValue(s *session, spec specFn) {
 			w.Check(eA.R == eB.R, fmt.Sprintf("%s has one a2aTenant for A and for B (same agent, same host version)", eA.AgentID),
 				fmt.Sprintf("A reads %q, B reads %q", eA.R, eB.R), lB.ex)
 		}
-		if shared == 0 {
-			w.Blocked("no agent is in both A's and B's inventories with an a2aTenant: install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants)")
-		}
+		w.NeedStated("sharedAgent", shared > 0, "no agent is in both A's and B's inventories with an a2aTenant: install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants)")
 	})
 
 	spec("AC-B.2g", "every a2aTenant is 1 to 128 characters of ^[A-Za-z0-9._~-]+$", func(w *harness.W, row string) {

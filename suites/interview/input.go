@@ -16,8 +16,10 @@ type Input struct {
 
 // Agents are the interview's extra agents (card URLs).
 type Agents struct {
+	// NoTerms is the card URL of an agent that declares the interview but not the terms extension.
 	NoTerms string `json:"noterms,omitempty"`
-	Churn   string `json:"churn,omitempty"`
+	// Churn is the card URL of an agent whose card changes between a verifier's fetch and its calls.
+	Churn string `json:"churn,omitempty"`
 }
 
 const docID = "interview"

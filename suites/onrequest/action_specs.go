@@ -182,7 +182,7 @@ func (s *suite) actionSpecs() {
 			st := s.requireStatement(w, row, "operator.attestationLevel|agents.unattested", "the operator's attestation level under the Agent Capability trust framework")
 			switch {
 			case st.AttestationLevel == nil:
-				w.Blocked("the operator statement gives no attestationLevel")
+				w.Need("operator.attestationLevel|agents.unattested", false, "the operator statement gives no attestationLevel")
 			case *st.AttestationLevel >= 2:
 				w.Inapplicable(fmt.Sprintf("the operator states a level-%d attestation and no agent plays %s, so the failing case cannot be built", *st.AttestationLevel, roleUnattested))
 			}
@@ -207,9 +207,9 @@ func (s *suite) actionSpecs() {
 		const row = "OR-5.7d"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.requireConsent(w, row)
-		if st.ActionLog == "" || st.Reverse == "" {
-			w.Blocked("the operator statement gives no actionLog (who on staff was told of each action) or no reverse (the staff's reversal), which are not visible in any A2A exchange")
-		}
+		// Who on staff was told, and the staff's reversal, are not visible in any A2A exchange.
+		w.Need("operator.actionLog", st.ActionLog != "", "the operator statement gives no actionLog (who on staff was told of each action)")
+		w.Need("operator.reverse", st.Reverse != "", "the operator statement gives no reverse (the staff's reversal)")
 		if !s.hasActingFor() {
 			s.actingFor(w)
 		}
@@ -276,11 +276,9 @@ func (s *suite) actionSpecs() {
 		const row = "OR-5.7g"
 		a := s.loadAgent(w, roleMain, row)
 		st := s.requireConsent(w, row)
+		w.Need("operator.irreversible", st.Irreversible != nil, `which steps cannot be undone is the operator's knowledge: state them ("irreversible": {skillId: "the step"}, {} for none) in the operator statement; without it a relayed confirmation cannot be shown refused`)
 		if !s.hasActingFor() {
 			s.actingFor(w)
-		}
-		if st.Irreversible == nil {
-			w.Blocked(`which steps cannot be undone is the operator's knowledge: state them ("irreversible": {skillId: "the step"}, {} for none) in the operator statement; without it a relayed confirmation cannot be shown refused`)
 		}
 		var entries []vonrequest.Entry
 		for _, e := range a.skillEntries(w, func(vonrequest.Entry) bool { return true }) {
@@ -430,9 +428,8 @@ func firstAction(es []vonrequest.Entry) (vonrequest.Entry, bool) {
 }
 
 func requireLimits(w *harness.W, st *statement) limits {
-	if st.Limits == nil || st.Limits.PerAssistant < 1 || st.Limits.Total < 1 {
-		w.Blocked(`the operator statement gives no limits ({"perAssistant": n, "total": m}): the limits on repeated requests are the operator's values`)
-	}
+	w.Need("operator.limits", st.Limits != nil && st.Limits.PerAssistant >= 1 && st.Limits.Total >= 1,
+		`the operator statement gives no limits ({"perAssistant": n, "total": m}): the limits on repeated requests are the operator's values`)
 	return *st.Limits
 }
 

@@ -169,9 +169,9 @@ func (s *suite) cardSpecs() {
 			w.Inapplicable("the card has no tel: personEntry")
 		}
 		st := s.requireStatement(w, "OR-3.4d", "operator.operatorPhones", "which telephone numbers are answered by or for the operator")
-		if len(st.OperatorPhones) == 0 {
-			w.Blocked("the operator statement lists no operatorPhones, the numbers answered by or for the operator")
-		}
+		// "operatorPhones": [] states that no number is answered by or for the operator; only a statement without
+		// the member leaves the row open.
+		w.Need("operator.operatorPhones", st.OperatorPhones != nil, "the operator statement lists no operatorPhones, the numbers answered by or for the operator ([] for none)")
 		for _, e := range tels {
 			ok := false
 			for _, p := range st.OperatorPhones {

@@ -24,19 +24,33 @@ import (
 // values it gives on request, and its test endpoints. The target names it with the role on-request.operator (an
 // https URL, or a data:application/json URL). Every member is optional; a spec that needs a missing one is blocked.
 type statement struct {
-	OperatorOrigins    []string            `json:"operatorOrigins,omitempty"`
-	OperatorPhones     []string            `json:"operatorPhones,omitempty"`
-	AttestationLevel   *int                `json:"attestationLevel,omitempty"`
-	StaffReachable     *bool               `json:"staffReachable,omitempty"`
-	ConsentToActions   bool                `json:"consentToActions,omitempty"`
-	ActionSkills       []string            `json:"actionSkills,omitempty"`
-	Values             map[string][]string `json:"values,omitempty"`
-	ActionLog          string              `json:"actionLog,omitempty"`
-	Reverse            string              `json:"reverse,omitempty"`
-	Limits             *limits             `json:"limits,omitempty"`
-	Irreversible       map[string]string   `json:"irreversible,omitempty"`
-	PersonConfirmation string              `json:"personConfirmation,omitempty"` // "post": the person confirms by submitting the page
-	CircumstanceTerms  []string            `json:"circumstanceTerms,omitempty"`
+	// OperatorOrigins are origins the operator controls (the card's own origin counts without being listed).
+	OperatorOrigins []string `json:"operatorOrigins,omitempty"`
+	// OperatorPhones are the numbers answered by or for the operator, compared by digits; [] states none.
+	OperatorPhones []string `json:"operatorPhones,omitempty"`
+	// AttestationLevel is the operator's level under the Agent Capability trust framework.
+	AttestationLevel *int `json:"attestationLevel,omitempty"`
+	// StaffReachable is false when nobody can be reached through the agent.
+	StaffReachable *bool `json:"staffReachable,omitempty"`
+	// ConsentToActions true lets the harness ask for actions (bookings, callbacks, notices); without it no
+	// action row is probed.
+	ConsentToActions bool `json:"consentToActions,omitempty"`
+	// ActionSkills are skill ids that change something although their entry has no completion ([]: none).
+	ActionSkills []string `json:"actionSkills,omitempty"`
+	// Values: skill id → what the operator gives on request ("GBP 1,950"); only these count when stated.
+	Values map[string][]string `json:"values,omitempty"`
+	// ActionLog is the URL of {"actions": [{taskId, skillId, person, state, staffMember, irreversibleDone}]}.
+	ActionLog string `json:"actionLog,omitempty"`
+	// Reverse is the URL the staff's reversal is POSTed to, body {"taskId": …}.
+	Reverse string `json:"reverse,omitempty"`
+	// Limits are the operator's limits on actions per assistant and in total.
+	Limits *limits `json:"limits,omitempty"`
+	// Irreversible: skill id → the step that cannot be undone ({} for none).
+	Irreversible map[string]string `json:"irreversible,omitempty"`
+	// PersonConfirmation "post": the person confirms by submitting the confirmation page.
+	PersonConfirmation string `json:"personConfirmation,omitempty"`
+	// CircumstanceTerms are extra words OR-3.8b looks for in personEntry paths.
+	CircumstanceTerms []string `json:"circumstanceTerms,omitempty"`
 	// CountryCode is the operator's country calling code ("+1"), for numbers a reply writes in national format.
 	CountryCode string `json:"countryCode,omitempty"`
 	// Phrases extend the wording lexicon (verify/onrequest PhraseKeys: operatorGives, denial, notDone, later,
@@ -45,8 +59,10 @@ type statement struct {
 }
 
 type limits struct {
+	// PerAssistant is how many actions one assistant may ask for in the window.
 	PerAssistant int `json:"perAssistant"`
-	Total        int `json:"total"`
+	// Total is how many actions all assistants together may ask for in the window.
+	Total int `json:"total"`
 	// WindowSeconds is the window the limits are counted in; 0: unknown (the whole run counts).
 	WindowSeconds int `json:"windowSeconds,omitempty"`
 }

@@ -257,7 +257,7 @@ func Derive(ag *Agent, given *Profile, givenArgs func(skill string) (json.RawMes
 	if given.Limits == nil && !absent("limits") {
 		if l := ag.limits(args); l != nil {
 			p.Limits = l
-			d.Notes["limits"] = fmt.Sprintf("limits derived on %s: payloadBytes %d, nestingDepth %d (requests just under completed, just over were refused with resource_limit_exceeded)", l.Skill, l.PayloadBytes, l.NestingDepth)
+			d.Notes["limits"] = limitsNote(l)
 		}
 	}
 	return d

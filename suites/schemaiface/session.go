@@ -188,7 +188,7 @@ func (s *sess) arguments(skill string) (json.RawMessage, bool) {
 func (s *sess) primary() (entry, json.RawMessage) {
 	e, a, ok := s.primaryOK()
 	if !ok {
-		s.w.Blocked("no valid arguments for any advertised skill (set requests[\"<skill_id>\"] to a JSON arguments object, or the profile's arguments)")
+		s.w.Blocked("no valid arguments for any advertised skill (set documents.schema-interface.arguments.<skill_id> to a JSON arguments object)")
 	}
 	return e, a
 }

@@ -400,11 +400,16 @@ func (d *decl) entryByURL(u string) (rawEntry, bool) {
 
 // claim is one mapped span of the operator's claim map (role terms.claims): see README.md.
 type claim struct {
-	Kind     string `json:"kind"`
-	Span     string `json:"span"`
+	// Kind is "term" (a price, a duration, a condition) or "data-use" (what is done with the caller's data).
+	Kind string `json:"kind"`
+	// Span is the card's prose that states the claim, as it appears in the card.
+	Span string `json:"span"`
+	// Proposal is the url of the listed proposal entry whose clause backs the claim.
 	Proposal string `json:"proposal"`
-	Path     string `json:"path"`
-	Value    any    `json:"value"`
+	// Path is the dotted path of the backing clause inside that proposal ("data_use.sale").
+	Path string `json:"path"`
+	// Value is what the clause at path must hold for the claim to be backed.
+	Value any `json:"value"`
 }
 
 type claimMap struct {

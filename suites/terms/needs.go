@@ -7,7 +7,7 @@ import "github.com/extconf/extconf/harness"
 // with only credentials given; a row is listed under the first member it misses.
 func (document) Needs() []harness.Need {
 	return []harness.Need{
-		{Member: "claims", What: "the claim map: which card prose claims which proposal clause backs", Rows: []string{"TE-4.1b", "TE-4.1c"}},
+		{Member: "claims", Derived: true, What: "the claim map: which card prose claims which proposal clause backs", Rows: []string{"TE-4.1b", "TE-4.1c"}},
 		{Member: "changeHook", What: "a URL that, on POST, publishes a changed standing proposal (POST ?revert=1 restores it)", Rows: []string{"TE-8.3a", "TE-8.3b", "TE-8.3c"}},
 	}
 }

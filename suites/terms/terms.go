@@ -28,12 +28,12 @@ const (
 	RoleClaims     = "terms.claims"
 )
 
-// Suite returns the terms suite. Applicability is decided per spec: agent rows are inapplicable when the card does
-// not declare the extension; consumer rows exercise the harness itself and always run.
+// Suite returns the terms suite. Agent rows are inapplicable when the card does not declare the extension (the
+// engine's rule, which config init and check read too); consumer rows exercise the harness itself and always run.
 func Suite() harness.Suite {
 	return harness.Suite{
-		Document:   "terms",
-		Applicable: func(context.Context, *harness.Env) (bool, string) { return true, "" },
+		Document: "terms",
+		// nil: the engine's rule, the card of role terms declares the URI exactly (§2), as declaration reads it.
 		Register: func(e *harness.Env) {
 			s := &state{e: e, docs: map[string]*fetched{}}
 			registerAgentSpecs(s)
