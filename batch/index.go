@@ -54,8 +54,8 @@ type Entry struct {
 	Runner           *harness.Runner           `json:"runner,omitempty"`
 	Kind             string                    `json:"kind,omitempty"` // claim | evidence
 	Harness          *evidence.Harness         `json:"harness,omitempty"`
-	Totals           map[string]int            `json:"totals,omitempty"`    // requirement rows about the target
-	Documents        map[string]map[string]int `json:"documents,omitempty"` // the same, per document
+	Totals           map[string]int            `json:"totals,omitempty"`          // requirement rows about the target
+	Documents        map[string]map[string]int `json:"documents,omitempty"`       // the same, per document
 	DocumentsGraded  []string                  `json:"documentsGraded,omitempty"` // a row executed (passed or failed)
 	AdvisoryFindings int                       `json:"advisoryFindings,omitempty"`
 	SelfCheck        string                    `json:"selfCheck,omitempty"`

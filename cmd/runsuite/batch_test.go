@@ -193,4 +193,3 @@ func TestIndexFlagsEditedAndMissingBundles(t *testing.T) {
 		t.Errorf("index of a bundle directory itself: exit %d, want 2", code)
 	}
 }
-
