@@ -48,8 +48,9 @@ check "go build in a checkout (VCS)" "$tmp/vcs-build" commit "$rev"
 when=$(TZ=UTC git -C "$tmp/src" log -1 --date=format-local:%Y%m%d%H%M%S --format=%cd)
 version="v0.0.0-$when-${rev:0:12}"
 go run ./scripts/modproxy -dir "$tmp/src" -out "$tmp/proxy" -version "$version"
+cache=$(go env GOMODCACHE) # the dependencies, offline: a module cache's download directory is a GOPROXY layout
 t0=$(date +%s)
-GOMODCACHE="$tmp/modcache" GOPROXY="file://$tmp/proxy,file://$(go env GOMODCACHE)/cache/download" GOSUMDB=off \
+GOMODCACHE="$tmp/modcache" GOPROXY="file://$tmp/proxy,file://$cache/cache/download" GOSUMDB=off \
   GOFLAGS=-modcacherw GOBIN="$tmp/bin" timeout 900 go install -trimpath "github.com/extconf/extconf/cmd/runsuite@$version"
 say "go install …@$version in $(($(date +%s) - t0)) s"
 check "go install …@version (module)" "$tmp/bin/runsuite" commit "${rev:0:12}" "$version"
