@@ -19,7 +19,7 @@ import (
 var batchCommand = command{
 	name:     "batch",
 	short:    "certify many agents: one run per target of a targets file, one bundle each, and an index",
-	synopsis: []string{"batch TARGETS [--out DIR] [--parallel N] [--suite DOCS] [--timeout D] [--shard K/N] [--no-index] [--record-only] [--as NAME --tier T --sign-key FILE] [--strict] [--force] [--quiet]"},
+	synopsis: []string{"batch TARGETS [--out DIR] [--parallel N] [--suite DOCS] [--timeout D] [--shard K/N | --shard-of N] [--no-index] [--record-only] [--as NAME --tier T --sign-key FILE] [--strict] [--force] [--quiet]"},
 	long: `TARGETS is a JSON file (decoded strictly):
 
   {"targets": [{"name": "acme", "target": "https://agent.acme.example/", "config": "acme.json"},
@@ -37,15 +37,18 @@ Exit status: the worst outcome over the targets, in the order pass (0) < incompl
 interrupted (130) < failed (1) < usage (2) < harness defect or a missing or unverified bundle (3). With
 --record-only, 0 once every bundle is written and verifies (the outcomes are in the index): for schedulers that
 retry a failed pod. --shard K/N runs the targets at positions i with i mod N = K (a Kubernetes Indexed Job's
-pod K of N: --shard $(JOB_COMPLETION_INDEX)/N), and --no-index leaves the index to a later 'runsuite index'.`,
+pod K of N: --shard-of N reads K from $JOB_COMPLETION_INDEX), and --no-index leaves the index to a later 'runsuite index'.`,
 	examples: []string{
 		"# every agent of the registry's list, 8 at a time",
 		"runsuite batch targets.json --out evidence/runs/nightly --parallel 8",
 		"# pod K of 100 of an Indexed Job: its share, no index (a later job runs runsuite index)",
-		"runsuite batch /targets/targets.json --shard 7/100 --out /bundles --no-index --record-only",
+		"runsuite batch /targets/targets.json --shard-of 100 --out /bundles --no-index --record-only",
 	},
 	run: cmdBatch,
 }
+
+// jobIndexEnv is the completion index Kubernetes gives each pod of an Indexed Job.
+const jobIndexEnv = "JOB_COMPLETION_INDEX"
 
 // batchEnv marks a child started by batch (a test binary re-executed for one runs `run` from TestMain).
 const batchEnv = "EXTCONF_BATCH_CHILD"
@@ -57,6 +60,7 @@ func cmdBatch(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	suiteFlag := fs.String("suite", "", "`DOCS` each run runs, comma separated document ids (default: all)")
 	timeoutFlag := fs.Duration("timeout", 0, "stop a run still going after `D` (default: its run deadline plus 30s)")
 	shardFlag := fs.String("shard", "", "run only shard `K/N`: the targets at positions i with i mod N = K")
+	shardOf := fs.Int("shard-of", 0, "run shard $JOB_COMPLETION_INDEX of `N` (the index a Kubernetes Indexed Job gives each pod)")
 	noIndex := fs.Bool("no-index", false, "write the bundles only (a later 'runsuite index DIR' indexes them)")
 	recordOnly := fs.Bool("record-only", false, "exit 0 once every bundle is written and verifies, whatever the targets' outcomes")
 	asFlag := fs.String("as", "", "`NAME` of who runs the harness (passed to every run)")
@@ -81,6 +85,16 @@ func cmdBatch(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	targets, err := batch.Load(pos[0])
 	if err != nil {
 		return exitUsage, usageError{err}
+	}
+	if *shardOf != 0 {
+		if *shardFlag != "" {
+			return exitUsage, usageError{errors.New("give one of --shard K/N and --shard-of N")}
+		}
+		idx, ok := os.LookupEnv(jobIndexEnv)
+		if !ok {
+			return exitUsage, usageError{fmt.Errorf("--shard-of %d: $%s is not set (a Kubernetes Indexed Job sets it in each pod)", *shardOf, jobIndexEnv)}
+		}
+		*shardFlag = idx + "/" + strconv.Itoa(*shardOf)
 	}
 	if *shardFlag != "" {
 		k, n, err := parseShard(*shardFlag)
@@ -187,7 +201,7 @@ func parseShard(s string) (k, n int, err error) {
 	k, e1 := strconv.Atoi(a)
 	n, e2 := strconv.Atoi(b)
 	if !ok || e1 != nil || e2 != nil || n < 1 || k < 0 || k >= n {
-		return 0, 0, fmt.Errorf("--shard %q: want K/N with 0 <= K < N, e.g. 3/10", s)
+		return 0, 0, fmt.Errorf("shard %q: want K/N with 0 <= K < N, e.g. 3/10", s)
 	}
 	return k, n, nil
 }
