@@ -180,8 +180,13 @@ func cmdBatch(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 		}
 	}
 	if *recordOnly {
-		if defects > 0 || code == exitUsage {
-			return batch.Worst(exitHarness, code), nil
+		// The outcomes are recorded; only what keeps them from being recorded fails: a usage error, a bundle
+		// missing or unverifiable, a harness defect (a run's own verification or self-check).
+		switch {
+		case code == exitUsage: // the Job's podFailurePolicy fails the whole Job on it
+			return exitUsage, nil
+		case defects > 0 || code == exitHarness:
+			return exitHarness, nil
 		}
 		return exitPass, nil
 	}
