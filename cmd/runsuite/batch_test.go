@@ -193,3 +193,32 @@ func TestIndexFlagsEditedAndMissingBundles(t *testing.T) {
 		t.Errorf("index of a bundle directory itself: exit %d, want 2", code)
 	}
 }
+
+// A pod of an Indexed Job: --shard-of N takes its shard from JOB_COMPLETION_INDEX, --no-index writes bundles
+// only, --record-only exits 0 once they are written whatever the agents' outcomes (dead addresses fail).
+func TestBatchShardOfJobIndex(t *testing.T) {
+	dir := t.TempDir()
+	file := writeJSON(t, filepath.Join(dir, "targets.json"), map[string]any{"targets": []map[string]string{
+		{"name": "a", "target": "https://127.0.0.1:9/"}, {"name": "b", "target": "https://127.0.0.1:7/"}, {"name": "c", "target": "https://127.0.0.1:13/"}}})
+	out := filepath.Join(dir, "out")
+	args := []string{"batch", file, "--shard-of", "2", "--out", out, "--no-index", "--record-only", "--suite", "terms", "--quiet"}
+	if code, _, stderr := runCLI(args...); code != exitUsage || !strings.Contains(stderr, "JOB_COMPLETION_INDEX") {
+		t.Errorf("without the index: exit %d: %s", code, stderr)
+	}
+	t.Setenv("JOB_COMPLETION_INDEX", "1")
+	if code, stdout, stderr := runCLI(args...); code != exitPass {
+		t.Fatalf("exit %d, want 0 (--record-only)\n%s%s", code, stdout, stderr)
+	}
+	for name, want := range map[string]bool{"a": false, "b": true, "c": false} {
+		if _, err := os.Stat(filepath.Join(out, name, "bundle.json")); (err == nil) != want {
+			t.Errorf("%s: bundle written %v, want %v (shard 1 of 2 is the second target)", name, err == nil, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, batch.IndexJSON)); err == nil {
+		t.Error("--no-index wrote an index")
+	}
+	// Without --record-only the pod's exit is the outcome: the dead agent failed.
+	if code, _, _ := runCLI("batch", file, "--shard", "0/2", "--out", filepath.Join(dir, "out2"), "--suite", "terms", "--quiet"); code != exitFail {
+		t.Errorf("shard 0/2 of dead agents: exit %d, want 1", code)
+	}
+}
