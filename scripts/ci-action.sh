@@ -11,9 +11,10 @@
 # runsuite on PATH), EXTCONF_IMAGE (run the harness image instead: the working directory is mounted at the same
 # path, and each variable the configuration names with fromEnv is passed by name, no other).
 #
-# Writes OUT/agent/bundle.json (+ transcript), OUT/junit.xml (one case per row), OUT/report.html, and
-# OUT/index.json (the bundle verified and classified by `runsuite index`). Outputs (to $GITHUB_OUTPUT when set,
-# and on stdout): status (passed|failed|incomplete|interrupted|error), exit-code, bundle, junit, html.
+# Writes OUT/agent/bundle.json (+ transcript), OUT/agent/junit.xml (one case per row), OUT/agent/report.html,
+# and OUT/index.json, index.html, junit.xml (the bundle verified and classified by `runsuite index`).
+# Outputs (to $GITHUB_OUTPUT when set, and on stdout): status (passed|failed|incomplete|interrupted|error),
+# exit-code, bundle, junit, html.
 # Exit status: 0 when the step passes under fail-on, else runsuite's (1 failed, 2 usage, 3 harness defect or
 # unverifiable bundle, 4 incomplete, 130 interrupted).
 set -euo pipefail
@@ -37,7 +38,8 @@ case $fail_on in failed | incomplete) ;; *)
 esac
 
 mkdir -p "$out"
-args=(run --target "$target" --out "$out/agent" --junit "$out/junit.xml" --html "$out/report.html" --force)
+# The run's reports go beside its bundle: OUT itself receives the index (index.json, index.html, junit.xml).
+args=(run --target "$target" --out "$out/agent" --junit "$out/agent/junit.xml" --html "$out/agent/report.html" --force)
 [ -z "${EXTCONF_CONFIG:-}" ] || args+=(--config "$EXTCONF_CONFIG")
 [ -z "${EXTCONF_SUITES:-}" ] || args+=(--suite "$EXTCONF_SUITES")
 run_rc=0
@@ -66,8 +68,8 @@ emit() {
 emit status "$status"
 emit exit-code "$code"
 emit bundle "$out/agent/bundle.json"
-emit junit "$out/junit.xml"
-emit html "$out/report.html"
+emit junit "$out/agent/junit.xml"
+emit html "$out/agent/report.html"
 if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
   printf '### extconf: %s (exit %s)\n\n```\n%s\n```\n' "$status" "$code" "$(cat "$out/index.txt" 2>/dev/null)" >>"$GITHUB_STEP_SUMMARY"
 fi

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/batch"
+	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/evidence"
 	"github.com/extconf/extconf/sabotage"
 )
@@ -81,6 +82,11 @@ func cmdBatch(ctx context.Context, args []string, stdout, stderr io.Writer) (int
 	}
 	if _, err := standingFlags(*asFlag, *tierFlag, *keyFlag); err != nil {
 		return exitUsage, err
+	}
+	for _, d := range splitList(*suiteFlag) {
+		if _, ok := catalog.DocumentByID(d); !ok {
+			return exitUsage, usageError{fmt.Errorf("--suite: unknown document %q", d)}
+		}
 	}
 	targets, err := batch.Load(pos[0])
 	if err != nil {

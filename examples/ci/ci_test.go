@@ -252,6 +252,9 @@ func TestActionAndGitHubWorkflow(t *testing.T) {
 					t.Errorf("%s not written", f)
 				}
 			}
+			if j, _ := os.ReadFile(filepath.Join(ws, outs["junit"])); !bytes.Contains(j, []byte(`name="TE-3.3b`)) {
+				t.Errorf("%s is not the per-row JUnit report", outs["junit"])
+			}
 			verify := exec.Command(vals["steps.install.outputs.runsuite"], "verify", filepath.Join(ws, outs["bundle"]))
 			if out, err := verify.CombinedOutput(); err != nil {
 				t.Errorf("the bundle does not verify: %v\n%s", err, out)
@@ -363,7 +366,7 @@ func TestGitLabRecipe(t *testing.T) {
 			if code != c.exit {
 				t.Fatalf("exit %d, want %d\n%s", code, c.exit, out)
 			}
-			for _, p := range append(job.Artifacts.Paths, job.Artifacts.Reports.Junit, "extconf-results/report.html", "extconf-results/agent/bundle.json") {
+			for _, p := range append(job.Artifacts.Paths, job.Artifacts.Reports.Junit, "extconf-results/agent/report.html", "extconf-results/agent/bundle.json", "extconf-results/index.json") {
 				if _, err := os.Stat(filepath.Join(ws, p)); err != nil {
 					t.Errorf("artifact %s not written", p)
 				}
