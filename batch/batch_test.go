@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/extconf/extconf/harness/evidence"
 )
 
 func write(t *testing.T, dir, name, body string) string {
@@ -78,5 +80,31 @@ func TestWorstOrdersOutcomes(t *testing.T) {
 	}
 	if Worst(ExitPass, 77) != ExitDefect {
 		t.Error("an unknown exit status is not counted as a defect")
+	}
+}
+
+// Bundle directories from elsewhere: a link (here to /dev/zero, which would never end hashing) and an
+// oversized file are unverified without being read whole; an empty directory is missing.
+func TestIndexRefusesWhatItCannotRead(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"link", "huge", "empty"} {
+		os.Mkdir(filepath.Join(dir, n), 0o755)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "link", BundleFile)); err != nil {
+		t.Skip(err)
+	}
+	f, _ := os.Create(filepath.Join(dir, "huge", BundleFile))
+	f.Truncate(MaxBundleBytes + 1)
+	f.Close()
+	idx, err := BuildIndex(dir, evidence.VerifyOptions{}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, e := range idx.Entries {
+		got[e.Name] = e.Status
+	}
+	if got["link"] != StatusUnverified || got["huge"] != StatusUnverified || got["empty"] != StatusMissing || idx.Exit != ExitDefect {
+		t.Errorf("statuses %v, exit %d", got, idx.Exit)
 	}
 }

@@ -134,6 +134,11 @@ func entryOf(dir, name string, o evidence.VerifyOptions) Entry {
 		e.Log = name + "/" + LogFile
 	}
 	path := filepath.Join(dir, name, BundleFile)
+	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
+		// A link or a device (a link to /dev/zero would never end hashing) is not a bundle.
+		e.Status, e.Headline = StatusUnverified, "UNVERIFIED: "+name+"/"+BundleFile+" is not a regular file"
+		return e
+	}
 	sum, err := fileSHA256(path)
 	if err != nil {
 		e.Headline = "MISSING: no readable " + BundleFile + " in " + name + "/"
@@ -143,7 +148,7 @@ func entryOf(dir, name string, o evidence.VerifyOptions) Entry {
 		return e
 	}
 	e.BundleSHA256 = sum
-	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxBundleBytes {
+	if fi, err := os.Lstat(path); err == nil && fi.Size() > MaxBundleBytes {
 		// The verifier reads a bundle whole: a bundle from elsewhere could be any size.
 		e.Status, e.Headline = StatusUnverified, fmt.Sprintf("UNVERIFIED: %s is %d bytes, over the %d an index reads", BundleFile, fi.Size(), int64(MaxBundleBytes))
 		return e
