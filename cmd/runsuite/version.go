@@ -61,11 +61,17 @@ func cmdVersion(_ context.Context, args []string, stdout, _ io.Writer) (int, err
 		build += " (modified)"
 	}
 	if v.Harness.Build.Kind == "unknown" {
-		build += " (built without VCS stamping, e.g. go run or -buildvcs=false)"
+		build += " (no commit: built outside a checkout, with -buildvcs=false, or by go run; docker/build-harness.sh stamps it)"
 	}
 	fmt.Fprintf(stdout, "runsuite (%s) %s\n", v.Harness.Name, v.Harness.Version)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "build\t%s\n", build)
+	if m := v.Harness.Build.Module; m != "" {
+		if v.Harness.Build.Sum != "" {
+			m += " " + v.Harness.Build.Sum
+		}
+		fmt.Fprintf(tw, "module\tgithub.com/extconf/extconf %s\n", m)
+	}
 	fmt.Fprintf(tw, "go\t%s\n", v.Harness.GoVersion)
 	fmt.Fprintf(tw, "catalog\t%s (%d rows)\n", v.Catalog.Digest, v.Catalog.Rows)
 	for _, d := range v.Documents {

@@ -104,11 +104,15 @@ type Harness struct {
 	Build     Build  `json:"build"`
 }
 
-// Build is the VCS revision the binary was built from, when the toolchain recorded it.
+// Build is what the binary was built from (BuildInfo): a commit, else a module version, else unknown.
 type Build struct {
-	Kind     string `json:"kind"` // commit | unknown
-	ID       string `json:"id"`
+	Kind     string `json:"kind"` // commit | module | unknown
+	ID       string `json:"id"`   // commit: the revision (a pseudo-version's 12-hex prefix at least); module: the version
 	Modified bool   `json:"modified,omitempty"`
+	// Module is the main module's version the toolchain recorded (`go install …@v0.2.0`, or the pseudo-version
+	// `go build` derives from the checkout), and Sum its go.sum hash when the module came from a proxy.
+	Module string `json:"module,omitempty"`
+	Sum    string `json:"sum,omitempty"`
 }
 
 // CatalogRef names the catalog the rows were graded against.
@@ -249,20 +253,10 @@ type Signature struct {
 	JWK        json.RawMessage `json:"jwk,omitempty"` // the public key; never private members
 }
 
-// BuildInfo reads the harness build from the binary.
+// BuildInfo reads the harness build from the binary (see buildOf).
 func BuildInfo() Harness {
-	h := Harness{Name: "extconf", Version: Version, GoVersion: runtime.Version(), Build: Build{Kind: "unknown"}}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				h.Build.Kind, h.Build.ID = "commit", s.Value
-			case "vcs.modified":
-				h.Build.Modified = s.Value == "true"
-			}
-		}
-	}
-	return h
+	bi, _ := debug.ReadBuildInfo()
+	return Harness{Name: "extconf", Version: Version, GoVersion: runtime.Version(), Build: buildOf(bi, stampCommit, stampModified)}
 }
 
 // New assembles a bundle from a run. The transcript bytes are those WriteDir will put beside it.

@@ -1,0 +1,256 @@
+// Command latencybench measures what a remote agent costs a run: the reference agents behind a loopback proxy
+// that adds a round-trip time (RTT/2 each way on every chunk, and one RTT to open a connection, as a TCP
+// handshake would), against the same agents on plain loopback. Per document: wall time on each, the target
+// exchanges, the connections the harness opened (1 RTT each, plus the TLS handshake's), and the round trips the
+// run paid in series ((remote wall - loopback wall) / RTT): with every exchange issued after the previous one,
+// about one per exchange.
+//
+//	go build -o /tmp/runsuite ./cmd/runsuite && go run ./scripts/latencybench -runsuite /tmp/runsuite -rtt 50ms
+//
+// Loopback only: the agents bind 127.0.0.2 and advertise 127.0.0.1:PORT (harness/a2atest EnvBind/EnvPorts); the
+// proxy listens on 127.0.0.1:PORT.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/extconf/extconf/harness/a2atest"
+	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/target"
+	"github.com/extconf/extconf/mockagents"
+	"github.com/extconf/extconf/sabotage"
+)
+
+func main() {
+	bin := flag.String("runsuite", "", "the runsuite binary to time")
+	rtt := flag.Duration("rtt", 50*time.Millisecond, "round-trip time the proxy adds")
+	base := flag.Int("port", 9600, "first of 64 ports for the proxied agents (127.0.0.1 and 127.0.0.2)")
+	n := flag.Int("n", 1, "runs per document and path (the median is reported)")
+	docs := flag.String("suite", "", "documents (default all, one run each)")
+	flag.Parse()
+	if err := bench(*bin, *rtt, *base, *n, *docs); err != nil {
+		fmt.Fprintln(os.Stderr, "latencybench:", err)
+		os.Exit(1)
+	}
+}
+
+func bench(bin string, rtt time.Duration, base, n int, suite string) error {
+	if bin == "" {
+		return errors.New("-runsuite BIN is required")
+	}
+	ca, err := filepath.Abs("fixtures/testpki/ca.pem")
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "latencybench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+
+	local, err := mockagents.Start(sabotage.Set{})
+	if err != nil {
+		return err
+	}
+	defer local.Close()
+	os.Setenv(a2atest.EnvBind, "127.0.0.2")
+	os.Setenv(a2atest.EnvPorts, fmt.Sprintf("%d-%d", base, base+63))
+	remote, err := mockagents.Start(sabotage.Set{})
+	os.Unsetenv(a2atest.EnvBind)
+	os.Unsetenv(a2atest.EnvPorts)
+	if err != nil {
+		return err
+	}
+	defer remote.Close()
+	px, err := startProxy(base, rtt)
+	if err != nil {
+		return err
+	}
+	defer px.close()
+
+	cfgs := map[string]string{}
+	for name, tgt := range map[string]*target.Target{"loopback": local, "remote": remote} {
+		an, err := tgt.Announce()
+		if err != nil {
+			return err
+		}
+		c := *an
+		c.CAFile = ca
+		raw, _ := json.Marshal(c)
+		cfgs[name] = filepath.Join(dir, name+".json")
+		if err := os.WriteFile(cfgs[name], raw, 0o600); err != nil {
+			return err
+		}
+	}
+	var ids []string
+	if suite != "" {
+		ids = []string{suite}
+	} else {
+		for _, d := range catalog.Documents {
+			ids = append(ids, d.ID)
+		}
+		ids = append(ids, "") // all five in one run
+	}
+	fmt.Printf("| document | loopback | RTT %s | exchanges | connections opened | round trips paid in series |\n|---|---|---|---|---|---|\n", rtt)
+	for _, doc := range ids {
+		var lw, rw []time.Duration
+		var ex, conns int64
+		for i := range n {
+			w, _, err := runOnce(bin, local.Agents["interview"], cfgs["loopback"], doc, filepath.Join(dir, fmt.Sprintf("l-%s-%d", doc, i)))
+			if err != nil {
+				return err
+			}
+			lw = append(lw, w)
+			before := px.accepted.Load()
+			w, e, err := runOnce(bin, remote.Agents["interview"], cfgs["remote"], doc, filepath.Join(dir, fmt.Sprintf("r-%s-%d", doc, i)))
+			if err != nil {
+				return err
+			}
+			rw = append(rw, w)
+			ex, conns = int64(e), px.accepted.Load()-before
+		}
+		l, r := median(lw), median(rw)
+		serial := float64(r-l) / float64(rtt)
+		name := doc
+		if name == "" {
+			name = "all five"
+		}
+		fmt.Printf("| %s | %.2f s | %.2f s | %d | %d | %.0f |\n", name, l.Seconds(), r.Seconds(), ex, conns, serial)
+	}
+	return nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[len(ds)/2]
+}
+
+// runOnce runs one document (or all) against a target and returns the wall time and the bundle's exchanges.
+func runOnce(bin, url, cfg, doc, out string) (time.Duration, int, error) {
+	args := []string{"run", "--target", url, "--config", cfg, "--out", out, "--quiet"}
+	if doc != "" {
+		args = append(args, "--suite", doc)
+	}
+	start := time.Now()
+	cmd := exec.Command(bin, args...)
+	outb, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return 0, 0, err
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s %v: %v\n%s", bin, args, err, tail(outb))
+	}
+	var b struct {
+		Transcript struct{ Exchanges int }
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "bundle.json"))
+	if err != nil {
+		return 0, 0, err
+	}
+	json.Unmarshal(raw, &b)
+	return took, b.Transcript.Exchanges, nil
+}
+
+func tail(b []byte) []byte {
+	if len(b) > 3000 {
+		return b[len(b)-3000:]
+	}
+	return b
+}
+
+// proxy forwards 127.0.0.1:p to 127.0.0.2:p for 64 ports, adding the delays.
+type proxy struct {
+	lns      []net.Listener
+	accepted atomic.Int64
+	wg       sync.WaitGroup
+}
+
+func startProxy(base int, rtt time.Duration) (*proxy, error) {
+	px := &proxy{}
+	for p := base; p < base+64; p++ {
+		ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+		if err != nil {
+			px.close()
+			return nil, err
+		}
+		px.lns = append(px.lns, ln)
+		go px.serve(ln, "127.0.0.2:"+strconv.Itoa(p), rtt)
+	}
+	return px, nil
+}
+
+func (px *proxy) close() {
+	for _, ln := range px.lns {
+		ln.Close()
+	}
+}
+
+func (px *proxy) serve(ln net.Listener, upstream string, rtt time.Duration) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		px.accepted.Add(1)
+		go func() {
+			defer c.Close()
+			time.Sleep(rtt) // the TCP handshake's round trip
+			u, err := net.Dial("tcp", upstream)
+			if err != nil {
+				return
+			}
+			defer u.Close()
+			done := make(chan struct{}, 2)
+			go func() { delayed(u, c, rtt/2); done <- struct{}{} }()
+			go func() { delayed(c, u, rtt/2); done <- struct{}{} }()
+			<-done
+		}()
+	}
+}
+
+// delayed copies src to dst, each chunk written d after it was read, in order.
+func delayed(dst, src net.Conn, d time.Duration) {
+	type chunk struct {
+		at time.Time
+		b  []byte
+	}
+	q := make(chan chunk, 1024)
+	go func() {
+		defer close(q)
+		for {
+			buf := make([]byte, 32<<10)
+			n, err := src.Read(buf)
+			if n > 0 {
+				q <- chunk{time.Now().Add(d), buf[:n]}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	for c := range q {
+		time.Sleep(time.Until(c.at))
+		if _, err := dst.Write(c.b); err != nil {
+			break
+		}
+	}
+	if tc, ok := dst.(*net.TCPConn); ok {
+		tc.CloseWrite()
+	}
+	io.Copy(io.Discard, src)
+}
