@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/certify"
+	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/clientcert"
 	"github.com/extconf/extconf/harness/evidence"
@@ -36,8 +37,10 @@ every other row skipped; the transcript holds what the client sent (credentials 
 it like any bundle. Its status counts every client row of the actions the client implements (not-tested ones fail
 it; inapplicable ones do not); the exit status and target.client.scopeStatus count the rows the scenarios grade.
 
-Exit status: 0 every row a scenario grades passed; 1 one failed, is blocked or unasserted, or nothing was graded;
-2 usage error.
+Exit status: 0 every row a scenario grades passed and no requirement (MUST) row of an action the client implements
+reads not-tested; 1 a graded row failed, is blocked or unasserted, or nothing was graded; 2 usage error; 3 harness
+defect (the bundle just written does not verify); 4 incomplete: every graded row passed but a MUST row reads
+not-tested (the table names what to declare or give for each).
 `
 
 var clientCommand = command{
@@ -131,7 +134,7 @@ func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitFail, err
 	}
 	clientcert.WriteTable(stdout, res)
-	fmt.Fprintf(stdout, "bundle: %s (%s; status %s over every client row, scope %s)\n", path, b.Kind, b.Status, res.Status)
+	fmt.Fprintf(stdout, "bundle: %s (%s; status %s over every client row, scope %s)\n", path, b.Kind, b.Status, res.ScopeStatus)
 	rep, err := verifyWritten(path, nil)
 	if err != nil {
 		return exitHarness, fmt.Errorf("HARNESS DEFECT: the bundle just written cannot be verified: %w", err)
@@ -145,8 +148,16 @@ func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if ctx.Err() != nil {
 		return exitInterrupted, nil
 	}
-	if res.Status != "passed" {
-		return exitFail, nil
+	return clientExit(res.Status), nil
+}
+
+// clientExit maps a certification's status to the exit status: incomplete (a MUST row not tested) is never 0.
+func clientExit(status string) int {
+	switch status {
+	case harness.StatusPassed:
+		return exitPass
+	case clientcert.StatusIncomplete:
+		return exitIncomplete
 	}
-	return exitPass, nil
+	return exitFail
 }

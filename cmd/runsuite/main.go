@@ -19,6 +19,7 @@ const (
 	exitFail        = 1   // a target row failed, is blocked or was not tested, or nothing about the target was graded
 	exitUsage       = 2   // usage or configuration error, checked before the run
 	exitHarness     = 3   // harness defect: a self-check failed, or the bundle just written does not verify
+	exitIncomplete  = 4   // every graded row passed but a requirement row was not tested: not a pass
 	exitInterrupted = 130 // interrupted (SIGINT/SIGTERM): unfinished rows read not-tested "interrupted"
 )
 
