@@ -3,8 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,5 +55,42 @@ func TestClientExit(t *testing.T) {
 		if got := clientExit(status); got != want {
 			t.Errorf("%s: exit %d, want %d", status, got, want)
 		}
+	}
+}
+
+// --print-schema hands an outside client the Skill Interface Schema the certification validates with (SI-12.10b),
+// and --ports pins the recording proxies' ports: the transcript's card URL names the port asked for.
+func TestClientPrintSchemaAndPorts(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"client", "--print-schema"}, &out, &errb); code != exitPass ||
+		!strings.Contains(out.String(), `"skill_version"`) || !strings.Contains(errb.String(), "sha256:") {
+		t.Fatalf("--print-schema: exit %d, %d bytes, stderr %s", code, out.Len(), errb.String())
+	}
+	for _, bad := range []string{"x", "0", "70000", "1,2,3", "5000,5000"} {
+		if _, err := parsePorts(bad); err == nil {
+			t.Errorf("--ports %s accepted", bad)
+		}
+	}
+	if p, err := parsePorts("41001,41002"); err != nil || p != [2]int{41001, 41002} {
+		t.Errorf("--ports 41001,41002: %v %v", p, err)
+	}
+	if testing.Short() {
+		return
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	ref := buildRefclient(t)
+	out.Reset()
+	errb.Reset()
+	js := filepath.Join(t.TempDir(), "r.json")
+	code := run(context.Background(), []string{"client", "--cmd", ref, "--suite", "on-request", "--ports", strconv.Itoa(port), "--json", js,
+		"--out", filepath.Join(t.TempDir(), "b")}, &out, &errb)
+	b, _ := os.ReadFile(js)
+	if code != exitPass || !strings.Contains(string(b), fmt.Sprintf("https://127.0.0.1:%d/", port)) {
+		t.Errorf("--ports %d: exit %d; stdout %s; stderr %s", port, code, out.String(), errb.String())
 	}
 }

@@ -169,6 +169,9 @@ type Options struct {
 	Progress  io.Writer
 	// Secrets are credential values redacted wherever they appear in the transcript's request headers.
 	Secrets []string
+	// ProxyPorts fix the loopback ports of the recording proxy and of the second (downstream) proxy; 0 is any free
+	// one. Scenarios run one at a time, each closing its proxies before the next starts.
+	ProxyPorts [2]int
 }
 
 // Unreached is the verdict of a row no scenario grades: not-tested or inapplicable, always with a reason. Action,
@@ -421,7 +424,7 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 		return ob
 	}
 	defer cp.Close()
-	px, err := startProxy(cp.CardURL, o.ProxyCert, o.ProxyCAs, cp.Resign, cp.RewriteAnswers)
+	px, err := startProxy(cp.CardURL, o.ProxyCert, o.ProxyCAs, cp.Resign, cp.RewriteAnswers, o.ProxyPorts[0])
 	if err != nil {
 		ob.Error = "recording proxy: " + err.Error()
 		return ob
@@ -436,7 +439,7 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 			return ob
 		}
 		defer dcp.Close()
-		if down, err = startProxy(dcp.CardURL, o.ProxyCert, o.ProxyCAs, dcp.Resign, dcp.RewriteAnswers); err != nil {
+		if down, err = startProxy(dcp.CardURL, o.ProxyCert, o.ProxyCAs, dcp.Resign, dcp.RewriteAnswers, o.ProxyPorts[1]); err != nil {
 			ob.Error = "downstream recording proxy: " + err.Error()
 			return ob
 		}
@@ -495,8 +498,9 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	}
 	if down != nil {
 		// The downstream's exchanges follow the upstream's, numbered on, each marked as the downstream's.
+		n := len(ob.Exchanges)
 		for _, ex := range down.Exchanges() {
-			ex.Seq += len(ob.Exchanges)
+			ex.Seq += n
 			ex.Downstream = true
 			ob.Exchanges = append(ob.Exchanges, ex)
 		}
