@@ -56,6 +56,50 @@ func certifyCmdDocs(t *testing.T, command string, docs ...string) *cc.Result {
 	return res
 }
 
+// certifyScenarios certifies the client on the scenarios that grade rows (and the scenarios those name as their
+// positive control), not the whole document: a row's verdict rests only on the checks naming it and on their
+// controls, so a toggle's kill reads the same as in the whole run, at a fraction of its cost. Terms checks also
+// compare peer scenarios: that document runs whole.
+func certifyScenarios(t *testing.T, command, doc string, rows []string) *cc.Result {
+	t.Helper()
+	o, err := Options(catalog.MustLoad(), cc.Driver{Command: command, Timeout: 30 * time.Second}, t.TempDir(), doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc != "terms" {
+		keep := map[string]bool{}
+		for _, s := range o.Scenarios {
+			for _, c := range s.Checks {
+				for _, r := range c.Rows {
+					if slices.Contains(rows, r) {
+						keep[s.ID] = true
+					}
+				}
+			}
+		}
+		for changed := true; changed; { // controls, transitively
+			changed = false
+			for _, s := range o.Scenarios {
+				if keep[s.ID] && s.Control != "" && !keep[s.Control] {
+					keep[s.Control], changed = true, true
+				}
+			}
+		}
+		var scs []cc.Scenario
+		for _, s := range o.Scenarios {
+			if keep[s.ID] {
+				scs = append(scs, s)
+			}
+		}
+		o.Scenarios = scs
+	}
+	res, err := cc.Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 func verdicts(res *cc.Result) map[string]harness.RowVerdict {
 	m := map[string]harness.RowVerdict{}
 	for _, v := range res.Rows {
@@ -296,8 +340,8 @@ var clientSweepSubset = map[sabotage.ID]string{
 
 // Every client-side toggle of the reference client that targets a row the scenarios grade kills it through the
 // contract (every document with a client action): the row fails, or — for a row whose evidence is a member the
-// client does not give — reads not-tested naming what to declare; never a pass. clientSweepSubset by default;
-// EXTCONF_CLIENT_SWEEP=1 runs every one (1 to 10 s each):
+// client does not give — reads not-tested naming what to declare; never a pass. Each toggle runs the scenarios
+// grading its targets (certifyScenarios). clientSweepSubset by default; EXTCONF_CLIENT_SWEEP=1 runs every one:
 //
 //	EXTCONF_CLIENT_SWEEP=1 go test ./certify -run TestClientTogglesKillGradedRows -count=1 -timeout 60m -v
 func TestClientTogglesKillGradedRows(t *testing.T) {
@@ -350,7 +394,7 @@ func TestClientTogglesKillGradedRows(t *testing.T) {
 		}
 		ran++
 		t.Run(string(tg.ID), func(t *testing.T) {
-			res := certifyCmdDocs(t, refclient+" --sabotage "+string(tg.ID), tg.Document)
+			res := certifyScenarios(t, refclient+" --sabotage "+string(tg.ID), tg.Document, targets)
 			v := verdicts(res)
 			if res.Status != "failed" {
 				t.Errorf("status %s", res.Status)
