@@ -335,7 +335,11 @@ func SchemaInterface() []cc.Scenario {
 		standin("si.invoke.other-skill-document", "other-skill-document", "describe_skill answers with a valid document for another skill_id, its own true digest on the card",
 			append([]cc.Check{siSawDescribe("SI-12.11a")}, refused([]string{"SI-12.11a"}, skiface.InterfaceInvalid)...)...),
 		standin("si.invoke.bad-default-mode", "bad-default-mode", "a document the standard Skill Interface Schema rejects (authority.default_mode execute_with_approval), digests coherent",
-			append([]cc.Check{siSawDescribe("SI-12.10b")}, refused([]string{"SI-12.10b"}, skiface.InterfaceInvalid)...)...),
+			append([]cc.Check{siSawDescribe("SI-12.10b", "SI-9.55a", "SI-9.62d")}, refused([]string{"SI-12.10b", "SI-9.55a", "SI-9.62d"}, skiface.InterfaceInvalid)...)...),
+		// SI-9.55b: the document digest is right, one embedded schema's is not — a client that checks only the former
+		// delegates (the self-check's SI-9.55b stand-in).
+		standin("si.invoke.embedded-digest-zeroed", "embedded-digest-zeroed", "input_schema.digest is zeroed; the card's and describe_skill's interface digest are the document's as served",
+			append([]cc.Check{siSawDescribe("SI-9.55b")}, refused([]string{"SI-9.55b"}, skiface.InterfaceInvalid)...)...),
 		standin("si.invoke.unresolved-ref", "unresolved-ref", "the input schema's condition.unit is a $ref to #/$defs/unit, which it does not define",
 			append([]cc.Check{siSawDescribe("SI-6.11a")}, refused([]string{"SI-6.11a"}, skiface.InterfaceInvalid)...)...),
 		standin("si.invoke.record-not-a-time", "record-not-a-time", `the supporting record's observed_at is "not-a-time" (format date-time)`, siOutputRefused("SI-6.12a")...),

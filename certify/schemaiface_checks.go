@@ -37,9 +37,13 @@ func noProcedureAfterDescribe(rows ...string) cc.Check {
 }
 
 // siDetails (SI-9.56b): the output_invalid refusal for a result outside its enum reports details[] whose
-// instance_path is an RFC 6901 JSON Pointer to the invalid field, /result.
+// instance_path is an RFC 6901 JSON Pointer to the invalid field. "Each entry MUST contain an instance_path
+// identifying the invalid field using a JSON Pointer" names no base: the document's example ("/threshold" beside
+// schema_path "/properties/threshold/type") reads it from the validated instance, the domain output, giving
+// /result; read from the primary result Artifact's data value (the skill result object) the same field is
+// /result/result. Both identify the invalid field, so both pass.
 func siDetails() cc.Check {
-	want := `each details[] entry has a non-empty RFC 6901 instance_path, one of them "/result"`
+	want := `each details[] entry has a non-empty RFC 6901 instance_path, one of them "/result" (from the domain output) or "/result/result" (from the skill result object)`
 	return cc.Check{Rows: []string{"SI-9.56b"}, Expect: "the output_invalid refusal carries details[]: " + want,
 		Judge: func(o *cc.Observation) cc.Judgement {
 			r := o.Reply()
@@ -52,7 +56,7 @@ func siDetails() cc.Check {
 				paths = append(paths, d.InstancePath)
 				ok = ok && d.InstancePath != "" && skiface.ParsePointer(d.InstancePath) == nil
 			}
-			ok = ok && slices.Contains(paths, "/result")
+			ok = ok && (slices.Contains(paths, "/result") || slices.Contains(paths, "/result/result"))
 			return cc.Judge(ok, fmt.Sprintf("instance paths %q", paths), lastEx(o))
 		}}
 }

@@ -20,6 +20,7 @@ const (
 	SIClientSkipInputValidation             ID = "si.client-skip-input-validation"
 	SIClientSkipDocumentDigest              ID = "si.client-skip-document-digest"
 	SIClientDigestRawBytes                  ID = "si.client-digest-raw-bytes"
+	SIClientSkipSchemaDigest                ID = "si.client-skip-schema-digest"
 	SIClientAcceptInvalidDocument           ID = "si.client-accept-invalid-document"
 	SIClientDelegateAfterInvalid            ID = "si.client-delegate-after-invalid"
 	SIClientSchemaLoosened                  ID = "si.client-schema-loosened"
@@ -101,6 +102,7 @@ func init() {
 		c(SIClientSkipDocumentDigest, "result.interface_digest is trusted without calculating the document digest",
 			"SI-2.2b", "SI-9.22", "SI-12.11c"),
 		c(SIClientDigestRawBytes, "schema digests are calculated over the bytes as received instead of JCS", "SI-7.1b"),
+		c(SIClientSkipSchemaDigest, "an embedded schema's declared digest is trusted without calculating it (the document digest is still checked)", "SI-9.55b"),
 		c(SIClientAcceptInvalidDocument, "documents failing the Skill Interface Schema are accepted", "SI-9.55a", "SI-9.62d"),
 		c(SIClientDelegateAfterInvalid, "interface_invalid is reported but the domain request is still sent", "SI-9.55b"),
 		c(SIClientSchemaLoosened, "the client validates with a copy of the Skill Interface Schema that allows additional top-level members", "SI-12.10b"),

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 )
 
 const clientUsage = `runsuite client --cmd CMD [--suite LIST] [--json FILE] [--timeout D] [--dir DIR] [--list]
-                [--out DIR] [--force] [--as NAME] [--tier self|third-party] [--sign-key FILE]
+                [--ports PORT[,PORT]] [--print-schema] [--out DIR] [--force] [--as NAME] [--tier self|third-party]
+                [--sign-key FILE]
 
 Certify a client: the reference agents play its counterpart (clean, and per scenario with one agent-side sabotage
 toggle on, or the stand-in the self-check meets for the row), a recording proxy stands in front of them, and CMD
@@ -30,6 +32,9 @@ actions it implements in its version reply is not run on the others: their rows 
   runsuite client --cmd "go run ./cmd/refclient"                 the harness's reference client, certified
   runsuite client --cmd "refclient --ignore-digest" --json r.json  a deliberately broken one (fails SI-2.2b, SI-9.22, …)
   runsuite client --list                                          the scenarios and the rows each grades
+  runsuite client --print-schema > skill-interface-v1.json        the Skill Interface Schema to validate documents with
+
+The contract, with a worked exchange per action: docs/client-contract.md.
 
 The bundle (evidence/runs/<time>/ or --out) has target.kind "client" and target.client (command, name, version,
 scenarios, the scope rows and their status); every client row is about the client under test (selfCheck false),
@@ -38,14 +43,16 @@ it like any bundle. Its status counts every client row of the actions the client
 it incomplete; inapplicable ones do not); target.client.scopeStatus counts the rows the scenarios grade, and the
 exit status is the worse of the two.
 
-Exit status: 0 every row a scenario grades passed; 1 one failed (executed-fail); 4 incomplete: none failed but one
-is blocked or not tested (unasserted), or nothing was graded; 2 usage error; 3 harness defect.
+Exit status: 0 every row a scenario grades passed and no requirement (MUST) row of an action the client implements
+reads not-tested; 1 a graded row failed (executed-fail); 4 incomplete: none failed but a graded row is blocked or
+unasserted, a MUST row reads not-tested (the table names what to declare or give for each), or nothing was graded;
+2 usage error; 3 harness defect (the bundle just written does not verify).
 `
 
 var clientCommand = command{
 	name:     "client",
 	short:    "certify a client: the reference agents as its counterpart, the client rows graded",
-	synopsis: []string{"client --cmd CMD [--suite LIST] [--json FILE] [--timeout D] [--dir DIR] [--list] [--out DIR] [--force] [--as NAME] [--tier T] [--sign-key FILE]"},
+	synopsis: []string{"client --cmd CMD [--suite LIST] [--json FILE] [--timeout D] [--dir DIR] [--list] [--ports P[,P]] [--print-schema] [--out DIR] [--force] [--as NAME] [--tier T] [--sign-key FILE]"},
 	long:     strings.TrimSpace(clientUsage[strings.Index(clientUsage, "\n\n")+2:]),
 	examples: []string{"# the harness's reference client, certified through the driver contract", `runsuite client --cmd "go run ./cmd/refclient"`,
 		"# a deliberately broken one (fails SI-2.2b, SI-9.22, …)", `runsuite client --cmd "refclient --ignore-digest" --json r.json`,
@@ -66,8 +73,20 @@ func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	asFlag := fs.String("as", "", "who runs the harness")
 	tierFlag := fs.String("tier", "self", "self (a claim) or third-party (evidence, must be signed)")
 	keyFlag := fs.String("sign-key", "", "private JWK (Ed25519 or P-256) to sign the bundle with")
+	portsFlag := fs.String("ports", "", "PORT[,PORT]: the loopback ports of the recording proxy and of the second (downstream) proxy (default: any free one)")
+	schemaFlag := fs.Bool("print-schema", false, "print the Skill Interface Schema 1.0 the certification validates with (its pinned JCS SHA-256 digest on stderr), then exit")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
+	}
+	if *schemaFlag {
+		b, digest := certify.SkillInterfaceSchema()
+		fmt.Fprintf(stderr, "Skill Interface Schema 1.0, %s (JCS SHA-256)\n", digest)
+		_, err := stdout.Write(b)
+		return exitPass, err
+	}
+	ports, err := parsePorts(*portsFlag)
+	if err != nil {
+		return exitUsage, usageError{err}
 	}
 	if err := checkOut(*outFlag, *forceFlag); err != nil {
 		return exitUsage, err
@@ -103,6 +122,7 @@ func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitFail, err
 	}
 	o.Progress = stderr
+	o.ProxyPorts = ports
 	res, err := clientcert.Run(ctx, o)
 	if err != nil {
 		return exitFail, err
@@ -133,7 +153,7 @@ func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 		return exitFail, err
 	}
 	clientcert.WriteTable(stdout, res)
-	fmt.Fprintf(stdout, "bundle: %s (%s; status %s over every client row, scope %s)\n", path, b.Kind, b.Status, res.Status)
+	fmt.Fprintf(stdout, "bundle: %s (%s; status %s over every client row, scope %s)\n", path, b.Kind, b.Status, res.ScopeStatus)
 	rep, err := verifyWritten(path, nil)
 	if err != nil {
 		return exitHarness, fmt.Errorf("HARNESS DEFECT: the bundle just written cannot be verified: %w", err)
@@ -147,12 +167,44 @@ func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	if ctx.Err() != nil {
 		return exitInterrupted, nil
 	}
-	// A client row left not-tested (no scenario reached it) keeps the run from passing as much as a scope row.
-	switch {
-	case res.Status == harness.StatusFailed || b.Status == harness.StatusFailed:
-		return exitFail, nil
-	case res.Status == harness.StatusPassed && b.Status == harness.StatusPassed:
-		return exitPass, nil
+	return clientExit(res.Status, b.Status), nil
+}
+
+// parsePorts reads --ports: up to two loopback ports (the recording proxy's, the downstream proxy's).
+func parsePorts(v string) ([2]int, error) {
+	var out [2]int
+	if v == "" {
+		return out, nil
 	}
-	return exitIncomplete, nil // blocked or not tested, or nothing graded: never a pass
+	parts := strings.Split(v, ",")
+	if len(parts) > 2 {
+		return out, fmt.Errorf("--ports takes one or two ports, got %q", v)
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 65535 {
+			return out, fmt.Errorf("--ports: %q is not a port (1-65535)", p)
+		}
+		out[i] = n
+	}
+	if out[0] == out[1] {
+		return out, fmt.Errorf("--ports: the two proxies need two ports, got %d twice", out[0])
+	}
+	return out, nil
+}
+
+// clientExit maps the certification's status and its bundle's to the exit status: a failed row fails it, both
+// passed pass it, anything else (blocked, unasserted, a MUST row not tested, nothing graded) is incomplete.
+func clientExit(statuses ...string) int {
+	passed := true
+	for _, s := range statuses {
+		if s == harness.StatusFailed {
+			return exitFail
+		}
+		passed = passed && s == harness.StatusPassed
+	}
+	if passed {
+		return exitPass
+	}
+	return exitIncomplete
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -32,6 +33,9 @@ type FrontOptions struct {
 	Configure func(rp *httputil.ReverseProxy)
 	// Serve handles each request, calling rp.ServeHTTP to forward it; nil forwards as is.
 	Serve func(rp *httputil.ReverseProxy, w http.ResponseWriter, r *http.Request)
+	// Port, when not 0, is the loopback port to listen on (a client under test whose own firewall or config pins
+	// the proxy's address); 0 takes any free one.
+	Port int
 }
 
 // StartFront serves a Front for the agent whose card is at upstreamCardURL (its certificate trusted with cas).
@@ -40,7 +44,7 @@ func StartFront(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool
 	if err != nil || up.Host == "" {
 		return nil, fmt.Errorf("upstream card URL %q: %v", upstreamCardURL, err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(o.Port)))
 	if err != nil {
 		return nil, err
 	}

@@ -160,11 +160,7 @@ func Bundle(res *Result, cat *catalog.Catalog, docs []string, runner harness.Run
 		b.Documents = append(b.Documents, ref)
 	}
 	cl := &evidence.ClientRef{Command: res.Client.Command, Name: res.Client.Name, Version: res.Client.Version,
-		IdentityError: res.Client.Error, Actions: res.Client.Actions, ScopeStatus: res.Status, ScopeRows: []string{}, Scenarios: []evidence.ClientScenarioRef{}}
-	for id := range res.Checks {
-		cl.ScopeRows = append(cl.ScopeRows, id)
-	}
-	sortStrings(cl.ScopeRows)
+		IdentityError: res.Client.Error, Actions: res.Client.Actions, ScopeStatus: res.ScopeStatus, ScopeRows: append([]string{}, res.Scope...), Scenarios: []evidence.ClientScenarioRef{}}
 	for _, s := range res.Scenarios {
 		ref := evidence.ClientScenarioRef{ID: s.ID, Action: s.Action, Toggles: s.Toggles, Outcome: s.Observation.Outcome()}
 		if r := s.Observation.Reply(); r != nil {

@@ -169,6 +169,9 @@ type Options struct {
 	Progress  io.Writer
 	// Secrets are credential values redacted wherever they appear in the transcript's request headers.
 	Secrets []string
+	// ProxyPorts fix the loopback ports of the recording proxy and of the second (downstream) proxy; 0 is any free
+	// one. Scenarios run one at a time, each closing its proxies before the next starts.
+	ProxyPorts [2]int
 }
 
 // Unreached is the verdict of a row no scenario grades: not-tested or inapplicable, always with a reason. Action,
@@ -181,15 +184,20 @@ type Unreached struct {
 
 // Result is a client certification run.
 type Result struct {
-	Client    Identity                `json:"client"`
-	Started   time.Time               `json:"started"`
-	Duration  string                  `json:"duration"`
-	Scenarios []ScenarioResult        `json:"scenarios"`
-	Rows      []harness.RowVerdict    `json:"rows"`
-	Totals    map[string]int          `json:"totals"`
-	Status    string                  `json:"status"` // passed | failed | incomplete | nothing-graded
-	Checks    map[string][]CheckTrace `json:"checks"` // row → the checks that graded it
-	Finished  time.Time               `json:"finished"`
+	Client    Identity             `json:"client"`
+	Started   time.Time            `json:"started"`
+	Duration  string               `json:"duration"`
+	Scenarios []ScenarioResult     `json:"scenarios"`
+	Rows      []harness.RowVerdict `json:"rows"`
+	Totals    map[string]int       `json:"totals"`
+	// Status is the certification's: passed, failed, nothing-graded (as ScopeStatus) or incomplete (the scope
+	// passed, Untested is not empty). ScopeStatus is over the Scope rows only, the rows a check judged on an answer.
+	Status      string                  `json:"status"`
+	ScopeStatus string                  `json:"scopeStatus"`
+	Scope       []string                `json:"scope"`
+	Untested    []string                `json:"untested,omitempty"` // requirement rows reading not-tested, each "ID: reason"
+	Checks      map[string][]CheckTrace `json:"checks"`             // row → the checks that graded it
+	Finished    time.Time               `json:"finished"`
 
 	transcript []byte
 	exchanges  int
@@ -269,13 +277,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	// Grade: each check's judgement contributes to its rows.
-	type acc struct {
-		verdict          string
-		assertions       int
-		details, exs     []string
-		checksOnThisRows int
-		interrupted      bool // the run stopped before the scenario ran
-	}
 	rows := map[string]*acc{}
 	inapplicable := map[string]string{} // rows of scenarios not run because the client does not implement their action
 	notRun := map[string]string{}       // rows of scenarios not run because what the client declared does not fit them
@@ -366,15 +367,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		res.Rows = append(res.Rows, v)
 		res.Totals[v.Verdict]++
 	}
-	// The run's status rests on the rows a check judged on an answer; a row reading not-tested (a check found no
-	// answer to judge: Unanswered) counts neither way, unless the run was interrupted before its scenario ran.
-	counted := map[string]bool{}
-	for id, a := range rows {
-		if a.interrupted || a.verdict != harness.NotTested {
-			counted[id] = true
-		}
-	}
-	res.Status = status(res.Rows, counted)
+	// The scope status rests on the rows a check judged on an answer; a row reading not-tested (a check found no
+	// answer to judge: Unanswered) counts neither way there, unless the run was interrupted before its scenario
+	// ran. It does keep the certification from passing: a MUST row not tested makes it incomplete.
+	res.Scope = scope(rows)
+	res.ScopeStatus = scopeStatus(res.Rows, res.Scope)
+	res.Untested = Untested(res.Rows, o.Rows)
+	res.Status = CertStatus(res.ScopeStatus, res.Untested)
 	res.Finished = time.Now().UTC()
 	res.Duration = res.Finished.Sub(res.Started).Round(time.Millisecond).String()
 	return res, nil
@@ -387,6 +386,15 @@ func exSuffix(exd string) string {
 	return "; exchange " + exd
 }
 
+// acc is one row's grading so far.
+type acc struct {
+	verdict          string
+	assertions       int
+	details, exs     []string
+	checksOnThisRows int
+	interrupted      bool // the run stopped before the scenario ran
+}
+
 // worse orders judgements: a failure outweighs a block, a block a missing assertion, that a pass.
 func worse(a, b string) string {
 	rank := map[string]int{harness.ExecutedPass: 0, harness.NotTested: 1, harness.Blocked: 2, harness.ExecutedFail: 3}
@@ -394,33 +402,6 @@ func worse(a, b string) string {
 		return b
 	}
 	return a
-}
-
-// status: the run passes when every row a scenario grades passed (none failed, blocked or unasserted) and at least
-// one did; it fails only on an executed-fail, and is incomplete when a graded row is blocked or unasserted; rows out of the contract's reach, and rows whose checks found no answer to judge (Unanswered: a reply
-// member the client does not give), are reported and never read as a pass, nor count against it.
-func status[T any](vs []harness.RowVerdict, graded map[string]T) string {
-	n, incomplete := 0, false
-	for _, v := range vs {
-		if _, ok := graded[v.ID]; !ok {
-			continue
-		}
-		n++
-		switch v.Verdict {
-		case harness.ExecutedFail:
-			return harness.StatusFailed
-		case harness.ExecutedPass:
-		default:
-			incomplete = true // blocked or unasserted: not a pass, and no requirement broken
-		}
-	}
-	switch {
-	case n == 0:
-		return harness.StatusNothingGraded
-	case incomplete:
-		return harness.StatusIncomplete
-	}
-	return harness.StatusPassed
 }
 
 func identify(ctx context.Context, d Driver) Identity {
@@ -443,7 +424,7 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 		return ob
 	}
 	defer cp.Close()
-	px, err := startProxy(cp.CardURL, o.ProxyCert, o.ProxyCAs, cp.Resign, cp.RewriteAnswers)
+	px, err := startProxy(cp.CardURL, o.ProxyCert, o.ProxyCAs, cp.Resign, cp.RewriteAnswers, o.ProxyPorts[0])
 	if err != nil {
 		ob.Error = "recording proxy: " + err.Error()
 		return ob
@@ -458,7 +439,7 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 			return ob
 		}
 		defer dcp.Close()
-		if down, err = startProxy(dcp.CardURL, o.ProxyCert, o.ProxyCAs, dcp.Resign, dcp.RewriteAnswers); err != nil {
+		if down, err = startProxy(dcp.CardURL, o.ProxyCert, o.ProxyCAs, dcp.Resign, dcp.RewriteAnswers, o.ProxyPorts[1]); err != nil {
 			ob.Error = "downstream recording proxy: " + err.Error()
 			return ob
 		}
@@ -517,16 +498,15 @@ func runScenario(ctx context.Context, o Options, sc *Scenario) *Observation {
 	}
 	if down != nil {
 		// The downstream's exchanges follow the upstream's, numbered on, each marked as the downstream's.
+		n := len(ob.Exchanges)
 		for _, ex := range down.Exchanges() {
-			ex.Seq += len(ob.Exchanges)
+			ex.Seq += n
 			ex.Downstream = true
 			ob.Exchanges = append(ob.Exchanges, ex)
 		}
 	}
 	return ob
 }
-
-func sortStrings(s []string) { sort.Strings(s) }
 
 // WriteTable prints the per-document totals and every row not passing, then the status line.
 func WriteTable(w io.Writer, r *Result) {
@@ -570,14 +550,9 @@ func WriteTable(w io.Writer, r *Result) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
-	graded := 0 // rows a check judged on an answer (Unanswered rows read not-tested)
-	for _, v := range r.Rows {
-		if _, ok := r.Checks[v.ID]; ok && v.Verdict != harness.NotTested {
-			graded++
-		}
-	}
-	fmt.Fprintf(w, "%s (%d rows graded by the driver contract's scenarios; the others read not-tested or inapplicable with a reason)\n",
-		strings.ToUpper(r.Status), graded)
+	writeUntested(w, r)
+	fmt.Fprintf(w, "%s (%d rows graded by the driver contract's scenarios, %s; the others read not-tested or inapplicable with a reason)\n",
+		strings.ToUpper(r.Status), len(r.Scope), r.ScopeStatus)
 }
 
 func firstLine(s string) string {

@@ -78,13 +78,14 @@ type exKey struct{}
 // StartProxy serves https on 127.0.0.1 with cert in front of the agent whose card is at upstreamCardURL (trusted
 // with cas).
 func StartProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool) (*Proxy, error) {
-	return startProxy(upstreamCardURL, cert, cas, nil, false)
+	return startProxy(upstreamCardURL, cert, cas, nil, false, 0)
 }
 
-func startProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool, resign func(upstream, rewritten []byte, origin string) []byte, answers bool) (*Proxy, error) {
+func startProxy(upstreamCardURL string, cert tls.Certificate, cas *x509.CertPool, resign func(upstream, rewritten []byte, origin string) []byte, answers bool, port int) (*Proxy, error) {
 	p := &Proxy{resign: resign, answers: answers}
 	f, err := a2atest.StartFront(upstreamCardURL, cert, cas, a2atest.FrontOptions{
 		HeaderTimeout: 30 * time.Second,
+		Port:          port,
 		Configure: func(rp *httputil.ReverseProxy) {
 			rp.FlushInterval = -1 // SSE passes through as it comes
 			rp.ModifyResponse = p.modify

@@ -166,6 +166,7 @@ func mustRaw(doc []byte, member string) json.RawMessage {
 
 func (c *Client) compileOpts(ctx context.Context) compileOpts {
 	o := compileOpts{
+		skipDigest:        c.on(sabotage.SIClientSkipSchemaDigest),
 		rawDigest:         c.on(sabotage.SIClientDigestRawBytes),
 		noSizeLimit:       c.on(sabotage.SIClientNoLimitSchemaSize),
 		noNestingLimit:    c.on(sabotage.SIClientNoLimitNesting),

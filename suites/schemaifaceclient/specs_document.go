@@ -71,6 +71,16 @@ func extraMember() *skill {
 	return k
 }
 
+// embeddedDigestZeroed is the example whose input_schema digest is zeroed, the interface digest taken over the
+// document as served: only a client checking each embedded schema against its declared digest finds it invalid.
+func embeddedDigestZeroed() *skill {
+	k := exampleSkill()
+	k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) {
+		m["input_schema"].(map[string]any)["digest"] = "sha256:" + strings.Repeat("0", 64)
+	})
+	return k
+}
+
 func registerDocument(e *harness.Env) {
 	spec(e, "SI-2.2b", "the reference client refuses a document whose calculated digest differs from the carried digests", func(w *harness.W) {
 		const row = "SI-2.2b"
@@ -150,11 +160,7 @@ func registerDocument(e *harness.Env) {
 
 	spec(e, "SI-9.55b", "after detecting interface_invalid the reference client sends no domain-skill request", func(w *harness.W) {
 		const row = "SI-9.55b"
-		k := exampleSkill()
-		k.doc = editDoc(sfx.ExampleDocument(), func(m map[string]any) {
-			m["input_schema"].(map[string]any)["digest"] = "sha256:" + strings.Repeat("0", 64)
-		})
-		refusal(w, row, newClient(w), &standin{skills: []*skill{k}}, skiface.InterfaceInvalid,
+		refusal(w, row, newClient(w), &standin{skills: []*skill{embeddedDigestZeroed()}}, skiface.InterfaceInvalid,
 			"an embedded schema failing its declared digest makes the document invalid")
 	})
 

@@ -19,6 +19,8 @@ var standins = map[string]func() *standin{
 	"other-skill-document": func() *standin { return &standin{skills: []*skill{otherSkillDoc()}} },
 	// SI-12.10b: a document the standard Skill Interface Schema rejects (default_mode outside the three values)
 	"bad-default-mode": func() *standin { return &standin{skills: []*skill{extraMember()}} },
+	// SI-9.55b: the example's input_schema digest zeroed, the interface digest over the document as served
+	"embedded-digest-zeroed": func() *standin { return &standin{skills: []*skill{embeddedDigestZeroed()}} },
 	// SI-6.11a: a $ref to #/$defs/unit, which the schema does not define
 	"unresolved-ref": func() *standin {
 		return &standin{skills: []*skill{withInput(func(s map[string]any) { setUnit(s, map[string]any{"$ref": "#/$defs/unit"}) })}}
