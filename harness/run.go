@@ -129,7 +129,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	}
 	rec.SetRedactor(x)
 	rch := newReach(tgt, o.Suites)
-	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: rch.check, CheckDial: rch.dial})
+	client := NewClient(rch, a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec})
 	if o.Runner.Tier == "" {
 		o.Runner.Tier = "self"
 	}

@@ -49,7 +49,7 @@ type Env struct {
 	cards       map[string]*cardFetch
 	applicable  map[string]*applicability
 	suites      map[string]Suite
-	reach       *reach
+	reach       *Reach
 	SpecTimeout time.Duration
 	runCtx      context.Context // ends when the run is interrupted
 	state       sync.Map        // RunState: per-run values of the suites, gone with the Env

@@ -83,14 +83,20 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 	if err != nil {
 		return nil, usageError{err}
 	}
-	cl := a2a.NewClient(a2a.Options{RootCAs: tgt.RootCAs})
-	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl}
 	var ss []harness.Suite
 	for _, s := range suites.All() {
 		if slices.Contains(docs, s.Document) {
 			ss = append(ss, s)
 		}
 	}
+	// The run's reach rule: a card's interface URL (where the derivation POSTs as principal A) is followed only on
+	// the target's origins, never to this host for a remote target, checked again on the dialled address.
+	lim := a2a.DefaultLimits()
+	if limits != nil {
+		lim = *limits
+	}
+	cl := harness.NewClient(harness.ReachOf(tgt, ss), a2a.Options{Limits: lim, RootCAs: tgt.RootCAs})
+	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl}
 	app, err := harness.Applicability(ctx, tgt, ss, limits)
 	if err != nil {
 		return nil, err

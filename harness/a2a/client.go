@@ -68,6 +68,7 @@ func NewClient(o Options) *Client {
 	if dial == nil {
 		dial = (&net.Dialer{Timeout: lim.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext
 	}
+	dial = routed(dial)
 	tr := &http.Transport{
 		Proxy: nil, // never environment proxies: the target is who we say it is
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
