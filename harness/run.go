@@ -40,14 +40,14 @@ type Options struct {
 	// Strict: advisory (SHOULD-level) findings fail the run like a requirement's (runsuite run --strict).
 	Strict bool
 	// Shared, when set, makes this run one part of a run split across processes (runsuite run --jobs): its
-	// exchanges take their Seq from the shared sequence and its redaction markers the shared salt.
+	// exchanges take their Seq from the shared sequence and its redaction markers the shared key.
 	Shared *Shared
 }
 
 // Shared is what the parts of one run split across processes have in common.
 type Shared struct {
-	NextSeq       func() int
-	RedactionSalt string
+	NextSeq      func() int
+	RedactionKey string // hex; never written
 	// Sink receives each transcript line as it is recorded (a2a.Recorder.SetSink); nil: none.
 	Sink io.Writer
 }
@@ -121,7 +121,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	rec := a2a.NewRecorder()
 	x := a2a.NewRedactor(configuredSecrets(tgt.Config)...) // nothing secret is written (transcript, reports)
 	if o.Shared != nil {
-		x.Salt = o.Shared.RedactionSalt
+		x.SetKey(o.Shared.RedactionKey)
 		rec.SetSeqSource(o.Shared.NextSeq)
 		if o.Shared.Sink != nil {
 			rec.SetSink(o.Shared.Sink)
@@ -164,6 +164,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 		res, err := BlockedRun(tgt, o, why)
 		if err == nil {
 			res.Env, res.Exchanges = env, rec.All()
+			err = redactResult(res, x)
 		}
 		return res, err
 	}
@@ -267,6 +268,9 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 			}
 			res.Cards[role] = seen
 		}
+	}
+	if err := redactResult(res, x, o.JSONReport, o.JUnitReport); err != nil {
+		return nil, err
 	}
 	return res, nil
 }

@@ -413,15 +413,13 @@ type outputs struct {
 }
 
 // transcriptOf is what a bundle's transcript is written from: a split run's merged parts, else the run's recorder.
-func (o outputs) transcriptOf(res *harness.Result) (write func(io.Writer) error, count int, salt string) {
+// (The redaction key is never written: markers are keyed by it, and verify needs only the markers.)
+func (o outputs) transcriptOf(res *harness.Result) (write func(io.Writer) error, count int) {
 	if m := o.merged; m != nil {
-		return m.write, m.count, m.salt
+		return m.write, m.count
 	}
 	rec := res.Env.Client.Recorder()
-	if x := rec.Redactor(); x != nil {
-		salt = x.Salt
-	}
-	return rec.WriteJSONL, len(res.Exchanges), salt
+	return rec.WriteJSONL, len(res.Exchanges)
 }
 
 // writeBundle assembles, signs and writes the bundle of a run, then its reports; the summary table comes last.
@@ -435,12 +433,12 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	}
 	// The transcript is streamed to disk first, hashed as it is written: the run never holds it whole.
 	res.Env.Runner = st.runner // the falsification's reference run was made without one
-	write, count, salt := o.transcriptOf(res)
+	write, count := o.transcriptOf(res)
 	sha, err := evidence.WriteTranscriptFrom(dir, write)
 	if err != nil {
 		return exitFail, err
 	}
-	ref := evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: count, SHA256: sha, RedactionSalt: salt}
+	ref := evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: count, SHA256: sha}
 	b, err := evidence.NewFromTranscript(res, res.Env.Target, ref, fals)
 	if err != nil {
 		return exitFail, err

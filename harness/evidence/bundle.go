@@ -179,8 +179,8 @@ type TranscriptRef struct {
 	File      string `json:"file"`
 	Exchanges int    `json:"exchanges"`
 	SHA256    string `json:"sha256"`
-	// RedactionSalt salts the digest in each "[redacted sha256:…]" marker: whoever holds a credential can show it
-	// is the one a marker stands for, and nobody else learns it.
+	// RedactionSalt salted the digest of "[redacted sha256:…]" markers in bundles before issue 37. Markers are now
+	// keyed by a per-run key that is never written ("[redacted hmac:…]"); the member is read, never written.
 	RedactionSalt string `json:"redactionSalt,omitempty"`
 }
 
@@ -276,11 +276,6 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 // never holds its whole transcript in memory.
 func NewFromDigest(res *harness.Result, tgt *target.Target, transcriptSHA string, fals *Falsifiability) (*Bundle, error) {
 	ref := TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: transcriptSHA}
-	if res.Env != nil && res.Env.Client != nil {
-		if x := res.Env.Client.Recorder().Redactor(); x != nil {
-			ref.RedactionSalt = x.Salt
-		}
-	}
 	return NewFromTranscript(res, tgt, ref, fals)
 }
 
