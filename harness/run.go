@@ -426,6 +426,12 @@ func (e *Env) unreachable(ctx context.Context) string {
 		}
 		seen[u] = true
 		_, _, ex, err := e.fetchCard(ctx, u, role)
+		if err != nil && (errors.Is(err, a2a.ErrAddressRefused) || errors.Is(err, a2a.ErrURLRefused)) {
+			// The reach rule refuses the target's own card (e.g. a card on this host's non-loopback address, which a
+			// remote target may not reach): nothing can be asked of it, which blocks every row; it fails none.
+			reasons = append(reasons, fmt.Sprintf("%s: the harness's reach rule refuses it: %v (an agent on this host is named by 127.0.0.1, [::1] or localhost)", u, err))
+			continue
+		}
 		if err == nil || (ex != nil && ex.Status != 0) || !a2a.NoResponse(err) {
 			return "" // something answered: the specs judge what
 		}
@@ -434,6 +440,6 @@ func (e *Env) unreachable(ctx context.Context) string {
 	if len(reasons) == 0 {
 		return ""
 	}
-	return "the target answered nothing: " + strings.Join(reasons, "; ") +
+	return "the target answered nothing (or may not be reached): " + strings.Join(reasons, "; ") +
 		" (is it running, and is the URL right? a TLS target behind a private CA needs caFile in the target configuration)"
 }

@@ -474,6 +474,9 @@ func isJSONMediaType(ct string) bool {
 
 // checkedAddr resolves addr's host and returns "ip:port" for the first address check accepts, or the refusal of
 // the first one it refused when none is accepted.
+// ErrAddressRefused marks a connection the client's CheckDial refused for every address the host resolved to.
+var ErrAddressRefused = errors.New("address refused")
+
 func checkedAddr(ctx context.Context, addr string, check func(string, net.IP) error) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -504,5 +507,5 @@ func checkedAddr(ctx context.Context, addr string, check func(string, net.IP) er
 	if first == nil {
 		first = fmt.Errorf("%s resolves to no address", host)
 	}
-	return "", fmt.Errorf("address refused: %w", first)
+	return "", fmt.Errorf("%w: %w", ErrAddressRefused, first)
 }
