@@ -436,7 +436,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	write, count := o.transcriptOf(res)
 	sha, err := evidence.WriteTranscriptFrom(dir, write)
 	if err != nil {
-		return exitFail, err
+		return writeFailed(err)
 	}
 	ref := evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: count, SHA256: sha}
 	b, err := evidence.NewFromTranscript(res, res.Env.Target, ref, fals)
@@ -453,7 +453,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	}
 	path, err := evidence.WriteBundleFile(dir, b)
 	if err != nil {
-		return exitFail, err
+		return writeFailed(err)
 	}
 	// The harness checks its own bundle as a third party would; a problem here is a harness defect.
 	var pin *jose.JSONWebKey // the run's own signing key: the runner knows whose key signed
@@ -559,4 +559,10 @@ func orAll(docs []string) []string {
 		return []string{"all suites"}
 	}
 	return docs
+}
+
+// writeFailed is the exit of a bundle the harness could not write (a full disk): status 3, the harness's fault,
+// never 1 (a finding about the target); nothing was left under the final name (evidence.WriteError).
+func writeFailed(err error) (int, error) {
+	return exitHarness, fmt.Errorf("HARNESS DEFECT: %w", err)
 }

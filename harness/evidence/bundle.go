@@ -484,13 +484,12 @@ func WriteDir(dir string, b *Bundle, transcript []byte) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, "bundle.json")
-	if err := os.WriteFile(path, append(canon, '\n'), 0o644); err != nil {
-		return "", err
+	if transcript != nil { // else written by WriteTranscript
+		if err := writeFileAtomic(filepath.Join(dir, TranscriptFile), func(w io.Writer) error { _, err := w.Write(transcript); return err }); err != nil {
+			return "", err
+		}
 	}
-	if transcript == nil {
-		return path, nil // written by WriteTranscript
-	}
-	if err := os.WriteFile(filepath.Join(dir, TranscriptFile), transcript, 0o644); err != nil {
+	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := w.Write(append(canon, '\n')); return err }); err != nil {
 		return "", err
 	}
 	return path, nil
@@ -507,21 +506,15 @@ func WriteTranscriptFrom(dir string, write func(io.Writer) error) (string, error
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	f, err := os.Create(filepath.Join(dir, TranscriptFile))
-	if err != nil {
-		return "", err
-	}
 	h := sha256.New()
-	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
-	if err := write(w); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
+	err := writeFileAtomic(filepath.Join(dir, TranscriptFile), func(f io.Writer) error {
+		w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
+	if err != nil {
 		return "", err
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil

@@ -46,8 +46,9 @@ type VerifyOptions struct {
 // Check is one named verification step: it holds when it has no problems. Notes say what was checked.
 type Check struct {
 	Name     string
-	Problems []string
+	Problems []string // at most maxProblems, then one "and N more"
 	Notes    []string
+	more     int
 }
 
 // OK reports whether the check holds.
@@ -98,7 +99,7 @@ func Verify(path string) ([]string, error) {
 // that the falsifiability table names toggles and rows that exist; and that the bundle's kind matches its tier
 // and signature. Each problem names what does not hold.
 func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readCapped(path, MaxBundleBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -114,11 +115,17 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 	// A bundle with members this harness does not know still gets every check it can (the schema check names
 	// the unknown member); only a file that is not a bundle at all stops here.
 	b := &Bundle{}
+	if err := noDuplicates(raw, o.TrustWritten); err != nil {
+		// encoding/json lets the last of two members win: "status":"failed","status":"passed" would read PASSED
+		c := check("bundle")
+		c.add(fmt.Sprintf("%s is not an extconf bundle: %v", path, err))
+		return rep, nil
+	}
 	if err := json.Unmarshal(raw, b); err != nil {
 		c := check("bundle")
-		c.Problems = append(c.Problems, fmt.Sprintf("%s is not an extconf bundle: %v", path, err))
+		c.add(fmt.Sprintf("%s is not an extconf bundle: %v", path, err))
 		if err := Validate(raw); err != nil {
-			c.Problems = append(c.Problems, "schema: "+oneLine(err.Error()))
+			c.add("schema: " + oneLine(err.Error()))
 		}
 		return rep, nil
 	}
@@ -139,19 +146,19 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 
 	c := check("schema")
 	if err := Validate(raw); err != nil {
-		c.Problems = append(c.Problems, fmt.Sprintf("does not validate against evidence/bundle.schema.json: %v", oneLine(err.Error())))
+		c.add(fmt.Sprintf("does not validate against evidence/bundle.schema.json: %v", oneLine(err.Error())))
 	} else {
 		c.Notes = append(c.Notes, "valid against evidence/bundle.schema.json")
 	}
 
 	c = check("signature")
 	rep.Signature = CheckSignature(raw, b.Signature, o.Key)
-	c.Problems = append(c.Problems, rep.Signature.Problems...)
+	c.add(rep.Signature.Problems...)
 	switch {
 	case !rep.Signature.Signed:
 		c.Notes = append(c.Notes, "unsigned: the bundle is a claim whoever ran it")
 		if o.Key != nil {
-			c.Problems = append(c.Problems, "unsigned, but --key asks for a signature by "+mustThumb(o.Key))
+			c.add("unsigned, but --key asks for a signature by " + mustThumb(o.Key))
 		}
 	case rep.Signature.Valid:
 		note := fmt.Sprintf("valid %s signature by key %s, checked with the %s key", rep.Signature.Alg, rep.Signature.Thumbprint, rep.Signature.KeySource)
@@ -175,13 +182,13 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 		}
 		switch {
 		case err != nil:
-			c.Problems = append(c.Problems, err.Error())
+			c.add(err.Error())
 		case w != b.WitnessSHA256:
 			why := "a row or the transcript was changed after the run"
 			if transcriptSHA == b.Transcript.SHA256 {
 				why = "the transcript is intact, so a row (verdict, detail, assertions or exchanges) was changed after the run"
 			}
-			c.Problems = append(c.Problems, fmt.Sprintf("witnessSha256: recomputed %s over the rows and transcript, the bundle says %s: %s", w, b.WitnessSHA256, why))
+			c.add(fmt.Sprintf("witnessSha256: recomputed %s over the rows and transcript, the bundle says %s: %s", w, b.WitnessSHA256, why))
 		default:
 			c.Notes = append(c.Notes, "witnessSha256 matches the rows and the transcript")
 		}
@@ -196,6 +203,7 @@ func VerifyBundle(path string, o VerifyOptions) (*Report, error) {
 	}
 	checkFalsifiability(check("falsifiability"), b, cat, sameCatalog, o)
 	checkStanding(check("standing"), b, rep.Signature)
+	rep.close()
 	return rep, nil
 }
 
@@ -213,12 +221,12 @@ type exchangeLine struct {
 func checkTranscript(c *Check, path string, b *Bundle, trustWritten bool) (string, map[string]exchangeLine) {
 	file := b.Transcript.File
 	if file == "" || filepath.Base(file) != file {
-		c.Problems = append(c.Problems, fmt.Sprintf("transcript.file %q must be a bare file name beside the bundle", file))
+		c.add(fmt.Sprintf("transcript.file %q must be a bare file name beside the bundle", file))
 		return "", nil
 	}
 	f, err := os.Open(filepath.Join(filepath.Dir(path), file))
 	if err != nil {
-		c.Problems = append(c.Problems, fmt.Sprintf("cannot read %s: %v", file, err))
+		c.add(fmt.Sprintf("cannot read %s: %v", file, err))
 		return "", nil
 	}
 	defer f.Close()
@@ -257,10 +265,10 @@ func checkTranscript(c *Check, path string, b *Bundle, trustWritten bool) (strin
 		wg.Wait()
 		for i, p := range out {
 			if p.problem != "" {
-				c.Problems = append(c.Problems, p.problem)
+				c.add(p.problem)
 			} else {
 				if want := n - len(batch) + i + 1; p.ex.seq != want {
-					c.Problems = append(c.Problems, fmt.Sprintf("%s line %d carries seq %d (lines were removed, added or reordered)", file, want, p.ex.seq))
+					c.add(fmt.Sprintf("%s line %d carries seq %d (lines were removed, added or reordered)", file, want, p.ex.seq))
 				}
 				exchanges[p.ex.id] = p.ex
 			}
@@ -269,6 +277,10 @@ func checkTranscript(c *Check, path string, b *Bundle, trustWritten bool) (strin
 	}
 	for {
 		line, err := readLine(r, maxTranscriptLine)
+		if len(line) > 0 && n >= maxTranscriptExchanges {
+			c.add(fmt.Sprintf("%s has more than %d lines, more than verify reads: the rest is not checked", file, maxTranscriptExchanges))
+			break
+		}
 		if len(line) > 0 {
 			n++
 			batch = append(batch, line)
@@ -280,17 +292,17 @@ func checkTranscript(c *Check, path string, b *Bundle, trustWritten bool) (strin
 			break
 		}
 		if err != nil {
-			c.Problems = append(c.Problems, fmt.Sprintf("reading %s: %v", file, err))
+			c.add(fmt.Sprintf("reading %s: %v", file, err))
 			break
 		}
 	}
 	flush()
 	digest := "sha256:" + hex.EncodeToString(h.Sum(nil))
 	if digest != b.Transcript.SHA256 {
-		c.Problems = append(c.Problems, fmt.Sprintf("%s digests to %s, the bundle says %s (the transcript was edited)", file, digest, b.Transcript.SHA256))
+		c.add(fmt.Sprintf("%s digests to %s, the bundle says %s (the transcript was edited)", file, digest, b.Transcript.SHA256))
 	}
 	if n != b.Transcript.Exchanges {
-		c.Problems = append(c.Problems, fmt.Sprintf("%s has %d exchanges, the bundle says %d", file, n, b.Transcript.Exchanges))
+		c.add(fmt.Sprintf("%s has %d exchanges, the bundle says %d", file, n, b.Transcript.Exchanges))
 	}
 	if c.OK() {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d exchanges; every line digests to its exchange id; the file digests to transcript.sha256", n))
@@ -525,7 +537,7 @@ func parseExchangeLine(n int, line []byte) (exchangeLine, string) {
 
 func checkCitations(c *Check, b *Bundle, exchanges map[string]exchangeLine) {
 	if exchanges == nil {
-		c.Problems = append(c.Problems, "not checked: the transcript could not be read")
+		c.add("not checked: the transcript could not be read")
 		return
 	}
 	cited := 0
@@ -533,25 +545,25 @@ func checkCitations(c *Check, b *Bundle, exchanges map[string]exchangeLine) {
 		for _, id := range r.Exchanges {
 			cited++
 			if _, ok := exchanges[id]; !ok {
-				c.Problems = append(c.Problems, fmt.Sprintf("row %s cites exchange %s, which is not in the transcript", r.ID, id))
+				c.add(fmt.Sprintf("row %s cites exchange %s, which is not in the transcript", r.ID, id))
 			}
 		}
 	}
 	for _, card := range b.Target.Cards {
 		if card.Exchange == "" {
-			c.Problems = append(c.Problems, fmt.Sprintf("target card %q (%s) names no exchange, so its digest cannot be checked", card.Role, card.URL))
+			c.add(fmt.Sprintf("target card %q (%s) names no exchange, so its digest cannot be checked", card.Role, card.URL))
 			continue
 		}
 		ex, ok := exchanges[card.Exchange]
 		if !ok {
-			c.Problems = append(c.Problems, fmt.Sprintf("target card %q was fetched by exchange %s, which is not in the transcript", card.Role, card.Exchange))
+			c.add(fmt.Sprintf("target card %q was fetched by exchange %s, which is not in the transcript", card.Role, card.Exchange))
 			continue
 		}
 		if got := ex.bodySHA; got != card.SHA256 {
-			c.Problems = append(c.Problems, fmt.Sprintf("target card %q digest: the bundle says %s but the card fetched by ex#%d (%s) digests to %s (the target card digest was changed)", card.Role, card.SHA256, ex.seq, ex.url, got))
+			c.add(fmt.Sprintf("target card %q digest: the bundle says %s but the card fetched by ex#%d (%s) digests to %s (the target card digest was changed)", card.Role, card.SHA256, ex.seq, ex.url, got))
 		}
 		if ex.url != card.URL {
-			c.Problems = append(c.Problems, fmt.Sprintf("target card %q: the bundle says %s but ex#%d fetched %s", card.Role, card.URL, ex.seq, ex.url))
+			c.add(fmt.Sprintf("target card %q: the bundle says %s but ex#%d fetched %s", card.Role, card.URL, ex.seq, ex.url))
 		}
 	}
 	if c.OK() {
@@ -574,18 +586,18 @@ func checkTotals(c *Check, b *Bundle) {
 		sort.Strings(keys)
 		for _, v := range keys {
 			if got[v] != totals[v] {
-				c.Problems = append(c.Problems, fmt.Sprintf("%s%s is %d in the bundle but %d rows carry it", what, v, got[v], totals[v]))
+				c.add(fmt.Sprintf("%s%s is %d in the bundle but %d rows carry it", what, v, got[v], totals[v]))
 			}
 		}
 	}
 	compare("", b.Totals, harness.RequiredRows(b.Rows))
 	compare("advisory.totals.", b.Advisory.Totals, harness.AdvisoryRows(b.Rows))
 	if want := AdvisoryOf(b.Rows); b.Advisory.Count != want.Count || len(b.Advisory.Findings) != want.Count {
-		c.Problems = append(c.Problems, fmt.Sprintf("advisory.count is %d with %d findings but %d advisory rows did not pass", b.Advisory.Count, len(b.Advisory.Findings), want.Count))
+		c.add(fmt.Sprintf("advisory.count is %d with %d findings but %d advisory rows did not pass", b.Advisory.Count, len(b.Advisory.Findings), want.Count))
 	} else {
 		for i, f := range want.Findings {
 			if g := b.Advisory.Findings[i]; g.ID != f.ID || g.Verdict != f.Verdict || g.Document != f.Document {
-				c.Problems = append(c.Problems, fmt.Sprintf("advisory.findings[%d] is %s %s but the rows make it %s %s", i, g.ID, g.Verdict, f.ID, f.Verdict))
+				c.add(fmt.Sprintf("advisory.findings[%d] is %s %s but the rows make it %s %s", i, g.ID, g.Verdict, f.ID, f.Verdict))
 			}
 		}
 	}
@@ -595,13 +607,13 @@ func checkTotals(c *Check, b *Bundle) {
 		sum += r.Assertions
 	}
 	if sum != b.AssertionCount {
-		c.Problems = append(c.Problems, fmt.Sprintf("assertionCount is %d but the rows' assertions add up to %d", b.AssertionCount, sum))
+		c.add(fmt.Sprintf("assertionCount is %d but the rows' assertions add up to %d", b.AssertionCount, sum))
 	}
 	if want, _ := harness.StatusOf(b.Rows, b.Selection.Strict); b.Status != want {
-		c.Problems = append(c.Problems, fmt.Sprintf("status is %q but the rows about the target make it %q (strict %v)", b.Status, want, b.Selection.Strict))
+		c.add(fmt.Sprintf("status is %q but the rows about the target make it %q (strict %v)", b.Status, want, b.Selection.Strict))
 	}
 	if want := harness.SelfCheckStatus(b.Rows); b.SelfCheck.Status != want {
-		c.Problems = append(c.Problems, fmt.Sprintf("selfCheck.status is %q but the self-check rows make it %q", b.SelfCheck.Status, want))
+		c.add(fmt.Sprintf("selfCheck.status is %q but the self-check rows make it %q", b.SelfCheck.Status, want))
 	}
 	if c.OK() {
 		note := fmt.Sprintf("totals, assertionCount (%d) and status (%s) agree with the rows about the target; advisory findings %d (strict %v); self-check %s", sum, b.Status, b.Advisory.Count, b.Selection.Strict, b.SelfCheck.Status)
@@ -625,7 +637,7 @@ func checkCatalog(c *Check, b *Bundle, cat *catalog.Catalog) bool {
 				if got == "" {
 					got = "none"
 				}
-				c.Problems = append(c.Problems, fmt.Sprintf("document %s: the bundle names text digest %s, this catalog quotes the text with digest %s (different document text)", d.ID, got, f.TextSHA256))
+				c.add(fmt.Sprintf("document %s: the bundle names text digest %s, this catalog quotes the text with digest %s (different document text)", d.ID, got, f.TextSHA256))
 			}
 		}
 	}
@@ -639,13 +651,13 @@ func checkRows(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 	seen := map[string]bool{}
 	for _, r := range b.Rows {
 		if seen[r.ID] {
-			c.Problems = append(c.Problems, fmt.Sprintf("row %s appears twice", r.ID))
+			c.add(fmt.Sprintf("row %s appears twice", r.ID))
 		}
 		seen[r.ID] = true
 	}
 	if !sameCatalog {
 		if len(b.Rows) != b.Catalog.Rows {
-			c.Problems = append(c.Problems, fmt.Sprintf("the bundle holds %d rows but names a catalog of %d rows", len(b.Rows), b.Catalog.Rows))
+			c.add(fmt.Sprintf("the bundle holds %d rows but names a catalog of %d rows", len(b.Rows), b.Catalog.Rows))
 		} else {
 			c.Notes = append(c.Notes, fmt.Sprintf("%d rows, as many as the bundle's own catalog has; not checked row by row (different catalog version)", len(b.Rows)))
 		}
@@ -668,16 +680,16 @@ func checkRows(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 		row, ok := cat.Row(r.ID)
 		switch {
 		case !ok:
-			c.Problems = append(c.Problems, fmt.Sprintf("row %s is not in the catalog", r.ID))
+			c.add(fmt.Sprintf("row %s is not in the catalog", r.ID))
 		case row.Document != r.Document:
-			c.Problems = append(c.Problems, fmt.Sprintf("row %s says document %s, the catalog says %s", r.ID, r.Document, row.Document))
+			c.add(fmt.Sprintf("row %s says document %s, the catalog says %s", r.ID, r.Document, row.Document))
 		case b.Target.Kind == TargetKindClient && r.SelfCheck:
 			// a client certification: the reference-client rows are about the client under test
-			c.Problems = append(c.Problems, fmt.Sprintf("row %s says selfCheck true in a client certification, where every row is about the client under test", r.ID))
+			c.add(fmt.Sprintf("row %s says selfCheck true in a client certification, where every row is about the client under test", r.ID))
 		case b.Target.Kind != TargetKindClient && row.SelfCheck() != r.SelfCheck:
-			c.Problems = append(c.Problems, fmt.Sprintf("row %s says selfCheck %v, the catalog says %v (witness %s)", r.ID, r.SelfCheck, row.SelfCheck(), row.Witness))
+			c.add(fmt.Sprintf("row %s says selfCheck %v, the catalog says %v (witness %s)", r.ID, r.SelfCheck, row.SelfCheck(), row.Witness))
 		case (row.Advisory() && !row.SelfCheck()) != r.Advisory:
-			c.Problems = append(c.Problems, fmt.Sprintf("row %s says advisory %v, the catalog gives it level %s", r.ID, r.Advisory, row.Level))
+			c.add(fmt.Sprintf("row %s says advisory %v, the catalog gives it level %s", r.ID, r.Advisory, row.Level))
 		}
 	}
 	missing := 0
@@ -685,9 +697,9 @@ func checkRows(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 		if !seen[r.ID] {
 			missing++
 			if covered[r.Document] {
-				c.Problems = append(c.Problems, fmt.Sprintf("row %s (%s, a document the run covers) is missing from the bundle", r.ID, r.Document))
+				c.add(fmt.Sprintf("row %s (%s, a document the run covers) is missing from the bundle", r.ID, r.Document))
 			} else {
-				c.Problems = append(c.Problems, fmt.Sprintf("row %s (%s) is missing from the bundle", r.ID, r.Document))
+				c.add(fmt.Sprintf("row %s (%s) is missing from the bundle", r.ID, r.Document))
 			}
 		}
 	}
@@ -713,7 +725,7 @@ func checkFalsifiability(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog 
 	killedBy := map[string]map[string]bool{} // toggle → rows it killed, per the toggle table
 	for _, t := range f.Toggles {
 		if o.KnownToggle != nil && !o.KnownToggle(t.ID) {
-			c.Problems = append(c.Problems, fmt.Sprintf("toggle %q does not exist in this harness", t.ID))
+			c.add(fmt.Sprintf("toggle %q does not exist in this harness", t.ID))
 		}
 		killedBy[t.ID] = map[string]bool{}
 		for _, id := range t.Killed {
@@ -728,14 +740,14 @@ func checkFalsifiability(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog 
 	for _, id := range rows {
 		if sameCatalog {
 			if _, ok := cat.Row(id); !ok {
-				c.Problems = append(c.Problems, fmt.Sprintf("row %q is not in the catalog", id))
+				c.add(fmt.Sprintf("row %q is not in the catalog", id))
 			}
 		}
 		for _, t := range f.Rows[id] {
 			if _, ok := killedBy[t]; !ok {
-				c.Problems = append(c.Problems, fmt.Sprintf("row %s is said to be killed by %q, which is not in the toggle table", id, t))
+				c.add(fmt.Sprintf("row %s is said to be killed by %q, which is not in the toggle table", id, t))
 			} else if !killedBy[t][id] {
-				c.Problems = append(c.Problems, fmt.Sprintf("row %s is said to be killed by %q, whose table entry does not list it as killed", id, t))
+				c.add(fmt.Sprintf("row %s is said to be killed by %q, whose table entry does not list it as killed", id, t))
 			}
 		}
 	}
@@ -761,23 +773,23 @@ func checkFalsifiability(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog 
 func checkStanding(c *Check, b *Bundle, sig SignatureCheck) {
 	if b.Kind == "evidence" {
 		if !sig.Signed {
-			c.Problems = append(c.Problems, "kind is evidence but the bundle is unsigned")
+			c.add("kind is evidence but the bundle is unsigned")
 		} else if !sig.Valid {
-			c.Problems = append(c.Problems, "kind is evidence but the signature does not hold")
+			c.add("kind is evidence but the signature does not hold")
 		}
 		if b.Runner.Tier != "third-party" {
-			c.Problems = append(c.Problems, fmt.Sprintf("kind is evidence but the tier is %q: a self-run is a claim", b.Runner.Tier))
+			c.add(fmt.Sprintf("kind is evidence but the tier is %q: a self-run is a claim", b.Runner.Tier))
 		}
 	}
 	if b.Runner.Tier == "third-party" {
 		if strings.TrimSpace(b.Runner.Name) == "" {
-			c.Problems = append(c.Problems, "tier is third-party but no runner is named")
+			c.add("tier is third-party but no runner is named")
 		}
 		if card, ok := ProviderRunner(b.Runner.Name, b.Target.Cards); ok {
-			c.Problems = append(c.Problems, fmt.Sprintf("tier is third-party but the runner %q is the provider organization of the %q card: a self-run", b.Runner.Name, card.Role))
+			c.add(fmt.Sprintf("tier is third-party but the runner %q is the provider organization of the %q card: a self-run", b.Runner.Name, card.Role))
 		}
 		if !sig.Signed {
-			c.Problems = append(c.Problems, "tier is third-party but the bundle is unsigned: a third-party result must be signed")
+			c.add("tier is third-party but the bundle is unsigned: a third-party result must be signed")
 		}
 	}
 	if c.OK() {
@@ -815,29 +827,29 @@ func checkLatitudes(c *Check, f *Falsifiability, cat *catalog.Catalog, sameCatal
 	seen := map[string]bool{}
 	for _, l := range f.Latitudes {
 		if seen[l.ID] {
-			c.Problems = append(c.Problems, fmt.Sprintf("latitude %q is listed twice", l.ID))
+			c.add(fmt.Sprintf("latitude %q is listed twice", l.ID))
 		}
 		seen[l.ID] = true
 		if o.KnownLatitude != nil && !o.KnownLatitude(l.ID) {
-			c.Problems = append(c.Problems, fmt.Sprintf("latitude %q does not exist in this harness", l.ID))
+			c.add(fmt.Sprintf("latitude %q does not exist in this harness", l.ID))
 		}
 		if strings.TrimSpace(l.Permits) == "" {
-			c.Problems = append(c.Problems, fmt.Sprintf("latitude %q quotes nothing that permits it", l.ID))
+			c.add(fmt.Sprintf("latitude %q quotes nothing that permits it", l.ID))
 		}
 		for _, d := range l.Documents {
 			if _, ok := catalog.DocumentByID(d); !ok {
-				c.Problems = append(c.Problems, fmt.Sprintf("latitude %q: unknown document %q", l.ID, d))
+				c.add(fmt.Sprintf("latitude %q: unknown document %q", l.ID, d))
 			}
 		}
 		if want := len(l.Failed) == 0 && l.Error == ""; l.Survived != want {
-			c.Problems = append(c.Problems, fmt.Sprintf("latitude %q says survived=%t but lists %d failed rows (error %q)", l.ID, l.Survived, len(l.Failed), l.Error))
+			c.add(fmt.Sprintf("latitude %q says survived=%t but lists %d failed rows (error %q)", l.ID, l.Survived, len(l.Failed), l.Error))
 		}
 		for _, fr := range l.Failed {
 			if sameCatalog {
 				if r, ok := cat.Row(fr.Row); !ok {
-					c.Problems = append(c.Problems, fmt.Sprintf("latitude %q: failed row %q is not in the catalog", l.ID, fr.Row))
+					c.add(fmt.Sprintf("latitude %q: failed row %q is not in the catalog", l.ID, fr.Row))
 				} else if !slices.Contains(l.Documents, r.Document) {
-					c.Problems = append(c.Problems, fmt.Sprintf("latitude %q: failed row %s belongs to %s, which it did not run", l.ID, fr.Row, r.Document))
+					c.add(fmt.Sprintf("latitude %q: failed row %s belongs to %s, which it did not run", l.ID, fr.Row, r.Document))
 				}
 			}
 		}
@@ -852,14 +864,14 @@ func checkLatitudes(c *Check, f *Falsifiability, cat *catalog.Catalog, sameCatal
 func checkClient(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 	cl := b.Target.Client
 	if b.Target.Kind != TargetKindClient || cl == nil {
-		c.Problems = append(c.Problems, "target.client is set exactly when target.kind is client")
+		c.add("target.client is set exactly when target.kind is client")
 		return
 	}
 	verdict := map[string]string{}
 	for _, r := range b.Rows {
 		verdict[r.ID] = r.Verdict
 		if row, ok := cat.Row(r.ID); ok && sameCatalog && !row.SelfCheck() && r.Verdict != harness.Skipped {
-			c.Problems = append(c.Problems, fmt.Sprintf("row %s is not a client row (witness %s) but reads %s in a client certification", r.ID, row.Witness, r.Verdict))
+			c.add(fmt.Sprintf("row %s is not a client row (witness %s) but reads %s in a client certification", r.ID, row.Witness, r.Verdict))
 		}
 	}
 	want := "passed"
@@ -869,14 +881,14 @@ func checkClient(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog bool) {
 	for _, id := range cl.ScopeRows {
 		v, ok := verdict[id]
 		if !ok {
-			c.Problems = append(c.Problems, fmt.Sprintf("scope row %s is not among the rows", id))
+			c.add(fmt.Sprintf("scope row %s is not among the rows", id))
 		}
 		if v != harness.ExecutedPass {
 			want = "failed"
 		}
 	}
 	if cl.ScopeStatus != want {
-		c.Problems = append(c.Problems, fmt.Sprintf("target.client.scopeStatus is %q but the scope rows make it %q", cl.ScopeStatus, want))
+		c.add(fmt.Sprintf("target.client.scopeStatus is %q but the scope rows make it %q", cl.ScopeStatus, want))
 	}
 	if c.OK() {
 		c.Notes = append(c.Notes, fmt.Sprintf("client %q (%s %s): %d scenarios, %d scope rows, scope %s", cl.Command, cl.Name, cl.Version, len(cl.Scenarios), len(cl.ScopeRows), cl.ScopeStatus))
