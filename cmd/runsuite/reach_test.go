@@ -127,3 +127,37 @@ func ownAddress() string {
 	}
 	return ""
 }
+
+// Issue 37.6: config init --config BASE printing to stdout never prints BASE's plain credential values.
+func TestConfigInitPrintsNoPlainCredential(t *testing.T) {
+	dir := t.TempDir()
+	base, agents := baseFromMock(t, dir)
+	b, _ := os.ReadFile(base)
+	var bm struct {
+		Credentials map[string]struct {
+			Value any `json:"value"`
+		} `json:"credentials"`
+	}
+	_ = json.Unmarshal(b, &bm)
+	var plain []string
+	for _, c := range bm.Credentials {
+		if s, ok := c.Value.(string); ok && len(s) >= 8 {
+			plain = append(plain, s)
+		}
+	}
+	if len(plain) == 0 {
+		t.Fatal("the base holds no plain credential: nothing tested")
+	}
+	code, stdout, stderr := runCLI("config", "init", "--target", agents["terms"], "--config", base, "--suite", "terms")
+	if code != exitPass {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, s := range plain {
+		if strings.Contains(stdout+stderr, s) {
+			t.Errorf("a plain credential value was printed (%q…)", s[:4])
+		}
+	}
+	if !strings.Contains(stdout, `"fromEnv"`) {
+		t.Errorf("the printed configuration names no fromEnv in place of the values:\n%s", stdout)
+	}
+}
