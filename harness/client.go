@@ -57,6 +57,9 @@ func NewClient(r *Reach, o a2a.Options, allow ...func(u *url.URL) bool) *a2a.Cli
 		}
 		return nil
 	}
+	if o.CredentialsTo == nil {
+		o.CredentialsTo = r.credentialsTo
+	}
 	return a2a.NewClient(o)
 }
 

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"sort"
@@ -30,6 +31,7 @@ import (
 //     target's origins.
 type Reach struct {
 	origins map[string]bool
+	creds   map[string]bool // the origins credentials go to: the target's own, never allowOrigins alone
 	names   []string
 	local   bool // the target itself runs on this host
 
@@ -74,6 +76,7 @@ func newReach(tgt *target.Target, suites []Suite) *Reach {
 				}
 			}
 		}
+		r.creds = maps.Clone(r.origins)
 		if l, err := ParseLimits(tgt.Config.Limits); err == nil {
 			for _, o := range l.AllowOrigins {
 				r.origins[o] = true
@@ -259,4 +262,12 @@ func resolvesLoopback(host string) bool {
 		}
 	}
 	return true
+}
+
+// credentialsTo says whether a request to u may carry the configured credentials: only to the target's own
+// origins (its cards, the configuration's agents, its documents' operator input), never to an origin that is
+// reachable only because limits.allowOrigins lists it (for proposals), nor to the run's own stand-ins on a
+// remote target's run. A local target's run keeps everything on this host and is not narrowed.
+func (r *Reach) credentialsTo(u *url.URL) bool {
+	return r.local || r.creds[a2a.Origin(u)]
 }

@@ -119,13 +119,22 @@ func TestHalfDeadTargetsEndInBoundedTime(t *testing.T) {
 					failed++
 				}
 			}
+			stalled := 0 // exchanges that ran into their deadline: each costs a whole timeout
+			for _, ex := range res.Exchanges {
+				if ex.DurationMS >= 900 { // the 1 s call timeout (a card answers in milliseconds)
+					stalled++
+				}
+			}
+			if stalled > 4 { // the breaker trips after 3; the parent let 5 to 63 through
+				t.Errorf("%d exchanges ran into their deadline: the breaker does not cut a half-dead target short", stalled)
+			}
 			if wall > 60*time.Second {
 				t.Errorf("the run took %s: a half-dead target is not cut short", wall.Round(time.Second))
 			}
 			figMu.Lock()
 			figures["half-dead "+name] = fmt.Sprintf("%-30s %10s %11.1f MiB %11s", "half-dead "+name, wall.Round(time.Millisecond), mib(peak), "")
 			figMu.Unlock()
-			t.Logf("%s: %s, %d exchanges, %d target rows failed, peak heap %.1f MiB", name, wall.Round(time.Millisecond), len(res.Exchanges), failed, mib(peak))
+			t.Logf("%s: %s, %d exchanges (%d ran into their deadline), %d target rows failed, peak heap %.1f MiB", name, wall.Round(time.Millisecond), len(res.Exchanges), stalled, failed, mib(peak))
 		})
 	}
 }

@@ -223,3 +223,22 @@ func (r *Redactor) Exchange(e *Exchange) *Exchange {
 	c.Note = r.String(e.Note)
 	return &c
 }
+
+// withoutCredentials is h without credential headers and without any header holding a configured secret: what a
+// request to an origin that gets no credentials carries.
+func withoutCredentials(h http.Header, x *Redactor) http.Header {
+	out := make(http.Header, len(h))
+	for k, vs := range h {
+		drop := false
+		for _, s := range secretHeaders {
+			drop = drop || strings.EqualFold(k, s)
+		}
+		for _, v := range vs {
+			drop = drop || (x != nil && x.in([]byte(v)))
+		}
+		if !drop {
+			out[k] = vs
+		}
+	}
+	return out
+}
