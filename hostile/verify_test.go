@@ -3,6 +3,8 @@ package hostile
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -129,4 +131,22 @@ func copyFile(t *testing.T, from, to string) {
 
 func fmtFigure(name string, wall time.Duration, peak uint64) string {
 	return fmt.Sprintf("%-30s %10s %11.1f MiB %11s", name, wall.Round(time.Millisecond), mib(peak), "")
+}
+
+// Issue 37.6: a write that fails half-way (a full disk) leaves nothing under the final name: the bundle and the
+// transcript are written under a temporary name and renamed; the error is an evidence.WriteError (runsuite: exit 3).
+func TestFailedWriteLeavesNoFinalFile(t *testing.T) {
+	dir := t.TempDir()
+	_, err := evidence.WriteTranscriptFrom(dir, func(w io.Writer) error {
+		_, _ = w.Write(bytes.Repeat([]byte("{}\n"), 1<<20)) // past the buffer: bytes reach the file
+		return errors.New("no space left on device")
+	})
+	var we *evidence.WriteError
+	if !errors.As(err, &we) {
+		t.Fatalf("want a WriteError, got %v", err)
+	}
+	left, _ := os.ReadDir(dir)
+	if len(left) > 0 {
+		t.Fatalf("a failed write left %v in the bundle directory", left)
+	}
 }

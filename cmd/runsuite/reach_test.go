@@ -161,3 +161,24 @@ func TestConfigInitPrintsNoPlainCredential(t *testing.T) {
 		t.Errorf("the printed configuration names no fromEnv in place of the values:\n%s", stdout)
 	}
 }
+
+// Issue 37.6: a run holds an exclusive lock on --out for its whole length: a second run into the same new --out
+// exits 2 naming the other run, instead of one bundle silently replacing the other's.
+func TestOutIsLockedForTheRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	release, err := lockOut(dir) // the first run, still writing
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("run", "--quiet", "--suite", "terms", "--out", dir)
+	if code != exitUsage || !strings.Contains(stderr, "another runsuite run is writing into it") {
+		t.Fatalf("a second run into a locked --out: exit %d\n%s", code, stderr)
+	}
+	release()
+	if code, _, stderr := runCLI("run", "--quiet", "--suite", "terms", "--jobs", "1", "--out", dir); code != exitPass {
+		t.Fatalf("after the first run ended: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".runsuite.lock")); err == nil {
+		t.Error("the lock file stays in the bundle directory")
+	}
+}

@@ -105,6 +105,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := checkOut(*outFlag, *forceFlag); err != nil {
 		return exitUsage, err
 	}
+	if *outFlag != "" {
+		release, err := lockOut(*outFlag)
+		if err != nil {
+			return exitUsage, usageError{err}
+		}
+		defer release()
+		if err := checkOut(*outFlag, *forceFlag); err != nil { // a run that held the lock may have written one
+			return exitUsage, err
+		}
+	}
 	if err := checkOutputs(*outFlag, map[string]string{"--junit": *junitFlag, "--html": *htmlFlag, "--json": *jsonFlag}); err != nil {
 		return exitUsage, err
 	}
