@@ -74,7 +74,7 @@ cards' provider organizations and signs the bundle (--sign-key, from runsuite ke
 	run: cmdRun,
 }
 
-func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (code int, err error) {
 	fs := newFlags("run")
 	tgtFlag := fs.String("target", "mock", "mock, or the `URL` of an agent (its origin or card URL)")
 	cfgFlag := fs.String("config", "", "target configuration `FILE` (JSON)")
@@ -105,6 +105,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	if err := checkOut(*outFlag, *forceFlag); err != nil {
 		return exitUsage, err
 	}
+	if err := checkOutputs(*outFlag, map[string]string{"--junit": *junitFlag, "--html": *htmlFlag, "--json": *jsonFlag}); err != nil {
+		return exitUsage, err
+	}
 	if *outFlag != "" {
 		release, err := lockOut(*outFlag)
 		if err != nil {
@@ -114,9 +117,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		if err := checkOut(*outFlag, *forceFlag); err != nil { // a run that held the lock may have written one
 			return exitUsage, err
 		}
-	}
-	if err := checkOutputs(*outFlag, map[string]string{"--junit": *junitFlag, "--html": *htmlFlag, "--json": *jsonFlag}); err != nil {
-		return exitUsage, err
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
 	if err != nil {
@@ -170,10 +170,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return exitUsage, usageError{fmt.Errorf("target config %s: %w", *cfgFlag, err)}
 	}
 	if l, err := harness.ParseLimits(cfg.Limits); err == nil {
-		// The run deadline: past it, unfinished rows read not-tested and the status says interrupted.
+		// The run deadline: past it, unfinished rows read not-tested and the status says interrupted; the exit
+		// status is 4 (the run is incomplete), never 130, which says a signal stopped it.
 		var cancel context.CancelFunc
+		sigCtx := ctx
 		ctx, cancel = context.WithTimeout(ctx, l.RunTimeout)
 		defer cancel()
+		runCtx := ctx
+		defer func() {
+			if code == exitInterrupted && sigCtx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+				code = exitRunDeadline
+				fmt.Fprintf(stderr, "runsuite: the run deadline (limits.runTimeout %s) ended the run: it is incomplete (exit %d)\n", l.RunTimeout, exitRunDeadline)
+			}
+		}()
 	}
 	limits, err := harness.LimitsOf(cfg) // the configuration's "limits" member; nil keeps the defaults
 	if err != nil {
