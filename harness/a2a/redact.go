@@ -25,13 +25,15 @@ var secretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "
 // escaped JSON string is decoded and checked), percent-encoded (any mix: an escaped string is decoded and
 // checked) and base64 (standard and URL alphabets, at each of the three alignments).
 type Redactor struct {
-	key     []byte
-	secrets []string // longest first
-	forms   []form   // every encoded form searched for, longest first
+	key      []byte
+	secrets  []string // longest first
+	secretsB [][]byte // the same, as bytes
+	shortest int      // the shortest secret's length: a shorter string cannot hold one
+	forms    []form   // every encoded form searched for, longest first
 }
 
 type form struct {
-	text   string
+	text   []byte // bytes, not a string: a conversion per search would allocate on every exchange
 	secret string
 }
 
@@ -56,22 +58,29 @@ func NewRedactor(secrets ...string) *Redactor {
 		}
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	for _, s := range r.secrets {
+		r.secretsB = append(r.secretsB, []byte(s))
+	}
+	if n := len(r.secrets); n > 0 {
+		r.shortest = len(r.secrets[n-1])
+	}
 	fs := map[string]string{}
 	for _, s := range r.secrets {
 		for _, f := range encodedForms(s) {
-			if _, ok := fs[f]; !ok && len(f) >= 4 {
+			// An escaped form (\ or %) is found by decoding (jsonStrings, percent), which also finds any mix.
+			if _, ok := fs[f]; !ok && len(f) >= 4 && (f == s || !strings.ContainsAny(f, `\%`)) {
 				fs[f] = s
 			}
 		}
 	}
 	for f, s := range fs {
-		r.forms = append(r.forms, form{f, s})
+		r.forms = append(r.forms, form{[]byte(f), s})
 	}
 	sort.Slice(r.forms, func(i, j int) bool {
 		if len(r.forms[i].text) != len(r.forms[j].text) {
 			return len(r.forms[i].text) > len(r.forms[j].text)
 		}
-		return r.forms[i].text < r.forms[j].text
+		return bytes.Compare(r.forms[i].text, r.forms[j].text) < 0
 	})
 	return r
 }
@@ -111,15 +120,15 @@ func (r *Redactor) Bytes(b []byte) []byte {
 
 func (r *Redactor) bytes(b []byte) []byte {
 	for _, f := range r.forms {
-		if bytes.Contains(b, []byte(f.text)) {
-			b = bytes.ReplaceAll(b, []byte(f.text), []byte(r.Marker(f.secret)))
+		if bytes.Contains(b, f.text) {
+			b = bytes.ReplaceAll(b, f.text, []byte(r.Marker(f.secret)))
 		}
 	}
 	if bytes.IndexByte(b, '\\') >= 0 {
-		b = r.jsonStrings(b)
+		b, _ = r.jsonStrings(b, true)
 	}
 	if bytes.IndexByte(b, '%') >= 0 {
-		b = r.percent(b)
+		b, _ = r.percent(b, true)
 	}
 	return b
 }
@@ -185,14 +194,21 @@ func (r *Redactor) in(b []byte) bool {
 		return false
 	}
 	for _, f := range r.forms {
-		if bytes.Contains(b, []byte(f.text)) {
+		if bytes.Contains(b, f.text) {
 			return true
 		}
 	}
-	if bytes.IndexByte(b, '\\') < 0 && bytes.IndexByte(b, '%') < 0 {
-		return false
+	if bytes.IndexByte(b, '\\') >= 0 {
+		if _, found := r.jsonStrings(b, false); found {
+			return true
+		}
 	}
-	return !bytes.Equal(r.bytes(bytes.Clone(b)), b)
+	if bytes.IndexByte(b, '%') >= 0 {
+		if _, found := r.percent(b, false); found {
+			return true
+		}
+	}
+	return false
 }
 
 // Exchange returns the record as it may be written: a copy with credentials replaced (e itself, which the specs

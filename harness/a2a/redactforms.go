@@ -6,7 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // encodedForms are the fixed encodings of s an echo may carry: as is, JSON-escaped (Go's and the all-\u form,
@@ -48,14 +51,12 @@ func encodedForms(s string) []string {
 }
 
 // jsonStrings redacts secrets inside JSON string literals written with escapes (`\/`, `\u002B`, any mix): each
-// literal holding a backslash is decoded; if the decoded text holds a secret it is re-encoded redacted.
-func (r *Redactor) jsonStrings(b []byte) []byte {
-	var out []byte
-	last := 0
-	for i := 0; i < len(b); i++ {
-		if b[i] != '"' {
-			continue
-		}
+// literal holding a backslash is decoded; if the decoded text holds a secret it is re-encoded redacted. With
+// replace false it only reports whether one does (b is returned as is).
+func (r *Redactor) jsonStrings(b []byte, replace bool) ([]byte, bool) {
+	var out, dec []byte
+	last, found := 0, false
+	for i := bytes.IndexByte(b, '"'); i >= 0 && i < len(b); {
 		j, esc := i+1, false
 		for ; j < len(b) && b[j] != '"'; j++ {
 			if b[j] == '\\' {
@@ -66,28 +67,96 @@ func (r *Redactor) jsonStrings(b []byte) []byte {
 		if j >= len(b) {
 			break
 		}
-		if esc {
-			var s string
-			if json.Unmarshal(b[i:j+1], &s) == nil {
-				if red := string(r.plain([]byte(s))); red != s {
-					enc, _ := json.Marshal(red)
-					out = append(append(out, b[last:i]...), enc...)
-					last = j + 1
+		if esc && j-i-1 >= r.shortest {
+			var ok bool
+			if dec, ok = unescapeJSON(dec[:0], b[i+1:j]); ok && r.holds(dec) {
+				found = true
+				if !replace {
+					return b, true
 				}
+				enc, _ := json.Marshal(string(r.plain(bytes.Clone(dec))))
+				out = append(append(out, b[last:i]...), enc...)
+				last = j + 1
 			}
 		}
-		i = j
+		next := bytes.IndexByte(b[j+1:], '"')
+		if next < 0 {
+			break
+		}
+		i = j + 1 + next
 	}
 	if out == nil {
-		return b
+		return b, found
 	}
-	return append(out, b[last:]...)
+	return append(out, b[last:]...), found
+}
+
+// unescapeJSON appends the decoded content of a JSON string literal (without its quotes) to dst; false when it is
+// not a valid literal.
+func unescapeJSON(dst, s []byte) ([]byte, bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			dst = append(dst, c)
+			continue
+		}
+		if i++; i >= len(s) {
+			return dst, false
+		}
+		switch s[i] {
+		case '"', '\\', '/':
+			dst = append(dst, s[i])
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			if i+4 >= len(s) {
+				return dst, false
+			}
+			v, err := strconv.ParseUint(string(s[i+1:i+5]), 16, 16)
+			if err != nil {
+				return dst, false
+			}
+			i += 4
+			ru := rune(v)
+			if utf16.IsSurrogate(ru) && i+6 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
+				if v2, err := strconv.ParseUint(string(s[i+3:i+7]), 16, 16); err == nil {
+					if d := utf16.DecodeRune(ru, rune(v2)); d != utf8.RuneError {
+						ru = d
+						i += 6
+					}
+				}
+			}
+			dst = utf8.AppendRune(dst, ru)
+		default:
+			return dst, false
+		}
+	}
+	return dst, true
+}
+
+// holds reports whether decoded text holds a secret as is.
+func (r *Redactor) holds(b []byte) bool {
+	for _, s := range r.secretsB {
+		if bytes.Contains(b, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // percent redacts secrets in percent-encoded runs of any mix: a run of text holding a % is decoded and, when the
 // decoded text holds a secret, written decoded and redacted.
-func (r *Redactor) percent(b []byte) []byte {
+func (r *Redactor) percent(b []byte, replace bool) ([]byte, bool) {
 	var out []byte
+	found := false
 	last := 0
 	for i := 0; i < len(b); {
 		if b[i] != '%' {
@@ -103,18 +172,22 @@ func (r *Redactor) percent(b []byte) []byte {
 		for e < len(b) && !pctStop(b[e]) {
 			e++
 		}
-		if dec, err := url.QueryUnescape(string(b[s:e])); err == nil {
-			if red := r.plain([]byte(dec)); !bytes.Equal(red, []byte(dec)) {
-				out = append(append(out, b[last:s]...), red...)
+		if e-s >= r.shortest {
+			if dec, err := url.QueryUnescape(string(b[s:e])); err == nil && r.holds([]byte(dec)) {
+				found = true
+				if !replace {
+					return b, true
+				}
+				out = append(append(out, b[last:s]...), r.plain([]byte(dec))...)
 				last = e
 			}
 		}
 		i = e
 	}
 	if out == nil {
-		return b
+		return b, found
 	}
-	return append(out, b[last:]...)
+	return append(out, b[last:]...), found
 }
 
 func pctStop(c byte) bool {
@@ -123,9 +196,9 @@ func pctStop(c byte) bool {
 
 // plain replaces secrets in decoded text (raw forms only: what an escape decodes to).
 func (r *Redactor) plain(b []byte) []byte {
-	for _, s := range r.secrets {
-		if bytes.Contains(b, []byte(s)) {
-			b = bytes.ReplaceAll(b, []byte(s), []byte(r.Marker(s)))
+	for i, s := range r.secretsB {
+		if bytes.Contains(b, s) {
+			b = bytes.ReplaceAll(b, s, []byte(r.Marker(r.secrets[i])))
 		}
 	}
 	return b
