@@ -22,7 +22,7 @@ func Applicability(ctx context.Context, tgt *target.Target, suites []Suite, limi
 		lim = *limits
 	}
 	rch := newReach(tgt, suites)
-	client := a2a.NewClient(a2a.Options{Limits: lim, RootCAs: tgt.RootCAs, CheckURL: rch.check})
+	client := NewClient(rch, a2a.Options{Limits: lim, RootCAs: tgt.RootCAs})
 	env := &Env{Target: tgt, Catalog: cat, Client: client, cards: map[string]*cardFetch{},
 		applicable: map[string]*applicability{}, suites: map[string]Suite{}, reach: rch, runCtx: ctx}
 	for _, s := range suites {

@@ -32,10 +32,11 @@ func BlockedRun(tgt *target.Target, o Options, reason string) (*Result, error) {
 	if o.Runner.Tier == "" {
 		o.Runner.Tier = "self"
 	}
-	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: a2a.NewRecorder()})
+	rch := newReach(tgt, o.Suites)
+	client := NewClient(rch, a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: a2a.NewRecorder()})
 	env := &Env{Target: tgt, Catalog: cat, Client: client, Sabotage: o.Sabotage, Runner: o.Runner,
 		cards: map[string]*cardFetch{}, applicable: map[string]*applicability{}, suites: map[string]Suite{},
-		SpecTimeout: o.SpecTimeout}
+		SpecTimeout: o.SpecTimeout, reach: rch}
 	sel := Selection{Documents: o.Documents, Rows: o.Rows, Strict: o.Strict}
 	if len(sel.Documents) == 0 {
 		for _, d := range catalog.Documents {

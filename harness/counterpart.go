@@ -93,9 +93,15 @@ func (e *Env) CounterpartClient(doc string, cp *Counterpart) *a2a.Client {
 		}
 		o := a2a.Options{RootCAs: cp.RootCAs, CheckURL: loop}
 		if e.Client != nil {
+			// Recorded in the run's transcript, but with a budget of its own on top of the target's: a target that
+			// spends the run's bytes never starves the self-checks (issue #37: self-checks are never a target's
+			// casualty). The counterpart is the harness's own loopback fixture, so this budget bounds little.
 			o.Limits, o.Recorder = e.Client.Limits(), e.Client.Recorder()
+			o.Limits.MaxRunBytes += counterpartBudget
 		}
-		c := a2a.NewClient(o)
+		// The counterpart is the harness's own fixture: the reach rule of a local target whose one agent is it.
+		own := &target.Target{Kind: target.KindMock, Agents: map[string]string{doc: cp.CardURL}, RootCAs: cp.RootCAs}
+		c := NewClient(ReachOf(own, nil), o)
 		e.mu.Lock()
 		e.clients = append(e.clients, c)
 		e.mu.Unlock()
@@ -147,3 +153,6 @@ func blockTargetRows(rows []RowVerdict, tgt *target.Target, o Options, reason st
 	}
 	return nil
 }
+
+// counterpartBudget is what a counterpart's exchanges may add to the run's recorded bytes beyond the target's budget.
+const counterpartBudget = 16 << 20

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"sort"
@@ -14,7 +15,7 @@ import (
 	"github.com/extconf/extconf/harness/target"
 )
 
-// reach is where a run may send requests. The harness follows URLs it reads from target data (interface URLs,
+// Reach is where a run may send requests. The harness follows URLs it reads from target data (interface URLs,
 // terms proposal URLs, a signature's jku, redirects), and a hostile target can aim them at the operator's network,
 // the operator's own machine or the cloud metadata service (SSRF). The rule, applied to every request of the run's
 // client before dialing (check) and again to every address a name resolves to (dial):
@@ -28,8 +29,9 @@ import (
 //     themselves (Env.OwnListener): a remote target never reaches the operator's machine;
 //   - anything else is refused by name: a private, link-local, shared or unspecified address, or a host off the
 //     target's origins.
-type reach struct {
+type Reach struct {
 	origins map[string]bool
+	creds   map[string]bool // the origins credentials go to: the target's own, never allowOrigins alone
 	names   []string
 	local   bool // the target itself runs on this host
 
@@ -37,8 +39,8 @@ type reach struct {
 	listeners map[string]bool // origins of the run's own listeners
 }
 
-func newReach(tgt *target.Target, suites []Suite) *reach {
-	r := &reach{origins: map[string]bool{}, listeners: map[string]bool{}}
+func newReach(tgt *target.Target, suites []Suite) *Reach {
+	r := &Reach{origins: map[string]bool{}, listeners: map[string]bool{}}
 	add := func(raw string) {
 		u, err := url.Parse(raw)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -74,6 +76,7 @@ func newReach(tgt *target.Target, suites []Suite) *reach {
 				}
 			}
 		}
+		r.creds = maps.Clone(r.origins)
 		if l, err := ParseLimits(tgt.Config.Limits); err == nil {
 			for _, o := range l.AllowOrigins {
 				r.origins[o] = true
@@ -88,7 +91,7 @@ func newReach(tgt *target.Target, suites []Suite) *reach {
 }
 
 // check is the run client's a2a.Options.CheckURL; the client wraps its error as "URL refused: <url>: …".
-func (r *reach) check(u *url.URL) error {
+func (r *Reach) check(u *url.URL) error {
 	o := a2a.Origin(u)
 	if r.origins[o] || r.ownListener(o) {
 		return nil
@@ -109,7 +112,7 @@ func (r *reach) check(u *url.URL) error {
 
 // dial is the run client's a2a.Options.CheckDial: every address a name resolved to is checked again, so a public
 // name that resolves to this host (or a private network) is refused for a remote target.
-func (r *reach) dial(hostport string, ip net.IP) error {
+func (r *Reach) dial(hostport string, ip net.IP) error {
 	host, port, _ := net.SplitHostPort(hostport)
 	if !isLocalIP(ip) {
 		if net.ParseIP(host) != nil || !(ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() || sharedSpace.Contains(ip)) {
@@ -126,7 +129,7 @@ func (r *reach) dial(hostport string, ip net.IP) error {
 	return fmt.Errorf("%q resolves to %s, this host's own address, and the target is remote: a remote target never reaches the operator's machine", host, ip)
 }
 
-func (r *reach) anyOriginHost(host string) bool {
+func (r *Reach) anyOriginHost(host string) bool {
 	for o := range r.origins {
 		if u, err := url.Parse(o); err == nil && strings.EqualFold(u.Hostname(), host) {
 			return true
@@ -135,7 +138,7 @@ func (r *reach) anyOriginHost(host string) bool {
 	return false
 }
 
-func (r *reach) refuse(host string, ip net.IP) error {
+func (r *Reach) refuse(host string, ip net.IP) error {
 	var what string
 	switch {
 	case ip == nil:
@@ -157,7 +160,7 @@ func (r *reach) refuse(host string, ip net.IP) error {
 		what, r.describe())
 }
 
-func (r *reach) ownListener(origin string) bool {
+func (r *Reach) ownListener(origin string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.listeners[origin]
@@ -176,7 +179,7 @@ func (e *Env) OwnListener(raw string) {
 	r.mu.Unlock()
 }
 
-func (r *reach) describe() string {
+func (r *Reach) describe() string {
 	if len(r.names) == 0 {
 		return "(none)"
 	}
@@ -190,7 +193,7 @@ func (r *reach) describe() string {
 // that build their own a2a.Client for URLs read from target data set it as (part of) that client's CheckURL.
 func (e *Env) CheckURL(u *url.URL) error { return e.reachRule().check(u) }
 
-func (e *Env) reachRule() *reach {
+func (e *Env) reachRule() *Reach {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.reach == nil {
@@ -259,4 +262,12 @@ func resolvesLoopback(host string) bool {
 		}
 	}
 	return true
+}
+
+// credentialsTo says whether a request to u may carry the configured credentials: only to the target's own
+// origins (its cards, the configuration's agents, its documents' operator input), never to an origin that is
+// reachable only because limits.allowOrigins lists it (for proposals), nor to the run's own stand-ins on a
+// remote target's run. A local target's run keeps everything on this host and is not narrowed.
+func (r *Reach) credentialsTo(u *url.URL) bool {
+	return r.local || r.creds[a2a.Origin(u)]
 }

@@ -16,7 +16,7 @@ func TestReach(t *testing.T) {
 		Config: target.Config{Inventory: "https://inventory.example/agents", Limits: []byte(`{"allowOrigins":["https://cdn.example"]}`)}},
 		[]Suite{{Origins: func(c target.Config) []string { return []string{c.Inventory} }}})
 	cases := []struct {
-		r    *reach
+		r    *Reach
 		url  string
 		want string // "" allowed, else a substring of the refusal
 	}{

@@ -40,14 +40,14 @@ type Options struct {
 	// Strict: advisory (SHOULD-level) findings fail the run like a requirement's (runsuite run --strict).
 	Strict bool
 	// Shared, when set, makes this run one part of a run split across processes (runsuite run --jobs): its
-	// exchanges take their Seq from the shared sequence and its redaction markers the shared salt.
+	// exchanges take their Seq from the shared sequence and its redaction markers the shared key.
 	Shared *Shared
 }
 
 // Shared is what the parts of one run split across processes have in common.
 type Shared struct {
-	NextSeq       func() int
-	RedactionSalt string
+	NextSeq      func() int
+	RedactionKey string // hex; never written
 	// Sink receives each transcript line as it is recorded (a2a.Recorder.SetSink); nil: none.
 	Sink io.Writer
 }
@@ -122,7 +122,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	rec := a2a.NewRecorder()
 	x := a2a.NewRedactor(configuredSecrets(tgt.Config)...) // nothing secret is written (transcript, reports)
 	if o.Shared != nil {
-		x.Salt = o.Shared.RedactionSalt
+		x.SetKey(o.Shared.RedactionKey)
 		rec.SetSeqSource(o.Shared.NextSeq)
 		if o.Shared.Sink != nil {
 			rec.SetSink(o.Shared.Sink)
@@ -130,7 +130,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 	}
 	rec.SetRedactor(x)
 	rch := newReach(tgt, o.Suites)
-	client := a2a.NewClient(a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec, CheckURL: rch.check, CheckDial: rch.dial})
+	client := NewClient(rch, a2a.Options{Limits: limits, RootCAs: tgt.RootCAs, Recorder: rec})
 	if o.Runner.Tier == "" {
 		o.Runner.Tier = "self"
 	}
@@ -173,6 +173,7 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 			res, err := BlockedRun(tgt, o, dead)
 			if err == nil {
 				res.Env, res.Exchanges = env, rec.All()
+				err = redactResult(res, x)
 			}
 			return res, err
 		}
@@ -283,6 +284,9 @@ func Run(ctx context.Context, tgt *target.Target, o Options) (*Result, error) {
 			}
 			res.Cards[role] = seen
 		}
+	}
+	if err := redactResult(res, x, o.JSONReport, o.JUnitReport); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
@@ -438,6 +442,12 @@ func (e *Env) unreachable(ctx context.Context) string {
 		}
 		seen[u] = true
 		_, _, ex, err := e.fetchCard(ctx, u, role)
+		if err != nil && (errors.Is(err, a2a.ErrAddressRefused) || errors.Is(err, a2a.ErrURLRefused)) {
+			// The reach rule refuses the target's own card (e.g. a card on this host's non-loopback address, which a
+			// remote target may not reach): nothing can be asked of it, which blocks every row; it fails none.
+			reasons = append(reasons, fmt.Sprintf("%s: the harness's reach rule refuses it: %v (an agent on this host is named by 127.0.0.1, [::1] or localhost)", u, err))
+			continue
+		}
 		if err == nil || (ex != nil && ex.Status != 0) || !a2a.NoResponse(err) {
 			return "" // something answered: the specs judge what
 		}
@@ -446,6 +456,6 @@ func (e *Env) unreachable(ctx context.Context) string {
 	if len(reasons) == 0 {
 		return ""
 	}
-	return "the target answered nothing: " + strings.Join(reasons, "; ") +
+	return "the target answered nothing (or may not be reached): " + strings.Join(reasons, "; ") +
 		" (is it running, and is the URL right? a TLS target behind a private CA needs caFile in the target configuration)"
 }

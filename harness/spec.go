@@ -47,7 +47,7 @@ type Env struct {
 	cards       map[string]*cardFetch
 	applicable  map[string]*applicability
 	suites      map[string]Suite
-	reach       *reach
+	reach       *Reach
 	SpecTimeout time.Duration
 	runCtx      context.Context // ends when the run is interrupted
 	state       sync.Map        // RunState: per-run values of the suites, gone with the Env
@@ -96,9 +96,20 @@ func (w *W) Card(role string) (*a2a.AgentCard, []byte, *a2a.Exchange) {
 	card, raw, ex, err := e.fetchCard(w.Ctx(), url, role)
 	w.cite(ex)
 	if err != nil {
+		if w.selfCheck() {
+			// A self-check row reads the target's card only as material for the harness's own verifier: a card
+			// that cannot be read says nothing about the harness, so it blocks the row, never fails it (exit 3).
+			w.Blocked("the self-check needs the target's card, which cannot be read: " + err.Error())
+		}
 		w.fail("the agent card can be fetched and decoded", err.Error(), ex)
 	}
 	return card, raw, ex
+}
+
+// selfCheck reports whether the spec's row is about the harness itself (catalog witness: reference client).
+func (w *W) selfCheck() bool {
+	r, ok := w.env.Catalog.Row(w.row)
+	return ok && r.SelfCheck()
 }
 
 // W is a spec's handle: it counts the assertions made on the spec's one row, holds its positive control, and

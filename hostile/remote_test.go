@@ -68,15 +68,14 @@ func (r *recorder) requests() []string {
 	return append([]string(nil), r.seen...)
 }
 
-// A card served on this host's non-loopback address (a remote target, as far as the rule is concerned) points its
+// A truly remote card (remoteListen: 203.0.113.7 to every rule) points its
 // interfaces, its proposals and its discovery at services on loopback: the harness refuses every such URL before
 // dialing, names the rule, and the configured credential reaches no listener but the card's own origin.
 func TestRemoteTargetNeverReachesLoopback(t *testing.T) {
-	host := hostAddress(t)
 	local := newRecorder(t)
 	const secret = "Bearer remote-target-token-0123456789"
 	cardURL := ""
-	base := listen(t, net.JoinHostPort(host, "0"), func(w http.ResponseWriter, req *http.Request) {
+	base := remoteListen(t, func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Path != "/.well-known/agent-card.json" {
 			http.NotFound(w, req)
 			return
@@ -130,4 +129,42 @@ func TestRemoteTargetNeverReachesLoopback(t *testing.T) {
 		}
 	}
 	t.Logf("%d rows name the rule; card origin %s; %d exchanges", named, base, len(res.Exchanges))
+}
+
+// Issue 37.3: a target named by this host's own non-loopback address is refused at dial by the reach rule (a
+// remote target never reaches this host); the run blocks every row with the rule and the remedy, and fails none.
+func TestOwnHostTargetBlocks(t *testing.T) {
+	host := hostAddress(t)
+	card := listen(t, net.JoinHostPort(host, "0"), func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"name":"x"}`))
+	})
+	tgt, err := target.URL(card+"/.well-known/agent-card.json", target.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := harness.Run(context.Background(), tgt, harness.Options{Suites: suites.All(), Seed: 1, SpecTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocked := 0
+	for _, r := range res.Rows {
+		if r.SelfCheck {
+			continue // self-checks run on the harness's own fixtures whatever the target (issue #35 item 5)
+		}
+		switch r.Verdict {
+		case harness.ExecutedFail, harness.ExecutedPass:
+			t.Fatalf("%s %s against a target the harness may not reach: %s", r.ID, r.Verdict, r.Detail)
+		case harness.Blocked:
+			blocked++
+			if !strings.Contains(r.Detail, "reach rule refuses") {
+				t.Fatalf("%s blocked without the rule: %s", r.ID, r.Detail)
+			}
+		}
+	}
+	if blocked == 0 {
+		t.Fatal("no row blocked")
+	}
+	t.Logf("%d rows blocked in %s", blocked, time.Since(start).Round(time.Millisecond))
 }

@@ -93,14 +93,20 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 	if err != nil {
 		return nil, usageError{err}
 	}
-	cl := a2a.NewClient(a2a.Options{RootCAs: tgt.RootCAs})
-	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl, raws: map[string][]byte{}}
 	var ss []harness.Suite
 	for _, s := range suites.All() {
 		if slices.Contains(docs, s.Document) {
 			ss = append(ss, s)
 		}
 	}
+	// The run's reach rule: a card's interface URL (where the derivation POSTs as principal A) is followed only on
+	// the target's origins, never to this host for a remote target, checked again on the dialled address.
+	lim := a2a.DefaultLimits()
+	if limits != nil {
+		lim = *limits
+	}
+	cl := harness.NewClient(harness.ReachOf(tgt, ss), a2a.Options{Limits: lim, RootCAs: tgt.RootCAs})
+	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl, raws: map[string][]byte{}}
 	app, err := harness.Applicability(ctx, tgt, ss, limits)
 	if err != nil {
 		return nil, err
@@ -227,6 +233,15 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 		fmt.Fprintf(stderr, "  give         %s\n", a)
 	}
 	if *outFlag == "" {
+		// stdout is a terminal or a CI log: credential values the base holds in plain are printed as
+		// {"fromEnv": VAR} instead (--out writes the file, mode 0600, as the base has it).
+		if clean, vars := withoutPlainSecrets(out); len(vars) > 0 {
+			if b, err = json.MarshalIndent(clean, "", "  "); err != nil {
+				return exitFail, err
+			}
+			b = append(b, '\n')
+			fmt.Fprintf(stderr, "runsuite config: credential values are not printed: set %s in the environment (or use --out FILE)\n", strings.Join(vars, ", "))
+		}
 		_, err = stdout.Write(b)
 		return exitPass, err
 	}
@@ -400,4 +415,35 @@ func allStrings(v any, into map[string]bool) {
 			allStrings(e, into)
 		}
 	}
+}
+
+// withoutPlainSecrets returns out with every plain credential value (credentials.<name>.value,
+// principals.<name>.value) replaced by {"fromEnv": "EXTCONF_<NAME>"}, and the variables it named.
+func withoutPlainSecrets(out map[string]any) (map[string]any, []string) {
+	clean := maps.Clone(out)
+	var vars []string
+	for _, member := range []string{"credentials", "principals"} {
+		raw, ok := out[member].(json.RawMessage)
+		if !ok {
+			continue
+		}
+		var m map[string]map[string]any
+		if json.Unmarshal(raw, &m) != nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			if v, ok := m[name]["value"].(string); ok && v != "" {
+				env := "EXTCONF_" + strings.ToUpper(strings.Map(func(r rune) rune {
+					if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+						return r
+					}
+					return '_'
+				}, name))
+				m[name]["value"] = map[string]string{"fromEnv": env}
+				vars = append(vars, env)
+			}
+		}
+		clean[member] = m
+	}
+	return clean, vars
 }

@@ -21,6 +21,8 @@ const (
 	exitHarness     = 3   // harness defect: a self-check failed, or the bundle just written does not verify
 	exitIncomplete  = 4   // nothing failed, but a row is blocked or not tested, or nothing about the target was graded
 	exitInterrupted = 130 // interrupted (SIGINT/SIGTERM): unfinished rows read not-tested "interrupted"
+	// exitRunDeadline: limits.runTimeout ended the run; it is incomplete (the exit 4 of status "incomplete").
+	exitRunDeadline = 4
 )
 
 // usageError is a usage or configuration error (exit 2): every one is found before a run starts.

@@ -166,7 +166,7 @@ func proveOne(ctx context.Context, r *rules.Rule, cert tls.Certificate) (*rules.
 // loopbackClient is a fresh recording client for one evaluation against the in-process reference agents and the
 // patching proxies in front of them: loopback only.
 func loopbackClient(tgt *target.Target) *a2a.Client {
-	return a2a.NewClient(a2a.Options{RootCAs: tgt.RootCAs, CheckURL: func(u *url.URL) error {
+	return harness.NewClient(harness.ReachOf(tgt, nil), a2a.Options{RootCAs: tgt.RootCAs, CheckURL: func(u *url.URL) error {
 		if u.Scheme != "https" && u.Scheme != "http" {
 			return fmt.Errorf("scheme %q refused", u.Scheme)
 		}
@@ -217,8 +217,7 @@ func proposedPass(ctx context.Context, rs []*rules.Rule, res *harness.Result, st
 		return
 	}
 	// The run's bounds, trust and reach, but its own recorder: the run's transcript holds only the run's exchanges.
-	client := a2a.NewClient(a2a.Options{Limits: res.Env.Client.Limits(), RootCAs: res.Env.Target.RootCAs,
-		CheckURL: res.Env.CheckURL})
+	client := res.Env.NewClient(a2a.Options{Limits: res.Env.Client.Limits(), RootCAs: res.Env.Target.RootCAs})
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(stdout, "PROPOSED rows (%s): %d data rules\n", rules.ReportNote, len(rs))
 	fmt.Fprintln(tw, "rule\tdocument\tverdict\tdetail")

@@ -74,7 +74,7 @@ cards' provider organizations and signs the bundle (--sign-key, from runsuite ke
 	run: cmdRun,
 }
 
-func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, error) {
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (code int, err error) {
 	fs := newFlags("run")
 	tgtFlag := fs.String("target", "mock", "mock, or the `URL` of an agent (its origin or card URL)")
 	cfgFlag := fs.String("config", "", "target configuration `FILE` (JSON)")
@@ -107,6 +107,16 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 	}
 	if err := checkOutputs(*outFlag, map[string]string{"--junit": *junitFlag, "--html": *htmlFlag, "--json": *jsonFlag}); err != nil {
 		return exitUsage, err
+	}
+	if *outFlag != "" {
+		release, err := lockOut(*outFlag)
+		if err != nil {
+			return exitUsage, usageError{err}
+		}
+		defer release()
+		if err := checkOut(*outFlag, *forceFlag); err != nil { // a run that held the lock may have written one
+			return exitUsage, err
+		}
 	}
 	st, err := standingFlags(*asFlag, *tierFlag, *keyFlag)
 	if err != nil {
@@ -160,10 +170,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (int, 
 		return exitUsage, usageError{fmt.Errorf("target config %s: %w", *cfgFlag, err)}
 	}
 	if l, err := harness.ParseLimits(cfg.Limits); err == nil {
-		// The run deadline: past it, unfinished rows read not-tested and the status says interrupted.
+		// The run deadline: past it, unfinished rows read not-tested and the status says interrupted; the exit
+		// status is 4 (the run is incomplete), never 130, which says a signal stopped it.
 		var cancel context.CancelFunc
+		sigCtx := ctx
 		ctx, cancel = context.WithTimeout(ctx, l.RunTimeout)
 		defer cancel()
+		runCtx := ctx
+		defer func() {
+			if code == exitInterrupted && sigCtx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+				code = exitRunDeadline
+				fmt.Fprintf(stderr, "runsuite: the run deadline (limits.runTimeout %s) ended the run: it is incomplete (exit %d)\n", l.RunTimeout, exitRunDeadline)
+			}
+		}()
 	}
 	limits, err := harness.LimitsOf(cfg) // the configuration's "limits" member; nil keeps the defaults
 	if err != nil {
@@ -409,15 +428,13 @@ type outputs struct {
 }
 
 // transcriptOf is what a bundle's transcript is written from: a split run's merged parts, else the run's recorder.
-func (o outputs) transcriptOf(res *harness.Result) (write func(io.Writer) error, count int, salt string) {
+// (The redaction key is never written: markers are keyed by it, and verify needs only the markers.)
+func (o outputs) transcriptOf(res *harness.Result) (write func(io.Writer) error, count int) {
 	if m := o.merged; m != nil {
-		return m.write, m.count, m.salt
+		return m.write, m.count
 	}
 	rec := res.Env.Client.Recorder()
-	if x := rec.Redactor(); x != nil {
-		salt = x.Salt
-	}
-	return rec.WriteJSONL, len(res.Exchanges), salt
+	return rec.WriteJSONL, len(res.Exchanges)
 }
 
 // writeBundle assembles, signs and writes the bundle of a run, then its reports; the summary table comes last.
@@ -431,12 +448,12 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	}
 	// The transcript is streamed to disk first, hashed as it is written: the run never holds it whole.
 	res.Env.Runner = st.runner // the falsification's reference run was made without one
-	write, count, salt := o.transcriptOf(res)
+	write, count := o.transcriptOf(res)
 	sha, err := evidence.WriteTranscriptFrom(dir, write)
 	if err != nil {
-		return exitFail, err
+		return writeFailed(err)
 	}
-	ref := evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: count, SHA256: sha, RedactionSalt: salt}
+	ref := evidence.TranscriptRef{File: evidence.TranscriptFile, Exchanges: count, SHA256: sha}
 	b, err := evidence.NewFromTranscript(res, res.Env.Target, ref, fals)
 	if err != nil {
 		return exitFail, err
@@ -451,7 +468,7 @@ func writeBundle(res *harness.Result, fals *evidence.Falsifiability, st standing
 	}
 	path, err := evidence.WriteBundleFile(dir, b)
 	if err != nil {
-		return exitFail, err
+		return writeFailed(err)
 	}
 	// The harness checks its own bundle as a third party would; a problem here is a harness defect.
 	var pin *jose.JSONWebKey // the run's own signing key: the runner knows whose key signed
@@ -559,4 +576,10 @@ func orAll(docs []string) []string {
 		return []string{"all suites"}
 	}
 	return docs
+}
+
+// writeFailed is the exit of a bundle the harness could not write (a full disk): status 3, the harness's fault,
+// never 1 (a finding about the target); nothing was left under the final name (evidence.WriteError).
+func writeFailed(err error) (int, error) {
+	return exitHarness, fmt.Errorf("HARNESS DEFECT: %w", err)
 }

@@ -53,7 +53,7 @@ type runPart struct {
 	Deadline   time.Time   `json:"deadline"`
 	SeqFile    string      `json:"seqFile"`    // the shared exchange counter
 	Transcript string      `json:"transcript"` // where the child writes its exchanges, canonical lines in Seq order
-	Salt       string      `json:"salt"`       // the run's redaction salt
+	Key        string      `json:"key"`        // the run's redaction key (on the child's stdin, never in a file)
 	Progress   bool        `json:"progress,omitempty"`
 	Procs      int         `json:"procs"` // GOMAXPROCS for each process: the CPUs shared out
 }
@@ -197,8 +197,8 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 	if err := os.WriteFile(seqFile, make([]byte, 8), 0o600); err != nil {
 		return fail(err)
 	}
-	var salt [16]byte
-	_, _ = rand.Read(salt[:])
+	var key [32]byte
+	_, _ = rand.Read(key[:])
 	seed = harness.SeedOf(seed) // one seed for every part
 	procs := min(jobs, len(units))
 	deadline, _ := ctx.Deadline()
@@ -210,7 +210,7 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 	// Each process gets its share of the CPUs: with every process scheduling on all of them, the idle ones spin
 	// and steal against the others (measured: about a fifth more CPU time, and as much more wall time).
 	job := runPart{Sabotage: set.IDs(), Seed: seed, Strict: strict, Limits: &l, Deadline: deadline, SeqFile: seqFile,
-		Salt: hex.EncodeToString(salt[:]), Progress: prog != nil, Procs: falsify.ProcsPer(procs)}
+		Key: hex.EncodeToString(key[:]), Progress: prog != nil, Procs: falsify.ProcsPer(procs)}
 	ctr, err := openSeqCounter(seqFile)
 	if err != nil {
 		return fail(err)
@@ -242,7 +242,7 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 	if err := errors.Join(errs...); err != nil {
 		return fail(err)
 	}
-	res, tr, err := mergeParts(units, done, files, docs, rows, seed, strict, set, hex.EncodeToString(salt[:]))
+	res, tr, err := mergeParts(units, done, files, docs, rows, seed, strict, set)
 	if err != nil {
 		return fail(err)
 	}
@@ -298,7 +298,7 @@ func runUnit(ctx context.Context, job runPart, u partPlan, next func() int, w io
 	}
 	defer tgt.Close()
 	o := harness.Options{Suites: suites.All(), Documents: u.Documents, Rows: u.Rows, Sabotage: set, Seed: job.Seed,
-		Limits: job.Limits, Strict: job.Strict, Shared: &harness.Shared{NextSeq: next, RedactionSalt: job.Salt, Sink: w}, OnSpec: onSpec}
+		Limits: job.Limits, Strict: job.Strict, Shared: &harness.Shared{NextSeq: next, RedactionKey: job.Key, Sink: w}, OnSpec: onSpec}
 	res, err := harness.Run(ctx, tgt, o)
 	if err != nil {
 		return nil, err
@@ -378,7 +378,7 @@ func runChild(ctx context.Context, job runPart, q *unitQueue, record func(int, *
 
 // mergeParts is the run the units make together: each row from the unit that owns it, the cards of all, and the
 // processes' transcript lines in Seq order (which must be exactly 1…N: a gap would be an exchange lost).
-func mergeParts(units []partPlan, done []unitDone, files []string, docs, rows []string, seed int64, strict bool, set sabotage.Set, salt string) (*harness.Result, *mergedTranscript, error) {
+func mergeParts(units []partPlan, done []unitDone, files []string, docs, rows []string, seed int64, strict bool, set sabotage.Set) (*harness.Result, *mergedTranscript, error) {
 	cat := catalog.MustLoad()
 	results := make([]*partResult, len(done))
 	for i, d := range done {
@@ -435,7 +435,7 @@ func mergeParts(units []partPlan, done []unitDone, files []string, docs, rows []
 	}
 	// Each process's file holds the lines of its units in the order it ran them, which is unit order (the queue
 	// hands out increasing indices).
-	tr := &mergedTranscript{salt: salt, files: files, seqs: make([][]int, len(files)), lens: make([][]int, len(files))}
+	tr := &mergedTranscript{files: files, seqs: make([][]int, len(files)), lens: make([][]int, len(files))}
 	for i, d := range done {
 		r := d.res
 		if len(r.Lens) != len(r.Seqs) {
@@ -464,7 +464,6 @@ type mergedTranscript struct {
 	seqs  [][]int  // per process
 	lens  [][]int  // per process
 	count int
-	salt  string
 }
 
 func (t *mergedTranscript) write(w io.Writer) error {

@@ -22,6 +22,9 @@ func TestRunTimeoutEndsTheRun(t *testing.T) {
 	if code == exitPass {
 		t.Fatalf("a run cut at 150 ms passed:\n%s\n%s", stdout, stderr)
 	}
+	if code != exitRunDeadline { // issue 37: 130 says a signal stopped the run; a deadline leaves it incomplete
+		t.Errorf("exit %d on the run deadline, want %d", code, exitRunDeadline)
+	}
 	b, _, err := evidence.Load(filepath.Join(out, "bundle.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 )
 
 // No configured credential lands in a file: the transcript, the bundle, JUnit and HTML carry only
-// "[redacted sha256:…]" markers, and the bundle still verifies (the witness chain is over the redacted lines).
+// "[redacted hmac:…]" markers, and the bundle still verifies (the witness chain is over the redacted lines).
 func TestSecretsNeverWritten(t *testing.T) {
 	tgt, err := mockagents.Start(sabotage.Set{})
 	if err != nil {
@@ -41,7 +41,7 @@ func TestSecretsNeverWritten(t *testing.T) {
 			return err
 		}
 		b, _ := os.ReadFile(p)
-		markers += bytes.Count(b, []byte("[redacted sha256:"))
+		markers += bytes.Count(b, []byte("[redacted hmac:"))
 		for _, s := range secrets {
 			tok := s
 			if _, after, ok := strings.Cut(s, " "); ok {

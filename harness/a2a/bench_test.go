@@ -67,5 +67,21 @@ func BenchmarkRPCOverhead(b *testing.B) {
 	})
 }
 
+// BenchmarkRedactedExchange is the redaction a run adds per exchange with three configured credentials (issue 37:
+// every encoded form searched, escaped JSON strings decoded), recorded and written once each, as a run does.
+func BenchmarkRedactedExchange(b *testing.B) {
+	x := NewRedactor("Bearer tok/en+Secret=0123456789abc", "482915", "Bearer another-principal-token-77")
+	ex := &Exchange{URL: "https://127.0.0.1:4443/jsonrpc", Method: "POST",
+		RequestHeader:  http.Header{"Authorization": {"Bearer tok/en+Secret=0123456789abc"}, "Content-Type": {"application/json"}},
+		RequestBody:    []byte(`{"jsonrpc":"2.0","id":7,"method":"GetTask","params":{"id":"task-1","historyLength":2}}`),
+		ResponseHeader: http.Header{"Content-Type": {"application/json"}},
+		ResponseBody:   bytes.Repeat([]byte(`{"kind":"text","text":"a reply with \u00e9 escapes and https:\/\/x"},`), 30)}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = x.Exchange(ex)
+		_ = x.Exchange(ex)
+	}
+}
+
 // runExchanges is about the number of exchanges a default run of the five suites records.
 const runExchanges = 2000

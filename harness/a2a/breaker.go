@@ -9,8 +9,10 @@ import (
 )
 
 // ErrCircuitOpen marks a request not sent because its origin stopped answering: after breakerTrips consecutive
-// exchanges that got no response at all (refused, unreachable, connect or call timeout with nothing received),
-// the rest of that origin's exchanges fail at once with one message, so a dead target ends a run in seconds.
+// exchanges that did not complete (refused, unreachable, or not done within their deadline: headers trickled, a
+// body at 1 byte/s, a stream that delivered no event), the rest of that origin's exchanges fail at once with one
+// message, so a dead or half-dead target ends a run in seconds. A card GET that answers does not close the circuit
+// again: a card server in front of an agent whose every POST hangs is still a dead agent.
 var ErrCircuitOpen = errors.New("not sent: the origin stopped answering")
 
 const breakerTrips = 3
@@ -32,17 +34,20 @@ func (b *breaker) before(origin string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if d := b.dead[origin]; d != nil && d.n >= breakerTrips {
-		return fmt.Errorf("%w: %s failed %d consecutive exchanges with no response (last: %s)", ErrCircuitOpen, origin, d.n, d.last)
+		return fmt.Errorf("%w: %s failed %d consecutive exchanges with no complete response in time (last: %s)", ErrCircuitOpen, origin, d.n, d.last)
 	}
 	return nil
 }
 
-// after records an exchange's outcome: one with any response closes the circuit again.
+// after records an exchange's outcome: one that completed (any answer, in time) closes the circuit again, unless
+// it was a GET.
 func (b *breaker) after(origin string, ex *Exchange, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if err == nil || ex.Status != 0 || !NoResponse(err) {
-		delete(b.dead, origin)
+	if err == nil || !(NoResponse(err) || stalled(err, ex)) {
+		if ex == nil || ex.Method != "GET" {
+			delete(b.dead, origin)
+		}
 		return
 	}
 	d := b.dead[origin]
@@ -68,4 +73,20 @@ func NoResponse(err error) bool {
 	}
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
+}
+
+// stalled: the exchange ran into its deadline, whatever it received before (a status, some body bytes), or a
+// stream delivered no event before its deadline.
+func stalled(err error, ex *Exchange) bool {
+	var le *LimitError
+	if !errors.As(err, &le) {
+		return false
+	}
+	switch le.Limit {
+	case LimitCallTimeout, LimitConnectTimeout:
+		return true
+	case LimitStreamTimeout:
+		return ex == nil || len(ex.Events) == 0
+	}
+	return false
 }

@@ -29,6 +29,9 @@ type Options struct {
 	// the host resolves to); the client dials only an IP it accepted, so a name cannot be re-resolved elsewhere.
 	CheckDial func(hostport string, ip net.IP) error
 	Header    http.Header // sent on every request
+	// CredentialsTo, when set, says whether a request to u may carry credentials: when it says no, credential
+	// headers and any header holding a configured secret (the recorder's redactor knows them) are not sent.
+	CredentialsTo func(u *url.URL) bool
 }
 
 // Client speaks A2A 1.0 to a target it does not trust, recording every exchange.
@@ -37,6 +40,7 @@ type Client struct {
 	lim      Limits
 	rec      *Recorder
 	checkURL func(*url.URL) error
+	credTo   func(*url.URL) bool
 	brk      *breaker // shared by WithHeader copies: an origin is dead for every principal
 	header   http.Header
 	nextID   *atomic.Int64
@@ -68,6 +72,7 @@ func NewClient(o Options) *Client {
 	if dial == nil {
 		dial = (&net.Dialer{Timeout: lim.ConnectTimeout, KeepAlive: 30 * time.Second}).DialContext
 	}
+	dial = routed(dial)
 	tr := &http.Transport{
 		Proxy: nil, // never environment proxies: the target is who we say it is
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -99,7 +104,7 @@ func NewClient(o Options) *Client {
 		MaxIdleConnsPerHost:    16,
 		IdleConnTimeout:        30 * time.Second,
 	}
-	c := &Client{lim: lim, rec: rec, checkURL: o.CheckURL, header: o.Header.Clone(), nextID: new(atomic.Int64), brk: newBreaker()}
+	c := &Client{lim: lim, rec: rec, checkURL: o.CheckURL, credTo: o.CredentialsTo, header: o.Header.Clone(), nextID: new(atomic.Int64), brk: newBreaker()}
 	c.hc = &http.Client{Transport: tr, CheckRedirect: c.checkRedirect}
 	return c
 }
@@ -192,6 +197,10 @@ func (c *Client) exchange(ctx context.Context, r request) (_ *Exchange, retErr e
 	}
 	if err := c.check(u); err != nil {
 		return ex, err
+	}
+	if c.credTo != nil && !c.credTo(u) {
+		hdr = withoutCredentials(hdr, c.rec.Redactor())
+		ex.RequestHeader = hdr
 	}
 	origin := Origin(u)
 	if err := c.brk.before(origin); err != nil {
@@ -477,6 +486,9 @@ func isJSONMediaType(ct string) bool {
 
 // checkedAddr resolves addr's host and returns "ip:port" for the first address check accepts, or the refusal of
 // the first one it refused when none is accepted.
+// ErrAddressRefused marks a connection the client's CheckDial refused for every address the host resolved to.
+var ErrAddressRefused = errors.New("address refused")
+
 func checkedAddr(ctx context.Context, addr string, check func(string, net.IP) error) (string, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -507,5 +519,5 @@ func checkedAddr(ctx context.Context, addr string, check func(string, net.IP) er
 	if first == nil {
 		first = fmt.Errorf("%s resolves to no address", host)
 	}
-	return "", fmt.Errorf("address refused: %w", first)
+	return "", fmt.Errorf("%w: %w", ErrAddressRefused, first)
 }

@@ -28,7 +28,7 @@ func TestRedactorCopiesOnlyWhatItChanges(t *testing.T) {
 			t.Errorf("%s: not redacted", name)
 			continue
 		}
-		if w := fields(got); strings.Contains(w, "tok-0123456789") || strings.Contains(w, "eDp5") || !strings.Contains(w, "[redacted sha256:") {
+		if w := fields(got); strings.Contains(w, "tok-0123456789") || strings.Contains(w, "eDp5") || !strings.Contains(w, "[redacted hmac:") {
 			t.Errorf("%s: written as %s", name, w)
 		}
 		if orig := fields(e); !strings.Contains(orig, "tok-0123456789") && !strings.Contains(orig, "eDp5") {

@@ -181,8 +181,8 @@ type TranscriptRef struct {
 	File      string `json:"file"`
 	Exchanges int    `json:"exchanges"`
 	SHA256    string `json:"sha256"`
-	// RedactionSalt salts the digest in each "[redacted sha256:…]" marker: whoever holds a credential can show it
-	// is the one a marker stands for, and nobody else learns it.
+	// RedactionSalt salted the digest of "[redacted sha256:…]" markers in bundles before issue 37. Markers are now
+	// keyed by a per-run key that is never written ("[redacted hmac:…]"); the member is read, never written.
 	RedactionSalt string `json:"redactionSalt,omitempty"`
 }
 
@@ -268,11 +268,6 @@ func New(res *harness.Result, tgt *target.Target, transcript []byte, fals *Falsi
 // never holds its whole transcript in memory.
 func NewFromDigest(res *harness.Result, tgt *target.Target, transcriptSHA string, fals *Falsifiability) (*Bundle, error) {
 	ref := TranscriptRef{File: TranscriptFile, Exchanges: len(res.Exchanges), SHA256: transcriptSHA}
-	if res.Env != nil && res.Env.Client != nil {
-		if x := res.Env.Client.Recorder().Redactor(); x != nil {
-			ref.RedactionSalt = x.Salt
-		}
-	}
 	return NewFromTranscript(res, tgt, ref, fals)
 }
 
@@ -481,13 +476,12 @@ func WriteDir(dir string, b *Bundle, transcript []byte) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(dir, "bundle.json")
-	if err := os.WriteFile(path, append(canon, '\n'), 0o644); err != nil {
-		return "", err
+	if transcript != nil { // else written by WriteTranscript
+		if err := writeFileAtomic(filepath.Join(dir, TranscriptFile), func(w io.Writer) error { _, err := w.Write(transcript); return err }); err != nil {
+			return "", err
+		}
 	}
-	if transcript == nil {
-		return path, nil // written by WriteTranscript
-	}
-	if err := os.WriteFile(filepath.Join(dir, TranscriptFile), transcript, 0o644); err != nil {
+	if err := writeFileAtomic(path, func(w io.Writer) error { _, err := w.Write(append(canon, '\n')); return err }); err != nil {
 		return "", err
 	}
 	return path, nil
@@ -504,21 +498,15 @@ func WriteTranscriptFrom(dir string, write func(io.Writer) error) (string, error
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	f, err := os.Create(filepath.Join(dir, TranscriptFile))
-	if err != nil {
-		return "", err
-	}
 	h := sha256.New()
-	w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
-	if err := write(w); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return "", err
-	}
-	if err := f.Close(); err != nil {
+	err := writeFileAtomic(filepath.Join(dir, TranscriptFile), func(f io.Writer) error {
+		w := bufio.NewWriterSize(io.MultiWriter(f, h), 1<<20)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
+	if err != nil {
 		return "", err
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil

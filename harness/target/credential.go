@@ -114,6 +114,9 @@ func (c Config) Credential(name, path string) (Principal, error) {
 	if err != nil {
 		return Principal{}, fmt.Errorf("$.credentials.%s.value: %w", name, err)
 	}
+	if err := checkHeader("$.credentials."+name, p.Header, p.Value); err != nil { // a fromEnv value too
+		return Principal{}, err
+	}
 	return p, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 
 	"github.com/extconf/extconf/harness/strictjson"
@@ -128,7 +127,7 @@ type Config struct {
 // not silently block rows.
 func LoadConfig(path string) (Config, error) {
 	var c Config
-	b, err := os.ReadFile(path)
+	b, err := readFileCapped(path, "target config", MaxConfigBytes)
 	if err != nil {
 		return c, err
 	}
@@ -142,6 +141,16 @@ func LoadConfig(path string) (Config, error) {
 			return c, err
 		}
 	}
+	for name, cr := range c.Credentials {
+		if err := checkHeader("$.credentials."+name, cr.Header, cr.Value.Literal); err != nil {
+			return c, fmt.Errorf("target config %s: %w", path, err)
+		}
+	}
+	for name, p := range c.Principals {
+		if err := checkHeader("$.principals."+name, p.Header, p.Value); err != nil {
+			return c, fmt.Errorf("target config %s: %w", path, err)
+		}
+	}
 	return c, nil
 }
 
@@ -150,7 +159,7 @@ func (c Config) CAPool() (*x509.CertPool, error) {
 	if c.CAFile == "" {
 		return nil, nil
 	}
-	pem, err := os.ReadFile(c.CAFile)
+	pem, err := readFileCapped(c.CAFile, "caFile", MaxCAFileBytes)
 	if err != nil {
 		return nil, err
 	}

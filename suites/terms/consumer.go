@@ -40,7 +40,8 @@ func (s *state) bed(w *harness.W) *bed {
 		}
 		return nil
 	}
-	c := a2a.NewClient(a2a.Options{Limits: s.e.Client.Limits(), RootCAs: testpki.CAPool(), Recorder: s.e.Client.Recorder(), CheckURL: loop})
+	s.e.OwnListener(fx.URL) // the harness's own fixture server: reachable whatever the target
+	c := s.e.NewClient(a2a.Options{Limits: s.e.Client.Limits(), RootCAs: testpki.CAPool(), Recorder: s.e.Client.Recorder(), CheckURL: loop})
 	return &bed{w: w, fx: fx, c: c, set: s.e.Sabotage}
 }
 

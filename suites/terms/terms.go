@@ -130,10 +130,7 @@ func (s *state) proposalClient() *a2a.Client {
 		cardHost = u.Hostname()
 	}
 	mockOnly := s.e.Target.Kind == target.KindMock
-	check := func(u *url.URL) error {
-		if err := s.e.CheckURL(u); err != nil { // the run's reach: the target's origins, allowOrigins, loopback
-			return err
-		}
+	check := func(u *url.URL) error { // after the run's reach (the target's origins, allowOrigins, loopback)
 		return checkProposalHost(u.Hostname(), cardHost, mockOnly)
 	}
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -146,7 +143,7 @@ func (s *state) proposalClient() *a2a.Client {
 		}}
 		return d.DialContext(ctx, network, addr)
 	}
-	s.pc = a2a.NewClient(a2a.Options{Limits: s.e.Client.Limits(), RootCAs: s.e.Target.RootCAs, Recorder: s.e.Client.Recorder(),
+	s.pc = s.e.NewClient(a2a.Options{Limits: s.e.Client.Limits(), RootCAs: s.e.Target.RootCAs, Recorder: s.e.Client.Recorder(),
 		CheckURL: check, DialContext: dial, Header: http.Header{"Cache-Control": {"no-cache"}}})
 	return s.pc
 }
