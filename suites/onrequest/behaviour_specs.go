@@ -295,8 +295,8 @@ func (s *suite) behaviourSpecs() {
 				said := vonrequest.MatchAny(o.ph().NobodyReachable, o.reply.AllText())
 				w.Check(said != "", fmt.Sprintf("the reply says nobody can be reached (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.AllText()), o.ex)
-				route := vonrequest.MatchAny(o.ph().Route, o.reply.AllText())
-				w.Negative(route == "", "the reply offers no transfer or callback that does not exist",
+				route := o.ph().OffersRoute(o.reply.AllText())
+				w.Negative(route == "", "the reply offers no transfer or callback that does not exist (read with its negation: \"I cannot transfer you\" offers none; wording-checked)",
 					fmt.Sprintf("offers %q in %q", route, o.reply.AllText()), o.ex)
 			}
 		}
