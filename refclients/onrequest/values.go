@@ -118,7 +118,6 @@ func ContainsValue(text, value string) bool {
 // "RPC 2.0" or "for 10" (case-folded) as money, and a false amount is a false failure where amounts are values.
 const currencyCodes = `USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|SEK|NOK|DKK|ISK|PLN|CZK|HUF|RON|BGN|INR|CNY|HKD|SGD|KRW|ZAR|MXN|BRL|ARS|CLP|ILS|AED|SAR|TRY|THB|MYR|IDR|PHP`
 
-
 // MoneyAmounts returns the amounts of money in text ("GBP 2,400", "€90", "1.200 EUR"): the values an agent gives on
 // request are mostly prices, and these are what OR-3.9 looks for in skill text when the operator named no values.
 func MoneyAmounts(text string) []string {

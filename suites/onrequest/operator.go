@@ -37,6 +37,9 @@ type statement struct {
 	Irreversible       map[string]string   `json:"irreversible,omitempty"`
 	PersonConfirmation string              `json:"personConfirmation,omitempty"` // "post": the person confirms by submitting the page
 	CircumstanceTerms  []string            `json:"circumstanceTerms,omitempty"`
+	// PersonActions are the action skills the person must carry out themselves (OR-3.4e); absent: those without
+	// assistantAccess true.
+	PersonActions []string `json:"personActions,omitempty"`
 	// CountryCode is the operator's country calling code ("+1"), for numbers a reply writes in national format.
 	CountryCode string `json:"countryCode,omitempty"`
 	// Phrases extend the wording lexicon (verify/onrequest PhraseKeys: operatorGives, denial, notDone, later,
