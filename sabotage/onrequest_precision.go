@@ -30,7 +30,7 @@ func init() {
 	)
 	RegisterLatitudes(
 		Latitude{ID: ORLatOtherWordings, Documents: []string{doc},
-			Permits: `OR-5.3 "MUST say, in the reply text, …", §9 item 3 ("Some operators would add a reason … Free text in the reply covers it"), OR-5.10, OR-3.6, OR-5.8 and OR-6.2 say what the reply says, not in which words or currency convention`,
+			Permits:     `OR-5.3 "MUST say, in the reply text, …", §9 item 3 ("Some operators would add a reason … Free text in the reply covers it"), OR-5.10, OR-3.6, OR-5.8 and OR-6.2 say what the reply says, not in which words or currency convention`,
 			Description: "other wordings: referrals open \"It depends on the arrangement, so there is no price list. I don't have that information, but …\"; the kiosk says \"There are no staff at this location, so I cannot transfer you or arrange a callback\"; bookings read \"your arrangement meeting is tomorrow at 10:00\"; opted-in prices are written £2,400; a deferred callback ends COMPLETED saying it is not yet done"},
 		Latitude{ID: ORLatCallbackTel, Documents: []string{doc},
 			Permits:     `OR-3.4 "a tel: number answered by or for the operator. An action the person must carry out themselves (§6.3) MUST have an https address" (a staff callback is not one the person carries out; the statement's personActions says which are)`,
