@@ -49,6 +49,17 @@ func (h *host) publicCard(base string) any {
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: h.fx.Workflows,
 	}
+	if h.on(sabotage.ACPublicCardListsShortR) {
+		for _, role := range []string{"A", "B"} {
+			p := h.principalByRole(role)
+			for _, a := range h.inventory(p) {
+				if h.published(p, a) {
+					c.SupportedInterfaces = append(c.SupportedInterfaces, a2a.AgentInterface{URL: base + "/a2a/" + h.mintFor(p, a),
+						ProtocolBinding: a2a.BindingJSONRPC, ProtocolVersion: a2a.ProtocolVersion})
+				}
+			}
+		}
+	}
 	if h.on(sabotage.ACPublicCardListsR) {
 		for _, role := range []string{"A", "B"} {
 			p := h.principalByRole(role)

@@ -3,6 +3,7 @@ package agentcards
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -281,6 +282,13 @@ func (h *host) mint(agentID, tenant, ws, pid string) string {
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(tenant)) + "-" + base[:12]
 	case h.on(sabotage.ACREncodesWorkspace):
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(ws)) + "." + base[:12]
+	case h.on(sabotage.ACRBase32LowerTenant):
+		r = "ag-" + strings.ToLower(strings.TrimRight(base32.StdEncoding.EncodeToString([]byte(tenant)), "=")) + "-" + base[:12]
+	case h.on(sabotage.ACRRot13ReversedWS):
+		r = "ag-" + reverseROT13(ws) + "-" + base[:12]
+	case h.on(sabotage.ACPublicCardListsShortR):
+		sum := sha256.Sum256([]byte(base))
+		r = fmt.Sprintf("a%04d", (int(sum[0])<<8|int(sum[1]))%10000)
 	case h.on(sabotage.ACREncodesPrincipal):
 		r = "ag-" + hex.EncodeToString([]byte(pid)) + "-" + base[:12]
 	case h.on(sabotage.ACROverSchemaLength):
@@ -588,4 +596,21 @@ func (h *host) operatorConfig() target.Config {
 		}
 	}
 	return cfg
+}
+
+// reverseROT13 is the ACRRot13ReversedWS encoding: ROT13, then reversed (a composition of two reversible steps).
+func reverseROT13(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = 'a' + (c-'a'+13)%26
+		case c >= 'A' && c <= 'Z':
+			b[i] = 'A' + (c-'A'+13)%26
+		}
+	}
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return string(b)
 }

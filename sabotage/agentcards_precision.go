@@ -1,0 +1,23 @@
+package sabotage
+
+// Agent-cards toggles of issue #38: identifier encodings the earlier detector did not try, and a short R listed
+// inside a public string, which the substring match (8 characters or more) did not read.
+const (
+	ACRBase32LowerTenant    ID = "ac.r-base32-lower-tenant"
+	ACRRot13ReversedWS      ID = "ac.r-rot13-reversed-workspace"
+	ACPublicCardListsShortR ID = "ac.public-card-lists-short-r"
+)
+
+func init() {
+	ac := func(id ID, desc string, targets ...string) Toggle {
+		return Toggle{ID: id, Document: "agent-cards", Side: SideAgent, Targets: targets, Description: desc}
+	}
+	Register(
+		ac(ACRBase32LowerTenant, "a2aTenant carries the caller's tenant id in lower-case base32: ag-<b32(tenant)>-<mac>",
+			"AC-B.2b", "AC-V2.2a"),
+		ac(ACRRot13ReversedWS, "a2aTenant carries the caller's workspace id ROT13'd and reversed: ag-<rev(rot13(workspace))>-<mac>",
+			"AC-B.2c", "AC-V2.2b"),
+		ac(ACPublicCardListsShortR, "a2aTenant is 5 characters (a + 4 digits) and the public card lists <base>/a2a/<R> as a JSON-RPC interface URL",
+			"AC-D.8", "AC-V2.7"),
+	)
+}
