@@ -6,6 +6,9 @@ const (
 	ACRBase32LowerTenant    ID = "ac.r-base32-lower-tenant"
 	ACRRot13ReversedWS      ID = "ac.r-rot13-reversed-workspace"
 	ACPublicCardListsShortR ID = "ac.public-card-lists-short-r"
+
+	ACLatNoisyAuthRefusal ID = "ac.lat.noisy-auth-refusal"
+	ACLatRESTPushUnrouted ID = "ac.lat.rest-push-config-unrouted"
 )
 
 func init() {
@@ -19,5 +22,13 @@ func init() {
 			"AC-B.2c", "AC-V2.2b"),
 		ac(ACPublicCardListsShortR, "a2aTenant is 5 characters (a + 4 digits) and the public card lists <base>/a2a/<R> as a JSON-RPC interface URL",
 			"AC-D.8", "AC-V2.7"),
+	)
+	RegisterLatitudes(
+		Latitude{ID: ACLatNoisyAuthRefusal, Documents: []string{"agent-cards"},
+			Permits:     `§D.6 "authenticated and authorized … before R is resolved" orders the checks and says nothing of the refusal's body; §D.7's "same body" binds refusals for a resolved-outside R, not the authentication refusal; two never-minted requests differ the same way`,
+			Description: "the 401 refusal's message quotes the request path (on HTTP+JSON it holds R) and its details carry a fresh request id"},
+		Latitude{ID: ACLatRESTPushUnrouted, Documents: []string{"agent-cards"},
+			Permits:     `§D.6 "A request carrying R MUST be authenticated … before R is resolved": a binding that routes no push-config operation resolves no R and serves nothing (A2A 1.0 makes push notifications an optional capability)`,
+			Description: "the HTTP+JSON binding routes no push-config operation: 404 for every caller and every R, with or without credentials"},
 	)
 }

@@ -49,6 +49,10 @@ func (h *host) publicCard(base string) any {
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: h.fx.Workflows,
 	}
+	if h.opt.GRPC {
+		c.SupportedInterfaces = append(c.SupportedInterfaces, a2a.AgentInterface{URL: strings.TrimPrefix(strings.TrimPrefix(base, "https://"), "http://") + ":grpc",
+			ProtocolBinding: "GRPC", ProtocolVersion: a2a.ProtocolVersion})
+	}
 	if h.on(sabotage.ACPublicCardListsShortR) {
 		for _, role := range []string{"A", "B"} {
 			p := h.principalByRole(role)
@@ -197,8 +201,13 @@ func (h *host) inInventory(p *principal, id string) bool {
 // caller's tenant, which is what keeps runs in the caller's tenant of record).
 func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	// A per-response id, as real hosts send: a header that legitimately differs between two identical requests.
-	c.RespHeader.Set("X-Acme-Request", h.requestID())
+	reqID := h.requestID()
+	c.RespHeader.Set("X-Acme-Request", reqID)
 	r := c.Tenant
+	if h.opt.NoRESTPushConfig && c.Binding == a2a.BindingHTTPJSON && isPushConfig(c.Method) {
+		// Latitude: this binding serves no push-config route at all, for anyone.
+		return &a2atest.Reply{Err: a2atest.NewError(a2a.CodeMethodNotFound, "no such route", nil), HTTPStatus: http.StatusNotFound}
+	}
 	p := h.authenticate(c.R)
 	viaSabotage := false
 	if p == nil {
@@ -213,6 +222,11 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 		}
 		if p == nil {
 			c.RespHeader.Set("WWW-Authenticate", `Bearer realm="acme-support-host"`)
+			if h.opt.NoisyAuth {
+				// Latitude: the refusal names the path asked for and this response's id, as many gateways do.
+				return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthenticated, "authentication required for "+c.R.URL.Path,
+					map[string]string{"requestId": reqID}), HTTPStatus: http.StatusUnauthorized}
+			}
 			return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthenticated, "authentication required", nil), HTTPStatus: http.StatusUnauthorized}
 		}
 	}

@@ -42,6 +42,12 @@ type Options struct {
 	MessageReply bool
 	// RVariety mints routing values of different lengths and alphabets within the a2aTenant schema.
 	RVariety bool
+	// NoisyAuth: the 401 refusal quotes the request path (on HTTP+JSON it holds R) and a fresh request id.
+	NoisyAuth bool
+	// NoRESTPushConfig: the HTTP+JSON binding routes no push-config operation: 404 for every caller and R.
+	NoRESTPushConfig bool
+	// GRPC (test): the public card also lists a gRPC interface (the host serves none), as a host speaking gRPC would.
+	GRPC bool
 }
 
 // Option names understood by ParseOptions. The latitudes' names are their registered ids (package sabotage), so
@@ -52,8 +58,11 @@ const (
 	LatUniformRefusal   = string(sabotage.ACLatUniformRefusal)
 	LatMessageReply     = string(sabotage.LatMessageReply) // the cross-cutting latitude; RFC 0202 leaves the shape open
 	LatRVariety         = string(sabotage.ACLatRVariety)
+	LatNoisyAuth        = string(sabotage.ACLatNoisyAuthRefusal)
+	LatNoRESTPushConfig = string(sabotage.ACLatRESTPushUnrouted)
 	TestDiscoveryV1Only = "test.discovery-v1-only"
 	TestNoDiscovery     = "test.no-discovery"
+	TestGRPCInterface   = "test.grpc-interface"
 )
 
 // ParseOptions maps option names to Options.
@@ -71,10 +80,16 @@ func ParseOptions(names ...string) (Options, error) {
 			o.MessageReply = true
 		case LatRVariety:
 			o.RVariety = true
+		case LatNoisyAuth:
+			o.NoisyAuth = true
+		case LatNoRESTPushConfig:
+			o.NoRESTPushConfig = true
 		case TestDiscoveryV1Only:
 			o.Discovery = "v1-only"
 		case TestNoDiscovery:
 			o.Discovery = "none"
+		case TestGRPCInterface:
+			o.GRPC = true
 		default:
 			return o, fmt.Errorf("agent-cards reference host: unknown option %q", n)
 		}
@@ -172,7 +187,7 @@ func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
 	for _, id := range set.Latitudes() {
 		switch id {
 		case sabotage.ACLatDiscoveryV2Only, sabotage.ACLatDiscoveryV1AndV2, sabotage.ACLatUniformRefusal,
-			sabotage.LatMessageReply, sabotage.ACLatRVariety:
+			sabotage.LatMessageReply, sabotage.ACLatRVariety, sabotage.ACLatNoisyAuthRefusal, sabotage.ACLatRESTPushUnrouted:
 			names = append(names, string(id))
 		}
 	}
