@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/extconf/extconf/harness/a2a"
@@ -140,6 +141,9 @@ func (h *host) agentCard(p *principal, a *agent, r string) any {
 		}
 		c.SupportedInterfaces = append(c.SupportedInterfaces, in)
 	}
+	if h.opt.InterfacesReordered {
+		slices.Reverse(c.SupportedInterfaces)
+	}
 	if h.on(sabotage.ACCardCapabilitiesDiffer) {
 		var m map[string]any
 		_ = json.Unmarshal(pub.Capabilities, &m)
@@ -248,6 +252,9 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	a := h.resolve(p, r)
 	if a == nil {
 		return h.unresolvable(c, r, h.mintedAgent(r) != "")
+	}
+	if h.on(sabotage.ACRunInInstallTenant) && a.InstallTenant != "" {
+		c.Principal.Tenant = a.InstallTenant // the core stores the run under the agent's install tenant
 	}
 	switch c.Method {
 	case a2a.MethodGetExtendedAgentCard:

@@ -46,6 +46,12 @@ type Options struct {
 	NoisyAuth bool
 	// NoRESTPushConfig: the HTTP+JSON binding routes no push-config operation: 404 for every caller and R.
 	NoRESTPushConfig bool
+	// InterfacesReordered: per-agent cards list the host card's interfaces in reverse order.
+	InterfacesReordered bool
+	// ManifestRuntimeObject: the discovery document advertises agents.manifestRuntime as {"supported": true}.
+	ManifestRuntimeObject bool
+	// VersionsOnly: the a2a record says "1.0" in versions and carries no profiles member.
+	VersionsOnly bool
 	// GRPC (test): the public card also lists a gRPC interface (the host serves none), as a host speaking gRPC would.
 	GRPC bool
 }
@@ -60,6 +66,9 @@ const (
 	LatRVariety         = string(sabotage.ACLatRVariety)
 	LatNoisyAuth        = string(sabotage.ACLatNoisyAuthRefusal)
 	LatNoRESTPushConfig = string(sabotage.ACLatRESTPushUnrouted)
+	LatReordered        = string(sabotage.ACLatInterfacesReordered)
+	LatRuntimeObject    = string(sabotage.ACLatManifestRuntimeObject)
+	LatVersionsOnly     = string(sabotage.ACLatA2AVersionsOnly)
 	TestDiscoveryV1Only = "test.discovery-v1-only"
 	TestNoDiscovery     = "test.no-discovery"
 	TestGRPCInterface   = "test.grpc-interface"
@@ -84,6 +93,12 @@ func ParseOptions(names ...string) (Options, error) {
 			o.NoisyAuth = true
 		case LatNoRESTPushConfig:
 			o.NoRESTPushConfig = true
+		case LatReordered:
+			o.InterfacesReordered = true
+		case LatRuntimeObject:
+			o.ManifestRuntimeObject = true
+		case LatVersionsOnly:
+			o.VersionsOnly = true
 		case TestDiscoveryV1Only:
 			o.Discovery = "v1-only"
 		case TestNoDiscovery:
@@ -187,7 +202,8 @@ func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
 	for _, id := range set.Latitudes() {
 		switch id {
 		case sabotage.ACLatDiscoveryV2Only, sabotage.ACLatDiscoveryV1AndV2, sabotage.ACLatUniformRefusal,
-			sabotage.LatMessageReply, sabotage.ACLatRVariety, sabotage.ACLatNoisyAuthRefusal, sabotage.ACLatRESTPushUnrouted:
+			sabotage.LatMessageReply, sabotage.ACLatRVariety, sabotage.ACLatNoisyAuthRefusal, sabotage.ACLatRESTPushUnrouted,
+			sabotage.ACLatInterfacesReordered, sabotage.ACLatManifestRuntimeObject, sabotage.ACLatA2AVersionsOnly:
 			names = append(names, string(id))
 		}
 	}
@@ -447,7 +463,13 @@ func (h *host) discoveryV2() map[string]any {
 		a2aRec["versions"], a2aRec["preferredVersion"], a2aRec["minimumVersion"] = []string{"0.3"}, "0.3", "0.3"
 		a2aRec["profiles"] = []string{"a2a-0.3"}
 	}
+	if h.opt.VersionsOnly {
+		delete(a2aRec, "profiles")
+	}
 	agents := map[string]any{"status": "stable", "since": "2.0", "witness": "witnessable-gated", "manifestRuntime": true}
+	if h.opt.ManifestRuntimeObject {
+		agents["manifestRuntime"] = map[string]any{"supported": true}
+	}
 	if h.on(sabotage.ACNoManifestRuntime) {
 		delete(agents, "manifestRuntime")
 	}
