@@ -21,7 +21,7 @@ func init() {
 		return Toggle{ID: id, Document: doc, Side: SideAgent, Targets: targets, Description: desc}
 	}
 	Register(
-		agent(ORDeferredCompletedUnworded, "an accepted callback request ends TASK_STATE_COMPLETED with \"Your callback request is in.\" (no done-word, nothing pending)", "OR-5.8a"),
+		agent(ORDeferredCompletedUnworded, "an accepted callback request ends TASK_STATE_COMPLETED with \"Thank you.\" (no done-word, nothing pending)", "OR-5.8a"),
 		agent(ORDeferredReportedSorted, "an accepted callback request is reported \"All sorted: your callback is reserved.\" in a working task", "OR-5.8a"),
 		agent(ORReferralLeaksOtherForm, "the service-pricing referral text adds \"(about £1,950)\" where the operator states GBP 1,950", "OR-5.3a"),
 		agent(ORUnstaffedCallbackAfterBut, "the unstaffed kiosk says nobody is available, \"but I can arrange a callback for tomorrow\"", "OR-5.10"),

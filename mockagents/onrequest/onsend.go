@@ -245,7 +245,7 @@ func (a *agent) deferredCallback(cl call, s skill) a2atest.Reply {
 	state, text := a2a.StateWorking, "Recorded, not yet done: a funeral director will call back on the next working day."
 	switch {
 	case a.set.On(sabotage.ORDeferredCompletedUnworded):
-		state, text = a2a.StateCompleted, "Your callback request is in."
+		state, text = a2a.StateCompleted, "Thank you."
 	case a.set.On(sabotage.ORDeferredReportedSorted):
 		text = "All sorted: your callback is reserved."
 	case a.opt[OptOtherWordings]:

@@ -52,3 +52,22 @@ func FirstUnnegated(pats []*regexp.Regexp, text string) string {
 // OffersRoute returns the first route to staff the text offers (OR-5.10), read with its negation: "I cannot
 // transfer you or arrange a callback" offers none.
 func (p Phrases) OffersRoute(text string) string { return FirstUnnegated(p.Route, text) }
+
+// pendingWords say an accepted action is not finished yet: received or recorded for someone to act on, or done by
+// someone later. With Later, they are what a task ending COMPLETED for a deferred action must say (OR-5.8a).
+var pendingWords = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)\b(request|callback request|details|booking request|notice) (is|are|has been|have been|was) (now )?(recorded|received|logged|noted|submitted|passed on|passed to|sent|queued|accepted|with (our|the) (staff|team|office))\b`),
+	regexp.MustCompile(`(?i)\b(calls?|rings?|phones?|contacts?|gets? back to)( you)?( back)? (on|tomorrow|later|within|next|in due course|when|once|as soon as)\b`),
+	regexp.MustCompile(`(?i)\b(in (the|our) queue|pending|not (yet )?(done|complete|completed|arranged|booked|made|published)|yet to be)\b`),
+}
+
+// SaysPending returns the first words in text saying an accepted action is still to be done ("" when none): the
+// Later lexicon, NotDone, and the pending words.
+func (p Phrases) SaysPending(text string) string {
+	for _, list := range [][]*regexp.Regexp{p.Later, p.NotDone, pendingWords} {
+		if m := MatchAny(list, text); m != "" {
+			return m
+		}
+	}
+	return ""
+}

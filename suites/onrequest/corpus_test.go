@@ -165,3 +165,11 @@ func TestCorpusValues(t *testing.T) {
 		return hit == "" && amb == "", "value not found"
 	})
 }
+
+// OR-5.8a: a deferred action's task ending COMPLETED must say in words that it is pending; the row fails when the
+// reading finds no such words.
+func TestCorpusPending(t *testing.T) {
+	judgeCorpus(t, "pending.tsv", loadCorpus(t, "pending.tsv", 1), func(l corpusLine) (bool, string) {
+		return ph.SaysPending(l.fields[0]) == "", "no pending wording found"
+	})
+}
