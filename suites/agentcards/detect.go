@@ -24,8 +24,8 @@ const encodingsChecked = "literal (case-folded), percent-encoded, reversed, ROT1
 const maxR = 256
 
 // encodes reports whether r carries id literally or in a reversible encoding (one family, or two composed), and
-// how. The substitutions and compositions are tried only for identifiers of 4 characters or more, where a chance
-// match in an opaque value is rare enough not to fail a host for it.
+// how. The substitutions and compositions count only for identifiers of minSubstituted characters or more, where a
+// chance match in an opaque value is rare enough not to fail a host for it.
 func encodes(r, id string) (bool, string) {
 	if len(id) < 3 {
 		return false, "" // too short to tell from chance
@@ -42,11 +42,34 @@ func encodes(r, id string) (bool, string) {
 		return true, "percent-encoded"
 	}
 	for _, c := range allDecodings(r) {
-		if (c.depth == 1 && c.base || len(id) >= 4) && bytes.Contains(c.b, lid) {
+		if (c.depth == 1 && c.base || len(id) >= minSubstituted) && bytes.Contains(c.b, lid) {
 			return true, c.how
 		}
 	}
 	return false, ""
+}
+
+// minSubstituted is the shortest identifier looked for through a substitution (reversal, ROT13, Atbash) or a
+// composition of two families: for shorter ones a chance match in an opaque value is too likely (about 1 in 4000
+// for 4 letters), so such a match is reported by encodesWeakly, for the row to block on, never to fail.
+const minSubstituted = 6
+
+// encodesWeakly returns how r carries id through a substitution or composition when id is too short for encodes
+// to count it (4 or 5 characters): "" when it does not.
+func encodesWeakly(r, id string) string {
+	if len(id) < 4 || len(id) >= minSubstituted {
+		return ""
+	}
+	if len(r) > maxR {
+		r = r[:maxR]
+	}
+	lid := []byte(strings.ToLower(id))
+	for _, c := range allDecodings(r) {
+		if bytes.Contains(c.b, lid) {
+			return c.how
+		}
+	}
+	return ""
 }
 
 // decoded caches every decoding of the routing values seen (one value is checked against many identifiers).
@@ -246,7 +269,7 @@ func plantedForms(id string) []string {
 		"ag-" + b32 + "-q",
 		"ag-" + hex.EncodeToString(b) + "-z9",
 	}
-	if len(id) >= 4 {
+	if len(id) >= minSubstituted {
 		forms = append(forms,
 			"ag-"+strings.ToLower(b32)+"-x1",                           // case-folded base32
 			"ag-"+string(reversed(b))+"-x1",                            // reversed
