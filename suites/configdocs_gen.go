@@ -86,6 +86,7 @@ var configDocs = map[string]string{
 	"github.com/extconf/extconf/suites/onrequest.statement.Limits":                         "Limits are the operator's limits on actions per assistant and in total.",
 	"github.com/extconf/extconf/suites/onrequest.statement.OperatorOrigins":                "OperatorOrigins are origins the operator controls (the card's own origin counts without being listed).",
 	"github.com/extconf/extconf/suites/onrequest.statement.OperatorPhones":                 "OperatorPhones are the numbers answered by or for the operator, compared by digits; [] states none.",
+	"github.com/extconf/extconf/suites/onrequest.statement.PersonActions":                  "PersonActions are the action skills the person must carry out themselves (OR-3.4e); absent: those without assistantAccess true.",
 	"github.com/extconf/extconf/suites/onrequest.statement.PersonConfirmation":             "PersonConfirmation \"post\": the person confirms by submitting the confirmation page.",
 	"github.com/extconf/extconf/suites/onrequest.statement.Phrases":                        "Phrases extend the wording lexicon (verify/onrequest PhraseKeys: operatorGives, denial, notDone, later, nobodyReachable, route, done), Go regular expressions matched case-insensitively.",
 	"github.com/extconf/extconf/suites/onrequest.statement.Reverse":                        "Reverse is the URL the staff's reversal is POSTed to, body {\"taskId\": …}.",

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/extconf/extconf/harness/a2a"
@@ -48,6 +49,21 @@ func (h *host) publicCard(base string) any {
 			{Schemes: map[string]a2a.StringList{"bearer": {}}}, {Schemes: map[string]a2a.StringList{"apiKey": {}}}},
 		DefaultInputModes: []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: h.fx.Workflows,
+	}
+	if h.opt.GRPC {
+		c.SupportedInterfaces = append(c.SupportedInterfaces, a2a.AgentInterface{URL: strings.TrimPrefix(strings.TrimPrefix(base, "https://"), "http://") + ":grpc",
+			ProtocolBinding: "GRPC", ProtocolVersion: a2a.ProtocolVersion})
+	}
+	if h.on(sabotage.ACPublicCardListsShortR) {
+		for _, role := range []string{"A", "B"} {
+			p := h.principalByRole(role)
+			for _, a := range h.inventory(p) {
+				if h.published(p, a) {
+					c.SupportedInterfaces = append(c.SupportedInterfaces, a2a.AgentInterface{URL: base + "/a2a/" + h.mintFor(p, a),
+						ProtocolBinding: a2a.BindingJSONRPC, ProtocolVersion: a2a.ProtocolVersion})
+				}
+			}
+		}
 	}
 	if h.on(sabotage.ACPublicCardListsR) {
 		for _, role := range []string{"A", "B"} {
@@ -125,6 +141,9 @@ func (h *host) agentCard(p *principal, a *agent, r string) any {
 		}
 		c.SupportedInterfaces = append(c.SupportedInterfaces, in)
 	}
+	if h.opt.InterfacesReordered {
+		slices.Reverse(c.SupportedInterfaces)
+	}
 	if h.on(sabotage.ACCardCapabilitiesDiffer) {
 		var m map[string]any
 		_ = json.Unmarshal(pub.Capabilities, &m)
@@ -186,8 +205,13 @@ func (h *host) inInventory(p *principal, id string) bool {
 // caller's tenant, which is what keeps runs in the caller's tenant of record).
 func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	// A per-response id, as real hosts send: a header that legitimately differs between two identical requests.
-	c.RespHeader.Set("X-Acme-Request", h.requestID())
+	reqID := h.requestID()
+	c.RespHeader.Set("X-Acme-Request", reqID)
 	r := c.Tenant
+	if h.opt.NoRESTPushConfig && c.Binding == a2a.BindingHTTPJSON && isPushConfig(c.Method) {
+		// Latitude: this binding serves no push-config route at all, for anyone.
+		return &a2atest.Reply{Err: a2atest.NewError(a2a.CodeMethodNotFound, "no such route", nil), HTTPStatus: http.StatusNotFound}
+	}
 	p := h.authenticate(c.R)
 	viaSabotage := false
 	if p == nil {
@@ -202,6 +226,11 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 		}
 		if p == nil {
 			c.RespHeader.Set("WWW-Authenticate", `Bearer realm="acme-support-host"`)
+			if h.opt.NoisyAuth {
+				// Latitude: the refusal names the path asked for and this response's id, as many gateways do.
+				return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthenticated, "authentication required for "+c.R.URL.Path,
+					map[string]string{"requestId": reqID}), HTTPStatus: http.StatusUnauthorized}
+			}
 			return &a2atest.Reply{Err: a2atest.NewError(a2atest.CodeUnauthenticated, "authentication required", nil), HTTPStatus: http.StatusUnauthorized}
 		}
 	}
@@ -223,6 +252,9 @@ func (h *host) before(c *a2atest.Ctx) *a2atest.Reply {
 	a := h.resolve(p, r)
 	if a == nil {
 		return h.unresolvable(c, r, h.mintedAgent(r) != "")
+	}
+	if h.on(sabotage.ACRunInInstallTenant) && a.InstallTenant != "" {
+		c.Principal.Tenant = a.InstallTenant // the core stores the run under the agent's install tenant
 	}
 	switch c.Method {
 	case a2a.MethodGetExtendedAgentCard:

@@ -3,6 +3,7 @@ package agentcards
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -41,6 +42,18 @@ type Options struct {
 	MessageReply bool
 	// RVariety mints routing values of different lengths and alphabets within the a2aTenant schema.
 	RVariety bool
+	// NoisyAuth: the 401 refusal quotes the request path (on HTTP+JSON it holds R) and a fresh request id.
+	NoisyAuth bool
+	// NoRESTPushConfig: the HTTP+JSON binding routes no push-config operation: 404 for every caller and R.
+	NoRESTPushConfig bool
+	// InterfacesReordered: per-agent cards list the host card's interfaces in reverse order.
+	InterfacesReordered bool
+	// ManifestRuntimeObject: the discovery document advertises agents.manifestRuntime as {"supported": true}.
+	ManifestRuntimeObject bool
+	// VersionsOnly: the a2a record says "1.0" in versions and carries no profiles member.
+	VersionsOnly bool
+	// GRPC (test): the public card also lists a gRPC interface (the host serves none), as a host speaking gRPC would.
+	GRPC bool
 }
 
 // Option names understood by ParseOptions. The latitudes' names are their registered ids (package sabotage), so
@@ -51,8 +64,14 @@ const (
 	LatUniformRefusal   = string(sabotage.ACLatUniformRefusal)
 	LatMessageReply     = string(sabotage.LatMessageReply) // the cross-cutting latitude; RFC 0202 leaves the shape open
 	LatRVariety         = string(sabotage.ACLatRVariety)
+	LatNoisyAuth        = string(sabotage.ACLatNoisyAuthRefusal)
+	LatNoRESTPushConfig = string(sabotage.ACLatRESTPushUnrouted)
+	LatReordered        = string(sabotage.ACLatInterfacesReordered)
+	LatRuntimeObject    = string(sabotage.ACLatManifestRuntimeObject)
+	LatVersionsOnly     = string(sabotage.ACLatA2AVersionsOnly)
 	TestDiscoveryV1Only = "test.discovery-v1-only"
 	TestNoDiscovery     = "test.no-discovery"
+	TestGRPCInterface   = "test.grpc-interface"
 )
 
 // ParseOptions maps option names to Options.
@@ -70,10 +89,22 @@ func ParseOptions(names ...string) (Options, error) {
 			o.MessageReply = true
 		case LatRVariety:
 			o.RVariety = true
+		case LatNoisyAuth:
+			o.NoisyAuth = true
+		case LatNoRESTPushConfig:
+			o.NoRESTPushConfig = true
+		case LatReordered:
+			o.InterfacesReordered = true
+		case LatRuntimeObject:
+			o.ManifestRuntimeObject = true
+		case LatVersionsOnly:
+			o.VersionsOnly = true
 		case TestDiscoveryV1Only:
 			o.Discovery = "v1-only"
 		case TestNoDiscovery:
 			o.Discovery = "none"
+		case TestGRPCInterface:
+			o.GRPC = true
 		default:
 			return o, fmt.Errorf("agent-cards reference host: unknown option %q", n)
 		}
@@ -171,7 +202,8 @@ func Start(set sabotage.Set) (map[string]string, target.Config, func(), error) {
 	for _, id := range set.Latitudes() {
 		switch id {
 		case sabotage.ACLatDiscoveryV2Only, sabotage.ACLatDiscoveryV1AndV2, sabotage.ACLatUniformRefusal,
-			sabotage.LatMessageReply, sabotage.ACLatRVariety:
+			sabotage.LatMessageReply, sabotage.ACLatRVariety, sabotage.ACLatNoisyAuthRefusal, sabotage.ACLatRESTPushUnrouted,
+			sabotage.ACLatInterfacesReordered, sabotage.ACLatManifestRuntimeObject, sabotage.ACLatA2AVersionsOnly:
 			names = append(names, string(id))
 		}
 	}
@@ -281,6 +313,13 @@ func (h *host) mint(agentID, tenant, ws, pid string) string {
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(tenant)) + "-" + base[:12]
 	case h.on(sabotage.ACREncodesWorkspace):
 		r = "ag-" + base64.RawURLEncoding.EncodeToString([]byte(ws)) + "." + base[:12]
+	case h.on(sabotage.ACRBase32LowerTenant):
+		r = "ag-" + strings.ToLower(strings.TrimRight(base32.StdEncoding.EncodeToString([]byte(tenant)), "=")) + "-" + base[:12]
+	case h.on(sabotage.ACRRot13ReversedWS):
+		r = "ag-" + reverseROT13(ws) + "-" + base[:12]
+	case h.on(sabotage.ACPublicCardListsShortR):
+		sum := sha256.Sum256([]byte(base))
+		r = fmt.Sprintf("a%04d", (int(sum[0])<<8|int(sum[1]))%10000)
 	case h.on(sabotage.ACREncodesPrincipal):
 		r = "ag-" + hex.EncodeToString([]byte(pid)) + "-" + base[:12]
 	case h.on(sabotage.ACROverSchemaLength):
@@ -424,7 +463,13 @@ func (h *host) discoveryV2() map[string]any {
 		a2aRec["versions"], a2aRec["preferredVersion"], a2aRec["minimumVersion"] = []string{"0.3"}, "0.3", "0.3"
 		a2aRec["profiles"] = []string{"a2a-0.3"}
 	}
+	if h.opt.VersionsOnly {
+		delete(a2aRec, "profiles")
+	}
 	agents := map[string]any{"status": "stable", "since": "2.0", "witness": "witnessable-gated", "manifestRuntime": true}
+	if h.opt.ManifestRuntimeObject {
+		agents["manifestRuntime"] = map[string]any{"supported": true}
+	}
 	if h.on(sabotage.ACNoManifestRuntime) {
 		delete(agents, "manifestRuntime")
 	}
@@ -588,4 +633,21 @@ func (h *host) operatorConfig() target.Config {
 		}
 	}
 	return cfg
+}
+
+// reverseROT13 is the ACRRot13ReversedWS encoding: ROT13, then reversed (a composition of two reversible steps).
+func reverseROT13(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			b[i] = 'a' + (c-'a'+13)%26
+		case c >= 'A' && c <= 'Z':
+			b[i] = 'A' + (c-'A'+13)%26
+		}
+	}
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return string(b)
 }

@@ -144,11 +144,19 @@ const (
 	// OptLimitsPerSkill (OR-5.6(c) "repeated or duplicate requests are limited"): the limits count every request
 	// for a skill in the window, whoever it is for, so earlier requests (the harness's other rows) use them up.
 	OptLimitsPerSkill = "limits-per-skill"
+	// OptOtherWordings (OR-5.3, §9 item 3, OR-5.10, OR-3.6, OR-5.8, OR-6.2 say what, not in which words): referrals
+	// give a reason and "I don't have that information, but …"; the kiosk says it cannot transfer or call back;
+	// bookings name "tomorrow at 10:00"; opted-in prices are written £2,400; a deferred callback ends COMPLETED
+	// saying it is not yet done.
+	OptOtherWordings = "other-wordings"
+	// OptCallbackTel (OR-3.4 "or a tel: number"): callback-request's personEntry is the chapel's telephone number;
+	// the statement's personActions leaves it out (a staff callback is not one the person carries out).
+	OptCallbackTel = "callback-tel"
 )
 
 // Options lists every option StartWith understands.
 func Options() []string {
-	return []string{OptLevel1, OptActingForMessage, OptAddressCopy, OptNationalPhone, OptPassiveWording, OptActionReferralMessage, OptNoStaff, OptNoCompletion, OptLimitsPerSkill}
+	return []string{OptLevel1, OptActingForMessage, OptAddressCopy, OptNationalPhone, OptPassiveWording, OptActionReferralMessage, OptNoStaff, OptNoCompletion, OptLimitsPerSkill, OptOtherWordings, OptCallbackTel}
 }
 
 // agent is one running reference agent.
@@ -189,6 +197,8 @@ var latitudeOptions = map[sabotage.ID]string{
 	sabotage.ORLatNoStaff:               OptNoStaff,
 	sabotage.ORLatNoCompletion:          OptNoCompletion,
 	sabotage.ORLatLimitsPerSkill:        OptLimitsPerSkill,
+	sabotage.ORLatOtherWordings:         OptOtherWordings,
+	sabotage.ORLatCallbackTel:           OptCallbackTel,
 }
 
 // OptionsOf returns the options the on-request latitudes switched on in set select.
@@ -335,6 +345,8 @@ func talkPage(title string) http.HandlerFunc {
 func (a *agent) personEntry(s skill) string {
 	pe := s.PersonEntry
 	switch {
+	case s.ID == "callback-request" && a.opt[OptCallbackTel]:
+		return chapelPhone
 	case s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryPlainHTTP):
 		return "http://" + strings.TrimPrefix(a.base, "https://") + pe
 	case s.ID == "service-pricing" && a.set.On(sabotage.ORPersonEntryForeignOrigin):
@@ -472,9 +484,22 @@ func (a *agent) statement(kiosk *agent) []byte {
 		"irreversible":       map[string]string{"notice-publication": "publishing the notice"},
 		"actionSkills":       a.actionSkills(),
 		"personConfirmation": "post",
+		"personActions":      a.personActions(),
 	}
 	b, _ := json.MarshalIndent(st, "", "  ")
 	return b
+}
+
+// personActions lists the actions the person must carry out themselves (OR-3.4e): every action, less the staff
+// callback when its entry is a telephone number.
+func (a *agent) personActions() []string {
+	out := []string{}
+	for _, sk := range a.skills {
+		if sk.Kind == kindAction && !(sk.ID == "callback-request" && a.opt[OptCallbackTel]) {
+			out = append(out, sk.ID)
+		}
+	}
+	return out
 }
 
 // actionSkills lists the action skills the card does not mark with completion (all of them with OptNoCompletion).

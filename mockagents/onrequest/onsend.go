@@ -85,6 +85,12 @@ func (a *agent) staff(cl call, s skill) a2atest.Reply {
 	if a.set.On(sabotage.ORUnreachableStaffPretends) {
 		return a.message(cl, "I'll put you through to a member of staff now.", nil)
 	}
+	if a.set.On(sabotage.ORUnstaffedCallbackAfterBut) {
+		return a.message(cl, "Nobody is available here right now, but I can arrange a callback for tomorrow.", nil)
+	}
+	if a.opt[OptOtherWordings] {
+		return a.message(cl, "There are no staff at this location, so I cannot transfer you or arrange a callback. You can leave a written request at "+a.base+"/talk.", nil)
+	}
 	if a.opt[OptNoStaff] {
 		return a.message(cl, "There are no staff at this location. You can leave a written request at "+a.base+"/talk.", nil)
 	}
@@ -108,8 +114,20 @@ func (a *agent) information(cl call, s skill) a2atest.Reply {
 // given is information given on opt-in (§6.2): an Artifact carrying it, the object on the Artifact.
 func (a *agent) given(cl call, s skill) a2atest.Reply {
 	t := a.task(cl, a2a.StateCompleted)
-	art := a2a.Artifact{ArtifactID: newID(), Name: s.Name, Parts: []a2a.Part{a2a.TextPart(s.Value)}}
+	value := s.Value
+	if a.opt[OptOtherWordings] {
+		value = strings.ReplaceAll(value, "GBP ", "£")
+	}
+	art := a2a.Artifact{ArtifactID: newID(), Name: s.Name, Parts: []a2a.Part{a2a.TextPart(value)}}
 	obj := a.object(cl, s, "given-on-opt-in")
+	if a.set.On(sabotage.ORGivenInStatusMessage) {
+		var md map[string]any
+		if cl.activated {
+			md = obj
+		}
+		t.Status.Message = a.agentMessage(cl, a.operator+" gives this on request; here it is. "+value, md)
+		return a2atest.Reply{Task: t}
+	}
 	status := a.agentMessage(cl, a.operator+" gives this on request; here it is.", nil)
 	if cl.activated {
 		if a.set.On(sabotage.ORGivenMetadataOnStatusMessage) {
@@ -142,6 +160,15 @@ func (a *agent) referral(cl call, s skill) a2atest.Reply {
 		text = gives + " You can ask by telephone on " + strings.TrimPrefix(pe, "tel:") + "."
 	default:
 		text = gives + " You can ask here: " + pe
+	}
+	if a.opt[OptOtherWordings] {
+		text = "It depends on the arrangement, so there is no price list. I don't have that information, but " + text
+	}
+	if s.ID == "service-pricing" && a.set.On(sabotage.ORReferralLeaksOtherForm) {
+		text += " (about £1,950)"
+	}
+	if cl.extra && a.set.On(sabotage.ORTextCircumstancePage) && strings.HasPrefix(pe, "http") {
+		text = strings.ReplaceAll(text, pe, a.base+"/bereavement")
 	}
 	if a.set.On(sabotage.ORReferralDeniesExistence) {
 		text = "We have no price information. " + text
@@ -197,6 +224,9 @@ func (a *agent) actionRequest(cl call, s skill) a2atest.Reply {
 	}
 	a.ops.add(x)
 	text := "Booked: an arrangement meeting on Tuesday at 10:00 with " + staffMember + ", who has been told."
+	if a.opt[OptOtherWordings] {
+		text = "Booked: your arrangement meeting is tomorrow at 10:00 with " + staffMember + ", who has been told."
+	}
 	if s.ID == "record-amendment" {
 		text = "Corrected: the service booklet now reads as you asked."
 	}
@@ -212,10 +242,18 @@ func (a *agent) deferredCallback(cl call, s skill) a2atest.Reply {
 		t.Status.Message = a.agentMessage(cl, "Done: your callback is booked.", nil)
 		return a2atest.Reply{Task: t}
 	}
-	t := a.task(cl, a2a.StateWorking)
+	state, text := a2a.StateWorking, "Recorded, not yet done: a funeral director will call back on the next working day."
+	switch {
+	case a.set.On(sabotage.ORDeferredCompletedUnworded):
+		state, text = a2a.StateCompleted, "Thank you."
+	case a.set.On(sabotage.ORDeferredReportedSorted):
+		text = "All sorted: your callback is reserved."
+	case a.opt[OptOtherWordings]:
+		state, text = a2a.StateCompleted, "Your callback request is recorded. It is not yet done: a funeral director will call you back on the next working day."
+	}
+	t := a.task(cl, state)
 	a.ops.add(&action{TaskID: t.ID, SkillID: s.ID, Assistant: cl.assistant, Person: cl.person, State: "pending", StaffMember: staffMember})
-	text := "Recorded, not yet done: a funeral director will call back on the next working day."
-	if a.opt[OptPassiveWording] {
+	if a.opt[OptPassiveWording] && state == a2a.StateWorking && !a.set.On(sabotage.ORDeferredReportedSorted) {
 		text = "Your callback has been scheduled for staff to action; a funeral director calls on the next working day."
 	}
 	t.Status.Message = a.agentMessage(cl, text, nil)

@@ -113,3 +113,21 @@ func SameNumber(found, personEntry, countryCode string) bool {
 	}
 	return len(cc) >= 1 && len(cc) <= 3
 }
+
+// OtherPages returns the addresses in text on personEntry's origin that lead to another page than it (another
+// path): what a reply gives instead of, or beside, the card's address.
+func OtherPages(text, personEntry string) []string {
+	pu, err := url.Parse(personEntry)
+	if err != nil || pu.Host == "" {
+		return nil
+	}
+	var out []string
+	for _, a := range TextAddresses(text) {
+		au, err := url.Parse(a)
+		if err != nil || !strings.HasPrefix(strings.ToLower(a), "http") || Origin(a) != Origin(personEntry) || samePath(au, pu) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}

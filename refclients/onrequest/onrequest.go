@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // URI is the extension's URI; replies carry their object under metadata[URI].
@@ -236,6 +237,29 @@ var circumstanceTerms = []string{
 
 // CircumstanceTerms returns the word list OR-3.8b screens paths with.
 func CircumstanceTerms() []string { return append([]string(nil), circumstanceTerms...) }
+
+// PathCircumstancesFor is PathCircumstances less the terms that name the operator's own business: a word the
+// operator uses of itself (provider organization, card name and description, its host names: "St Mary's
+// Hospice", "Example Probate Solicitors") is the same for every caller (OR-3.8: "It is the same for every
+// caller"), so it says nothing about the person.
+func PathCircumstancesFor(pe string, extra []string, operatorWords string) []string {
+	own := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(operatorWords), func(r rune) bool {
+		return !unicode.IsLetter(r) && r != '-'
+	}) {
+		own[w] = true
+		for _, p := range strings.Split(w, "-") {
+			own[p] = true
+		}
+	}
+	var out []string
+	for _, t := range PathCircumstances(pe, extra) {
+		if !own[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
 
 // PathCircumstances returns the circumstance terms found in an https personEntry's path: each segment
 // lower-cased, split on - _ . and matched whole (and the hyphenated terms against the whole segment).

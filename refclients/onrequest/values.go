@@ -107,26 +107,24 @@ func NormalizeValue(s string) string {
 	return b.String()
 }
 
-// ContainsValue reports whether text contains value, compared folded (case, spacing, punctuation and digit-group
-// separators ignored). An empty value is never contained.
+// ContainsValue reports whether text contains value (MatchValue found it; an ambiguous figure is not a match).
+// An empty value is never contained.
 func ContainsValue(text, value string) bool {
-	v := NormalizeValue(value)
-	return v != "" && strings.Contains(NormalizeValue(text), v)
+	hit, _ := MatchValue(text, value)
+	return hit != ""
 }
 
 // currencyCodes are the ISO 4217 codes MoneyAmounts reads before or after a number; any three capitals would read
 // "RPC 2.0" or "for 10" (case-folded) as money, and a false amount is a false failure where amounts are values.
 const currencyCodes = `USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|SEK|NOK|DKK|ISK|PLN|CZK|HUF|RON|BGN|INR|CNY|HKD|SGD|KRW|ZAR|MXN|BRL|ARS|CLP|ILS|AED|SAR|TRY|THB|MYR|IDR|PHP`
 
-var moneyAmount = regexp.MustCompile(`(?:\b(?:` + currencyCodes + `)\s?|[$£€¥]\s?)\d(?:[\d,.]*\d)?|\b\d(?:[\d,.]*\d)?\s?(?:(?:` + currencyCodes + `)\b|[$£€]|(?i:euros?|pounds?|dollars?)\b)`)
-
 // MoneyAmounts returns the amounts of money in text ("GBP 2,400", "€90", "1.200 EUR"): the values an agent gives on
 // request are mostly prices, and these are what OR-3.9 looks for in skill text when the operator named no values.
 func MoneyAmounts(text string) []string {
 	var out []string
-	for _, m := range moneyAmount.FindAllString(text, -1) {
-		if m = strings.TrimSpace(m); !slices.Contains(out, m) {
-			out = append(out, m)
+	for _, m := range FindMoney(text) {
+		if !slices.Contains(out, m.Text) {
+			out = append(out, m.Text)
 		}
 	}
 	return out

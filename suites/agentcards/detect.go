@@ -11,17 +11,21 @@ import (
 	"math/big"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // encodings the identifier detector looks through (RFC 0202 §B.2: R must not encode a tenant, workspace or
 // principal). An encrypted or hashed encoding is indistinguishable from an opaque value, so these are the
-// reversible ones an outside party can see.
-const encodingsChecked = "literal (case-folded), percent-encoded, base64/base64url, base32, hex"
+// reversible ones an outside party can see: every family below, alone and composed with one other.
+const encodingsChecked = "literal (case-folded), percent-encoded, reversed, ROT13, Atbash, base64/base64url (any offset), " +
+	"base32 (case-folded, any offset), hex (case-folded), and every composition of two of these (e.g. reversed base32, base64 of ROT13)"
 
 // maxR bounds the routing values the detector and the never-minted generator look at (the schema allows 128).
 const maxR = 256
 
-// encodes reports whether r carries id literally or in a reversible encoding, and how.
+// encodes reports whether r carries id literally or in a reversible encoding (one family, or two composed), and
+// how. The substitutions and compositions count only for identifiers of minSubstituted characters or more, where a
+// chance match in an opaque value is rare enough not to fail a host for it.
 func encodes(r, id string) (bool, string) {
 	if len(id) < 3 {
 		return false, "" // too short to tell from chance
@@ -37,25 +41,189 @@ func encodes(r, id string) (bool, string) {
 	if u, err := url.PathUnescape(r); err == nil && u != r && has([]byte(u)) {
 		return true, "percent-encoded"
 	}
-	// Every start offset: an encoded identifier may sit after a prefix, and base64 only decodes aligned.
-	for i := range len(r) {
-		if d := decodeRun(r[i:], isB64URL, func(s string) ([]byte, error) {
-			return base64.RawURLEncoding.DecodeString(s[:len(s)-len(s)%4+b64Tail(len(s)%4)])
-		}); has(d) {
-			return true, "base64url-encoded"
-		}
-		if d := decodeRun(r[i:], isB32, func(s string) ([]byte, error) {
-			return base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(s[:len(s)-len(s)%8+b32Tail(len(s)%8)])
-		}); has(d) {
-			return true, "base32-encoded"
-		}
-		if d := decodeRun(r[i:], isHex, func(s string) ([]byte, error) {
-			return hex.DecodeString(s[:len(s)-len(s)%2])
-		}); has(d) {
-			return true, "hex-encoded"
+	for _, c := range allDecodings(r) {
+		if (c.depth == 1 && c.base || len(id) >= minSubstituted) && bytes.Contains(c.b, lid) {
+			return true, c.how
 		}
 	}
 	return false, ""
+}
+
+// minSubstituted is the shortest identifier looked for through a substitution (reversal, ROT13, Atbash) or a
+// composition of two families: for shorter ones a chance match in an opaque value is too likely (about 1 in 4000
+// for 4 letters), so such a match is reported by encodesWeakly, for the row to block on, never to fail.
+const minSubstituted = 6
+
+// encodesWeakly returns how r carries id through a substitution or composition when id is too short for encodes
+// to count it (4 or 5 characters): "" when it does not.
+func encodesWeakly(r, id string) string {
+	if len(id) < 4 || len(id) >= minSubstituted {
+		return ""
+	}
+	if len(r) > maxR {
+		r = r[:maxR]
+	}
+	lid := []byte(strings.ToLower(id))
+	for _, c := range allDecodings(r) {
+		if bytes.Contains(c.b, lid) {
+			return c.how
+		}
+	}
+	return ""
+}
+
+// decoded caches every decoding of the routing values seen (one value is checked against many identifiers).
+var decoded = struct {
+	sync.Mutex
+	m map[string][]candidate
+}{m: map[string][]candidate{}}
+
+// allDecodings returns r decoded by each family and by each composition of two, lower-cased for the comparison.
+func allDecodings(r string) []candidate {
+	decoded.Lock()
+	if cs, ok := decoded.m[r]; ok {
+		decoded.Unlock()
+		return cs
+	}
+	decoded.Unlock()
+	first := decodings(candidate{b: []byte(r)})
+	out := append([]candidate(nil), first...)
+	for _, c := range first {
+		if len(c.b) >= 4 {
+			out = append(out, decodings(c)...)
+		}
+	}
+	for i := range out {
+		out[i].b = bytes.ToLower(out[i].b)
+	}
+	decoded.Lock()
+	if len(decoded.m) > 1024 {
+		decoded.m = map[string][]candidate{}
+	}
+	decoded.m[r] = out
+	decoded.Unlock()
+	return out
+}
+
+// candidate is a decoding of r and the steps that made it ("base32-decoded, then reversed").
+type candidate struct {
+	b     []byte
+	how   string
+	depth int  // families applied
+	base  bool // the last family is a base decoder (base64, base32, hex)
+}
+
+func (c candidate) then(b []byte, step string) candidate {
+	how := step
+	if c.how != "" {
+		how = c.how + ", then " + step
+	}
+	return candidate{b: b, how: how, depth: c.depth + 1, base: strings.HasPrefix(step, "base") || strings.HasPrefix(step, "hex")}
+}
+
+// decodings applies each family once to c: the substitutions to the whole value, the base decoders to every
+// maximal run of their alphabet at each alignment (an encoded identifier may sit after a prefix).
+func decodings(c candidate) []candidate {
+	s := c.b
+	out := []candidate{c.then(reversed(s), "reversed"), c.then(rot13(s), "ROT13"), c.then(atbash(s), "Atbash")}
+	if u, err := url.PathUnescape(string(s)); err == nil && u != string(s) {
+		out = append(out, c.then([]byte(u), "percent-decoded"))
+	}
+	for _, run := range runs(s, isB64URL) {
+		for k := 0; k < 4 && k < len(run); k++ {
+			x := run[k:]
+			if b, err := base64.RawURLEncoding.DecodeString(string(x[:len(x)-len(x)%4+b64Tail(len(x)%4)])); err == nil {
+				out = append(out, c.then(b, "base64url-decoded"))
+			}
+		}
+	}
+	for _, run := range runs(s, isB64Std) {
+		if !bytes.ContainsAny(run, "+/") { // the same bytes as a base64url run
+			continue
+		}
+		for k := 0; k < 4 && k < len(run); k++ {
+			x := bytes.TrimRight(run[k:], "=")
+			if b, err := base64.RawStdEncoding.DecodeString(string(x[:len(x)-len(x)%4+b64Tail(len(x)%4)])); err == nil {
+				out = append(out, c.then(b, "base64-decoded"))
+			}
+		}
+	}
+	for _, run := range runs(s, isB32Folded) {
+		for k := 0; k < 8 && k < len(run); k++ {
+			x := bytes.ToUpper(run[k:])
+			if b, err := base32.StdEncoding.WithPadding(base32.NoPadding).DecodeString(string(x[:len(x)-len(x)%8+b32Tail(len(x)%8)])); err == nil {
+				out = append(out, c.then(b, "base32-decoded"))
+			}
+		}
+	}
+	for _, run := range runs(s, isHex) {
+		for k := 0; k < 2 && k < len(run); k++ {
+			x := run[k:]
+			if b, err := hex.DecodeString(string(x[:len(x)-len(x)%2])); err == nil {
+				out = append(out, c.then(b, "hex-decoded"))
+			}
+		}
+	}
+	return out
+}
+
+// runs returns the maximal runs of at least 2 bytes of s in the alphabet.
+func runs(s []byte, in func(byte) bool) [][]byte {
+	var out [][]byte
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && in(s[j]) {
+			j++
+		}
+		if j-i >= 2 {
+			out = append(out, s[i:j])
+		}
+		i = max(j, i+1)
+	}
+	return out
+}
+
+func reversed(s []byte) []byte {
+	out := make([]byte, len(s))
+	for i, c := range s {
+		out[len(s)-1-i] = c
+	}
+	return out
+}
+
+func rot13(s []byte) []byte {
+	out := make([]byte, len(s))
+	for i, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z':
+			c = 'a' + (c-'a'+13)%26
+		case c >= 'A' && c <= 'Z':
+			c = 'A' + (c-'A'+13)%26
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func atbash(s []byte) []byte {
+	out := make([]byte, len(s))
+	for i, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z':
+			c = 'z' - (c - 'a')
+		case c >= 'A' && c <= 'Z':
+			c = 'Z' - (c - 'A')
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func isB64Std(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
+}
+func isB32Folded(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '2' && c <= '7'
 }
 
 // b64Tail keeps a trailing partial quantum that still decodes (2 or 3 characters), drops a lone one.
@@ -79,41 +247,41 @@ func b32Tail(rem int) int {
 	return 0
 }
 
-func decodeRun(s string, in func(byte) bool, dec func(string) ([]byte, error)) []byte {
-	n := 0
-	for n < len(s) && in(s[n]) {
-		n++
-	}
-	if n < 2 {
-		return nil
-	}
-	b, err := dec(s[:n]) // the decoders are lenient about tail bits; dec trims to a decodable length
-	if err != nil {
-		return nil
-	}
-	return b
-}
-
 func isB64URL(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
-func isB32(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' }
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// plantedForms are the encodings of id the detector must find: its positive control.
+// plantedForms are the encodings of id the detector must find: its positive control (one per family, and
+// compositions of two).
 func plantedForms(id string) []string {
 	b := []byte(id)
-	return []string{
+	b32 := strings.TrimRight(base32.StdEncoding.EncodeToString(b), "=")
+	b64 := base64.RawURLEncoding.EncodeToString(b)
+	forms := []string{
 		"ag-" + id + "-x1",
 		"ag-" + strings.ToUpper(id) + "-x1",
 		"ag-" + url.PathEscape(id) + "~x1",
-		"ag-" + base64.RawURLEncoding.EncodeToString(b) + ".k3Zq",
-		"Zx" + base64.RawURLEncoding.EncodeToString(b),
-		"ag-" + strings.TrimRight(base32.StdEncoding.EncodeToString(b), "=") + "-q",
+		"ag-" + b64 + ".k3Zq",
+		"Zx" + b64,
+		"ag-" + b32 + "-q",
 		"ag-" + hex.EncodeToString(b) + "-z9",
 	}
+	if len(id) >= minSubstituted {
+		forms = append(forms,
+			"ag-"+strings.ToLower(b32)+"-x1",                           // case-folded base32
+			"ag-"+string(reversed(b))+"-x1",                            // reversed
+			"ag-"+string(rot13(b))+"-x1",                               // ROT13
+			"ag-"+string(atbash(b))+"-x1",                              // Atbash
+			"ag-"+string(reversed([]byte(b32)))+"-x1",                  // reversed base32
+			"ag-"+base64.RawURLEncoding.EncodeToString(rot13(b))+"-x1", // base64 of ROT13
+			"ag-"+hex.EncodeToString(reversed(b))+"-x1",                // hex of the reversal
+			"ag-"+string(rot13([]byte(b64)))+"-x1",                     // ROT13 of base64
+		)
+	}
+	return forms
 }
 
 // neverMinted returns a routing value the host cannot have minted, shaped like the ones it did: the same length,

@@ -9,7 +9,7 @@ import (
 )
 
 func TestEncodesFindsEveryPlantedForm(t *testing.T) {
-	for _, id := range []string{"acme", "ws-helpdesk", "alice", "tenant-7f3c", "bob"} {
+	for _, id := range []string{"acme", "ws-helpdesk", "alice", "tenant-7f3c", "bob", "ws-ledger-ops"} {
 		for _, f := range plantedForms(id) {
 			if ok, _ := encodes(f, id); !ok {
 				t.Errorf("%q: not found in %q", id, f)
@@ -100,5 +100,27 @@ func TestCardProblems(t *testing.T) {
 		if p := cardProblems([]byte(bad)); len(p) == 0 {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// Issue #38: the issue's lower-case base32 example is found; reversal, ROT13 and a composition are found for
+// identifiers long enough, and reported weakly (the row blocks) for short ones.
+func TestEncodesNewFamilies(t *testing.T) {
+	if ok, how := encodes("ag-mfrw2zi-x1", "acme"); !ok || !strings.Contains(how, "base32") {
+		t.Errorf("lower-case base32 of acme: %v %q", ok, how)
+	}
+	for _, r := range []string{"ag-ksedpleh-sw-x1", "ag-jf-urycqrfx-x1", "ag-" + string(reversed(rot13([]byte("ws-helpdesk")))) + "-q"} {
+		if ok, how := encodes(r, "ws-helpdesk"); !ok {
+			t.Errorf("%q: not found (%q)", r, how)
+		}
+	}
+	if ok, _ := encodes("ag-emca-x1", "acme"); ok {
+		t.Error("a reversed 4-letter identifier counts as encoded (too short to tell from chance)")
+	}
+	if how := encodesWeakly("ag-emca-x1", "acme"); how == "" {
+		t.Error("a reversed 4-letter identifier is not reported weakly")
+	}
+	if !strings.Contains(encodingsChecked, "ROT13") || !strings.Contains(encodingsChecked, "composition") {
+		t.Errorf("the families tried are not named: %q", encodingsChecked)
 	}
 }

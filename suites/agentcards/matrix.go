@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/extconf/extconf/harness"
 	"net/http"
 	"net/url"
 
@@ -122,6 +123,8 @@ func (s *session) setFor(ctx context.Context, set string, st *setup) (*a2a.Clien
 	switch set {
 	case "ctrl":
 		return withRole(roleA, rA)
+	case "bad:never2":
+		return s.badClient(), never, true
 	case "never", "never2": // never2: the baseline, the same request again
 		return withRole(roleA, never)
 	case "unauth:A":
@@ -166,4 +169,19 @@ func restSend(ctx context.Context, c *a2a.Client, base, r string, msg a2a.Messag
 		return nil, ex, fmt.Errorf("HTTP+JSON message:send: %w", err)
 	}
 	return &res, ex, nil
+}
+
+// rOf is the routing value a set's requests carry.
+func (s *session) rOf(ctx context.Context, ifs ifaces, set string) string {
+	_, r, _ := s.setFor(ctx, set, s.setup(ctx, ifs))
+	return r
+}
+
+// untested ends a row on every operation of every binding (§D.6, §D.7) as blocked when the host's card declares
+// a gRPC interface: its legs were not probed (the harness speaks no gRPC), so the row is not complete. Called
+// after the legs it could probe were graded, so a failure there still fails the row.
+func untested(w *harness.W, ifs ifaces) {
+	if len(ifs.grpc) > 0 {
+		w.Blocked(fmt.Sprintf("the host card declares gRPC interface(s) %v; §D.6/§D.7 bind every operation on every binding, and the gRPC legs were not tested (the harness speaks JSON-RPC and HTTP+JSON only): the legs graded here passed", ifs.grpc))
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -252,4 +253,38 @@ func restCode(body []byte, status int) string {
 		}
 	}
 	return fmt.Sprintf("%s/%s/%s", st.Error.Code, st.Error.Status, strings.Join(reasons, ","))
+}
+
+// refusalToken splits a body into tokens of the a2aTenant alphabet and single other characters, so that a routing
+// value or an id is one token wherever it sits (a path, a message, a JSON member).
+var refusalToken = regexp.MustCompile(`[A-Za-z0-9._~-]+|(?s:.)`)
+
+// sameAsBaseline reports whether a (for routing value ra) is the refusal n (for rn) apart from what two identical
+// never-minted requests (n, n2) already differ in and from the routing value itself: the body baseline of §D.6
+// and of the non-disclosure reading (a 401 quoting the request path, a fresh request id). Status and code are
+// compared as they are. It is not §D.7c's reading, whose "same body" stays literal.
+func sameAsBaseline(a, n, n2 answer, ra, rn string) (status, code, body bool) {
+	status, code = a.status == n.status, a.code == n.code
+	ta, tn, t2 := bodyTokens(a.body, ra), bodyTokens(n.body, rn), bodyTokens(n2.body, rn)
+	if len(ta) != len(tn) {
+		return status, code, false
+	}
+	vary := len(tn) == len(t2)
+	for i := range ta {
+		if ta[i] != tn[i] && !(vary && tn[i] != t2[i]) {
+			return status, code, false
+		}
+	}
+	return status, code, true
+}
+
+// bodyTokens tokenises body with r (when it is one whole token) replaced by a placeholder.
+func bodyTokens(body []byte, r string) []string {
+	toks := refusalToken.FindAllString(string(body), -1)
+	for i, t := range toks {
+		if r != "" && t == r {
+			toks[i] = "\x00R"
+		}
+	}
+	return toks
 }

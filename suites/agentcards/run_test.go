@@ -87,7 +87,7 @@ func TestWithoutPrincipalBCrossTenantRowsAreBlocked(t *testing.T) {
 		delete(c.Principals, "B")
 		delete(c.Principals, "agent-cards.B")
 	})
-	crossTenant := []string{"AC-B.2f", "AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1a", "AC-INV.1b"}
+	crossTenant := []string{"AC-B.2f", "AC-D.9", "AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-V2.6", "AC-INV.1a", "AC-INV.1b"}
 	for _, id := range crossTenant {
 		r := rows[id]
 		if r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "principal B") {
@@ -196,15 +196,17 @@ func contains(l []string, s string) bool {
 // falsification gate's rule); the ids and the sentences that permit them are in README.md "Latitudes".
 func TestLatitudesSurvive(t *testing.T) {
 	for _, lat := range []string{mock.LatDiscoveryV2Only, mock.LatDiscoveryV1AndV2, mock.LatUniformRefusal,
-		mock.LatMessageReply, mock.LatRVariety} {
+		mock.LatMessageReply, mock.LatRVariety, mock.LatNoisyAuth, mock.LatNoRESTPushConfig, mock.LatReordered,
+		mock.LatRuntimeObject, mock.LatVersionsOnly} {
 		t.Run(lat, func(t *testing.T) {
 			rows := run(t, nil, lat)
 			for id, r := range rows {
 				if r.Verdict == harness.ExecutedFail || r.Verdict == harness.NotTested {
 					t.Errorf("%s: %s: %s", id, r.Verdict, r.Detail)
 				}
-				// Stronger than the gate: the reference host with a latitude on still grades every row.
-				if r.Verdict != harness.ExecutedPass {
+				// Stronger than the gate: the reference host with a latitude on still grades every row (but D.9 with
+				// message replies: no run is created, so there is nothing in a tenant to look at).
+				if r.Verdict != harness.ExecutedPass && !(id == "AC-D.9" && lat == mock.LatMessageReply && r.Verdict == harness.Inapplicable) {
 					t.Errorf("%s: %s, want executed-pass: %s", id, r.Verdict, r.Detail)
 				}
 			}

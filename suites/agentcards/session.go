@@ -264,12 +264,16 @@ func jsonOf(v any) string {
 type ifaces struct {
 	rpc, rest string
 	skipped   []string // interfaces not followed (off the target's origins, or gRPC)
+	grpc      []string // gRPC interfaces: their legs are reported not tested (the harness speaks no gRPC)
 }
 
 func (s *session) interfaces(card *a2a.AgentCard) ifaces {
 	var out ifaces
 	for _, in := range card.SupportedInterfaces {
 		switch {
+		case strings.EqualFold(in.ProtocolBinding, "GRPC"):
+			out.grpc = append(out.grpc, in.URL)
+			out.skipped = append(out.skipped, in.ProtocolBinding+" "+in.URL+" (binding not exercised)")
 		case in.ProtocolBinding != a2a.BindingJSONRPC && in.ProtocolBinding != a2a.BindingHTTPJSON:
 			out.skipped = append(out.skipped, in.ProtocolBinding+" "+in.URL+" (binding not exercised)")
 		case !s.allowed(in.URL):

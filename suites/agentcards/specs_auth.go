@@ -3,6 +3,7 @@ package agentcards
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
@@ -14,12 +15,20 @@ import (
 func registerAuth(s *session, spec specFn) {
 	unauthenticated := func(w *harness.W, row string) {
 		ifs := s.needProbes(w, row)
+		defer untested(w, ifs)
 		ctrl := s.answers(w.Ctx(), ifs, "ctrl")
 		for _, l := range legs(ifs) {
 			w.Control(ctrl[l].ex != nil && !ctrl[l].authRefused(), fmt.Sprintf("%s with A's credentials and A's own R is not refused as unauthenticated", l), ctrl[l].describe(), ctrl[l].ex)
 			for _, sw := range [][2]string{{"unauth:A", "without credentials"}, {"bad:A", "with a credential the host never issued"}} {
 				set, who := sw[0], sw[1]
 				a := s.answers(w.Ctx(), ifs, set)[l]
+				if notRouted(a, ctrl[l]) {
+					// The binding routes no such operation for anyone: it resolves no R and serves nothing, which is
+					// what §D.6 guards (README, reading on unrouted operations).
+					w.Negative(true, fmt.Sprintf("%s carrying A's R %s is refused as unauthenticated, or not routed at all", l, who),
+						fmt.Sprintf("not routed: %s, the same with A's credentials (%s)", a.describe(), ctrl[l].describe()), a.ex)
+					continue
+				}
 				w.Negative(a.authRefused(), fmt.Sprintf("%s carrying A's R %s is refused as unauthenticated (HTTP 401 or 403) and answered with no card and no result", l, who),
 					a.describe(), a.ex)
 			}
@@ -30,6 +39,7 @@ func registerAuth(s *session, spec specFn) {
 
 	authorized := func(w *harness.W, row string) {
 		ifs := s.needProbes(w, row)
+		defer untested(w, ifs)
 		_, ok := principalFor(s.cfg(), roleRestricted)
 		w.NeedStated("principals.A-restricted", ok, blockedPrincipal(roleRestricted))
 		st := s.setup(w.Ctx(), ifs)
@@ -65,13 +75,15 @@ func registerAuth(s *session, spec specFn) {
 
 	before := func(w *harness.W, row string) {
 		ifs := s.needProbes(w, row)
+		defer untested(w, ifs)
 		s.controlRMatters(w, row, ifs)
+		rA, rn := s.rOf(w.Ctx(), ifs, "unauth:A"), s.rOf(w.Ctx(), ifs, "unauth:never")
 		for _, l := range legs(ifs) {
-			for _, pair := range [][2]string{{"unauth:A", "unauth:never"}, {"bad:A", "bad:never"}} {
-				a, n := s.answers(w.Ctx(), ifs, pair[0])[l], s.answers(w.Ctx(), ifs, pair[1])[l]
-				st, cd, bd := same(a, n)
-				w.Negative(st && cd && bd, fmt.Sprintf("%s without valid credentials (%s): a minted R and a never-minted R get the same refusal (status, code, body)", l, pair[0]),
-					fmt.Sprintf("minted R: %s | never-minted R: %s", a.describe(), n.describe()), a.ex)
+			for _, sets := range [][3]string{{"unauth:A", "unauth:never", "unauth:never2"}, {"bad:A", "bad:never", "bad:never2"}} {
+				a, n, n2 := s.answers(w.Ctx(), ifs, sets[0])[l], s.answers(w.Ctx(), ifs, sets[1])[l], s.answers(w.Ctx(), ifs, sets[2])[l]
+				st, cd, bd := sameAsBaseline(a, n, n2, rA, rn)
+				w.Negative(st && cd && bd, fmt.Sprintf("%s without valid credentials (%s): a minted R and a never-minted R get the same refusal (status, code, body apart from R itself and what two identical never-minted requests differ in)", l, sets[0]),
+					fmt.Sprintf("minted R: %s | never-minted R: %s | never-minted again: %s", a.describe(), n.describe(), n2.describe()), a.ex)
 			}
 		}
 	}
@@ -98,4 +110,20 @@ func statusOf(ex *a2a.Exchange) string {
 		return "no exchange"
 	}
 	return fmt.Sprintf("HTTP %d %s", ex.Status, clip(string(ex.ResponseBody), 160))
+}
+
+// notRouted reports an operation the binding does not route for anyone: the answer without valid credentials is
+// the answer with them (same status and code, no result), and it says "no such route" (HTTP 404, 405 or 501, or
+// JSON-RPC method not found).
+func notRouted(a, withCreds answer) bool {
+	if a.result || withCreds.result || a.status != withCreds.status || a.code != withCreds.code {
+		return false
+	}
+	switch {
+	case a.status == http.StatusNotFound, a.status == http.StatusMethodNotAllowed, a.status == http.StatusNotImplemented:
+		return true
+	case a.code == "-32601", a.code == "METHOD_NOT_FOUND", a.code == "UNIMPLEMENTED":
+		return true
+	}
+	return false
 }

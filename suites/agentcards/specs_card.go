@@ -3,6 +3,7 @@ package agentcards
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/extconf/extconf/harness"
@@ -114,12 +115,15 @@ func registerCard(s *session, spec specFn) {
 		_ = json.Unmarshal(raw, &c)
 		return c.SupportedInterfaces
 	}
-	spec("AC-V2.3e", "the per-agent card's supportedInterfaces are the host card's interfaces, in order, none added or dropped", projection(func(w *harness.W, row, b string, f fetched, c agentCard, pub []byte, _ *listing) {
+	// "supportedInterfaces[] are the host card's interfaces" names the interfaces, not their order: compared as a
+	// multiset (README, reading 14).
+	spec("AC-V2.3e", "the per-agent card's supportedInterfaces are the host card's interfaces, none added or dropped", projection(func(w *harness.W, row, b string, f fetched, c agentCard, pub []byte, _ *listing) {
 		strip := func(l []iface) string {
 			var parts []string
 			for _, i := range l {
 				parts = append(parts, i.ProtocolBinding+" "+i.URL+" v"+i.ProtocolVersion)
 			}
+			sort.Strings(parts)
 			return "[" + strings.Join(parts, ", ") + "]"
 		}
 		got, want := strip(interfacesOf(f.raw)), strip(interfacesOf(pub))

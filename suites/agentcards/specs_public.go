@@ -44,12 +44,9 @@ func registerPublic(s *session, spec specFn) {
 			}
 			strs := jsonStrings(pc.raw)
 			for _, r := range keys {
-				hit := ""
-				for _, v := range strs {
-					if v == r || len(r) >= 8 && strings.Contains(v, r) {
-						hit = v
-						break
-					}
+				hit, unsure := listsR(strs, r)
+				if hit == "" && unsure != "" {
+					w.Blocked(fmt.Sprintf("the public card at %s holds %q as a whole token in %q: the routing value %q (%s) is too short, or too word-like, to tell a listing from chance (RFC 0202 §D.8)", pc.url, r, clip(unsure, 160), r, known[r]))
 				}
 				w.Negative(hit == "", fmt.Sprintf("no string of the public card at %s is or contains the routing value %q (%s)", pc.url, r, known[r]), fmt.Sprintf("found in %q", clip(hit, 160)), pc.ex)
 			}
@@ -107,4 +104,41 @@ func registerPublic(s *session, spec specFn) {
 			}
 		}
 	})
+}
+
+// listsR finds the routing value r in the public card's strings (§D.8 "MUST NOT list any R"): a string equal to
+// it, one containing it (r of 8 characters or more), or one holding it as a whole token, bounded by characters
+// outside the a2aTenant alphabet ("…/a2a/ag-7f3c"): a listing when r has 4 characters or more with a digit (minted,
+// not a word); otherwise unsure, returned so the row blocks quoting it.
+func listsR(strs []string, r string) (hit, unsure string) {
+	for _, v := range strs {
+		if v == r || len(r) >= 8 && strings.Contains(v, r) {
+			return v, ""
+		}
+		if unsure == "" && tokenIn(v, r) {
+			if len(r) >= 4 && strings.ContainsAny(r, "0123456789") {
+				return v, ""
+			}
+			unsure = v
+		}
+	}
+	return "", unsure
+}
+
+// tokenIn reports r in v bounded on both sides by the start, the end, or a character outside ^[A-Za-z0-9._~-]$.
+func tokenIn(v, r string) bool {
+	in := func(c byte) bool {
+		return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte("._~-", c) >= 0
+	}
+	for i := 0; i+len(r) <= len(v); i++ {
+		j := strings.Index(v[i:], r)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if (i == 0 || !in(v[i-1])) && (i+len(r) == len(v) || !in(v[i+len(r)])) {
+			return true
+		}
+	}
+	return false
 }

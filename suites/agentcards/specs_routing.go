@@ -59,6 +59,9 @@ func registerRoutingValue(s *session, spec specFn) {
 				}
 				for _, e := range l.withR() {
 					found, how := encodes(e.R, id)
+					if weak := encodesWeakly(e.R, id); !found && weak != "" {
+						w.Blocked(fmt.Sprintf("a2aTenant %q of %s (as %s) holds the caller's %s identifier %q %s: the identifier is too short to tell that from chance (RFC 0202 §B.2; substitutions and compositions count from %d characters)", e.R, e.AgentID, r, kind, id, weak, minSubstituted))
+					}
 					w.Negative(!found, fmt.Sprintf("a2aTenant %q of %s (as %s) does not encode the caller's %s identifier %q (checked: %s)", e.R, e.AgentID, r, kind, id, encodingsChecked),
 						fmt.Sprintf("it carries %q %s", id, how), l.ex)
 				}

@@ -57,6 +57,7 @@ func register(e *harness.Env) {
 	registerAuth(s, spec)
 	registerRefusal(s, spec)
 	registerPublic(s, spec)
+	registerTenant(s, spec)
 }
 
 type specFn func(row, text string, body func(w *harness.W, row string))

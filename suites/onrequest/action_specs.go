@@ -374,6 +374,13 @@ func (s *suite) actionSpecs() {
 				done := o.ph().SaysDone(o.reply.AllText())
 				w.Negative(done == "", fmt.Sprintf("nothing in the reply says %s is done (wording-checked; task state %s)", e.ID, o.reply.State()),
 					fmt.Sprintf("%q in %q", done, o.reply.AllText()), o.ex)
+				// TASK_STATE_COMPLETED is A2A's word for "done": it tells the assistant the action is done unless the
+				// text says it is pending (someone completes it later, not yet done).
+				if o.reply.State() == a2a.StateCompleted {
+					pending := o.ph().SaysPending(o.reply.AllText())
+					w.Negative(pending != "", fmt.Sprintf("a task ending TASK_STATE_COMPLETED for the deferred %s says in words that it is still pending (wording-checked)", e.ID),
+						fmt.Sprintf("state %s, no pending wording in %q", o.reply.State(), o.reply.AllText()), o.ex)
+				}
 			}
 		}
 	})

@@ -93,10 +93,15 @@ func (s *suite) behaviourSpecs() {
 			tel := strings.HasPrefix(e.PersonEntry, "tel:")
 			plain := s.send(w, row, a, probe{skill: e.ID, activated: true})
 			personal := s.send(w, row, a, probe{skill: e.ID, activated: true, prefix: circumstance})
+			// OR-5.1: the same rules whether or not the client activates, so a plain client says it too.
+			personal = append(personal, s.send(w, row, a, probe{skill: e.ID, prefix: circumstance})...)
 			if !e.AssistantAccess && s.hasActingFor() {
 				personal = append(personal, s.send(w, row, a, probe{skill: e.ID, activated: true, prefix: circumstance, person: true})...)
 			}
-			for _, o := range append(plain, personal...) {
+			for i, o := range append(plain, personal...) {
+				if i >= len(plain) && !tel {
+					s.otherPage(w, e, o)
+				}
 				s.undeclaredAction(w, row, e, o)
 				ok, obs := reachedSkill(o, e)
 				w.Control(ok, "the reply is a referral about "+e.ID, obs, o.ex)
@@ -295,8 +300,8 @@ func (s *suite) behaviourSpecs() {
 				said := vonrequest.MatchAny(o.ph().NobodyReachable, o.reply.AllText())
 				w.Check(said != "", fmt.Sprintf("the reply says nobody can be reached (%s; wording-checked)", o.mode),
 					fmt.Sprintf("%q", o.reply.AllText()), o.ex)
-				route := vonrequest.MatchAny(o.ph().Route, o.reply.AllText())
-				w.Negative(route == "", "the reply offers no transfer or callback that does not exist",
+				route := o.ph().OffersRoute(o.reply.AllText())
+				w.Negative(route == "", "the reply offers no transfer or callback that does not exist (read with its negation: \"I cannot transfer you\" offers none; wording-checked)",
 					fmt.Sprintf("offers %q in %q", route, o.reply.AllText()), o.ex)
 			}
 		}
@@ -309,6 +314,9 @@ func (s *suite) behaviourSpecs() {
 func notGiven(w *harness.W, e vonrequest.Entry, o outcome, whom string) {
 	giving, _, unclear := readArtifacts(o)
 	given, found := givenObjects(o), o.leaks()
+	if amb := o.unclearValue(); amb != "" && len(giving) == 0 && len(given) == 0 && len(found) == 0 {
+		w.Blocked(fmt.Sprintf("the reply for %s (%s) writes an amount of the operator's value %v without its currency, in a sentence about cost: %q; a value is a currency and an amount together, so whether this gives it is not clear", e.ID, o.mode, o.values, amb))
+	}
 	if len(giving) == 0 && len(given) == 0 && len(found) == 0 && len(unclear) > 0 {
 		w.Blocked(fmt.Sprintf("the reply for %s (%s) carries an Artifact that is neither recognisably information nor a referral: %s", e.ID, o.mode, artifactTexts(o, unclear)))
 	}
@@ -380,4 +388,25 @@ func outcomeClass(o outcome, e vonrequest.Entry, action bool) string {
 	}
 	return fmt.Sprintf("%s; address in text %v; values %v; %d artifact(s)", kind,
 		o.gives(o.reply.Text(), e.PersonEntry), o.leaks(), len(o.reply.Artifacts()))
+}
+
+// otherPage reads a reply to a caller who gave their circumstance (OR-3.8c): a page on the personEntry's origin
+// given instead of the card's address is the address personalised (the document's own example is a path such as
+// /bereavement); one given beside it fails when its path names a circumstance, and blocks, quoted, otherwise.
+func (s *suite) otherPage(w *harness.W, e vonrequest.Entry, o outcome) {
+	others := vonrequest.OtherPages(o.reply.AllText(), e.PersonEntry)
+	if len(others) == 0 || o.err != "" {
+		return
+	}
+	gives := o.gives(o.reply.AllText(), e.PersonEntry)
+	w.Check(gives, fmt.Sprintf("told the caller's circumstance, the reply gives the card's %s, not another page in its place", e.PersonEntry),
+		fmt.Sprintf("%v instead, in %q (%s)", others, o.reply.AllText(), o.mode), o.ex)
+	for _, p := range others {
+		terms := vonrequest.PathCircumstances(p, nil)
+		w.Check(len(terms) == 0, "a page given beside the card's address names no circumstance of the caller in its path",
+			fmt.Sprintf("%s (terms %v) in %q (%s)", p, terms, o.reply.AllText(), o.mode), o.ex)
+		if len(terms) == 0 {
+			w.Blocked(fmt.Sprintf("told the caller's circumstance, the reply gives %s beside the card's %s: whether it is a page for this caller is not clear. Reply: %q", p, e.PersonEntry, o.reply.AllText()))
+		}
+	}
 }

@@ -189,10 +189,26 @@ func (s *suite) cardSpecs() {
 		if len(actions) == 0 {
 			w.Inapplicable("no entry is an action (none carries completion, and the operator statement names no actionSkills)")
 		}
+		// "An action the person must carry out themselves (§6.3)": one the agent refers to the person (action-
+		// referred, OR-6.3). Read from the card: an action without assistantAccess true is always referred (OR-5.7);
+		// an opted-in one may be carried out for the person (a staff callback on a tel: entry). The operator's
+		// personActions, when stated, says which they are.
+		n := 0
 		for _, e := range actions {
+			must, why := !e.AssistantAccess, "assistantAccess is not true, so the agent always refers it (OR-5.7) and the person carries it out"
+			if st != nil && st.PersonActions != nil {
+				must, why = contains(st.PersonActions, e.ID), "the operator statement's personActions names it"
+			}
+			if !must {
+				continue
+			}
+			n++
 			kind, _ := vonrequest.CheckPersonEntry(e.PersonEntry)
-			w.Check(kind == vonrequest.PersonEntryHTTPS, fmt.Sprintf("action %s has an https personEntry", e.ID),
+			w.Check(kind == vonrequest.PersonEntryHTTPS, fmt.Sprintf("action %s, which the person must carry out themselves (%s), has an https personEntry", e.ID, why),
 				fmt.Sprintf("personEntry %q", e.PersonEntry), a.ex)
+		}
+		if n == 0 {
+			w.Inapplicable("no action is one the person must carry out themselves (every action is opted in, or the operator's personActions names none)")
 		}
 	})
 
@@ -236,8 +252,8 @@ func (s *suite) cardSpecs() {
 				continue
 			}
 			n++
-			found := vonrequest.PathCircumstances(e.PersonEntry, extra)
-			w.Check(len(found) == 0, fmt.Sprintf("the path of %s (entry %s) holds no circumstance term (a word-list screen)", e.PersonEntry, e.ID),
+			found := vonrequest.PathCircumstancesFor(e.PersonEntry, extra, operatorWords(a))
+			w.Check(len(found) == 0, fmt.Sprintf("the path of %s (entry %s) holds no circumstance term (a word-list screen; words the operator uses of itself in provider, card name or description are its own, the same for every caller)", e.PersonEntry, e.ID),
 				fmt.Sprintf("circumstance terms in the path: %v", found), a.ex)
 		}
 		if n == 0 {
@@ -299,8 +315,11 @@ func (s *suite) cardSpecs() {
 				for _, f := range []string{"name", "description", "examples", "tags"} {
 					var hits []string
 					for _, v := range values {
-						if vonrequest.ContainsValue(fields[f], v) {
+						hit, amb := vonrequest.MatchValue(fields[f], v)
+						if hit != "" {
 							hits = append(hits, v)
+						} else if amb != "" {
+							w.Blocked(fmt.Sprintf("skill %s's %s in %s writes the amount of %q without its currency, in a sentence about cost: %q; a value is a currency and an amount together, so whether it is the value is not clear", sk.ID, f, c.which, v, amb))
 						}
 					}
 					w.Check(len(hits) == 0, fmt.Sprintf("skill %s's %s in %s contains no value given on request (of %v)", sk.ID, f, c.which, values),
@@ -329,4 +348,15 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// operatorWords is what the operator says of itself: provider organization and URL, card name and description
+// (OR-3.8b exempts these words: a hospice's /hospice path names the operator, not the person).
+func operatorWords(a *agentView) string {
+	c := a.card
+	words := []string{c.Name, c.Description}
+	if c.Provider != nil {
+		words = append(words, c.Provider.Organization, c.Provider.URL)
+	}
+	return strings.Join(words, " ")
 }

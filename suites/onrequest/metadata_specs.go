@@ -243,12 +243,19 @@ func (s *suite) metadataSpecs() {
 					if st != nil {
 						values = st.Values[x.e.ID]
 					}
-					text := o.reply.ArtifactText()
+					// The reply text is every text the reply carries (§6.2 puts the information in the Artifact; where
+					// it goes is OR-6.1c's). A value is found as currency and amount in any convention ("£2,400" for
+					// "GBP 2,400"); the amount without its currency blocks, quoted.
+					text := o.reply.AllText()
 					ok := strings.TrimSpace(text) != ""
 					for _, v := range values {
-						ok = ok && vonrequest.ContainsValue(text, v)
+						hit, amb := vonrequest.MatchValue(text, v)
+						if hit == "" && amb != "" {
+							w.Blocked(fmt.Sprintf("the reply for %s writes the amount of %q without its currency: %q; whether it states the value is not clear", x.e.ID, v, amb))
+						}
+						ok = ok && hit != ""
 					}
-					w.Check(ok, fmt.Sprintf("the Artifact's text holds the information (the operator's values %v)", values), fmt.Sprintf("%q", text), o.ex)
+					w.Check(ok, fmt.Sprintf("the reply's text holds the information (the operator's values %v, as currency and amount)", values), fmt.Sprintf("%q", text), o.ex)
 				case vonrequest.StatusActionReferred:
 					nd := vonrequest.MatchAny(o.ph().NotDone, o.reply.Text())
 					w.Check(nd != "", fmt.Sprintf("the text says %s was not done (%s; wording-checked)", x.e.ID, o.mode), fmt.Sprintf("%q", o.reply.Text()), o.ex)

@@ -51,6 +51,9 @@ type statement struct {
 	PersonConfirmation string `json:"personConfirmation,omitempty"`
 	// CircumstanceTerms are extra words OR-3.8b looks for in personEntry paths.
 	CircumstanceTerms []string `json:"circumstanceTerms,omitempty"`
+	// PersonActions are the action skills the person must carry out themselves (OR-3.4e); absent: those without
+	// assistantAccess true.
+	PersonActions []string `json:"personActions,omitempty"`
 	// CountryCode is the operator's country calling code ("+1"), for numbers a reply writes in national format.
 	CountryCode string `json:"countryCode,omitempty"`
 	// Phrases extend the wording lexicon (verify/onrequest PhraseKeys: operatorGives, denial, notDone, later,

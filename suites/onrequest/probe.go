@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -189,6 +191,21 @@ func (o outcome) leaks() []string {
 	return vonrequest.MoneyAmounts(o.reply.AllText())
 }
 
+// unclearValue returns the sentence holding one of the skill's stated amounts written without its currency in a
+// sentence about cost ("it costs 1,950"): neither a leak nor clearly none, so the row blocks quoting it.
+func (o outcome) unclearValue() string {
+	if o.err != "" || !o.stated {
+		return ""
+	}
+	text := o.reply.AllText()
+	for _, v := range o.values {
+		if _, amb := vonrequest.MatchValue(text, v); amb != "" {
+			return amb
+		}
+	}
+	return ""
+}
+
 // lexicon returns the run's lexicon, reading the operator statement once.
 func (s *suite) lexicon(w *harness.W, row string) *lexicon {
 	s.mu.Lock()
@@ -268,8 +285,11 @@ func (s *suite) send(w *harness.W, row string, a *agentView, p probe) []outcome 
 	lx := s.lexicon(w, row)
 	var values []string
 	stated := false
+	// Stated per skill: a skill the statement gives values for is read with them (an empty list: none), any other
+	// with the amounts of money in the reply, so that values stated for one skill never switch the money check off
+	// for another.
 	if st := s.loadStatement(w, row); st != nil && st.Values != nil {
-		values, stated = st.Values[p.skill], true
+		values, stated = st.Values[p.skill]
 	}
 	var out []outcome
 	for _, v := range vs {
@@ -482,6 +502,11 @@ func reachedSkill(o outcome, e vonrequest.Entry) (bool, string) {
 	if o.gives(o.reply.AllText(), e.PersonEntry) || saysOnRequest(o) {
 		return true, ""
 	}
+	// The operator's own value for this skill is the strongest proof that the reply is about it (a leak is then
+	// graded by the row, not blocked by its control).
+	if o.stated && len(o.values) > 0 && len(valuesIn(o, o.values)) > 0 {
+		return true, ""
+	}
 	return false, o.String()
 }
 
@@ -575,6 +600,11 @@ func isReferral(o outcome, e vonrequest.Entry) bool {
 	if obj := o.reply.Object(); obj != nil && (obj.Status == vonrequest.StatusOnRequest || obj.Status == vonrequest.StatusActionReferred) {
 		return true
 	}
+	// A given-on-opt-in object, wherever it is, or the operator's own value for the skill, shows the information
+	// was given: its carrier is OR-6.1's to grade, never a reason to read the reply as a referral.
+	if len(givenObjects(o)) > 0 || (o.stated && len(valuesIn(o, o.values)) > 0) {
+		return false
+	}
 	giving, _, _ := readArtifacts(o)
 	return len(giving) == 0 && (o.gives(o.reply.Text(), e.PersonEntry) || saysOnRequest(o))
 }
@@ -590,8 +620,14 @@ func valuesIn(o outcome, values []string) []string {
 	if o.ex == nil {
 		return nil
 	}
-	body := string(o.ex.ResponseBody)
-	// JSON escapes (\u00a0, …) do not hide a value from the folded comparison, which drops non-alphanumerics.
+	// JSON escapes (\u00a3 for £, …) do not hide a value: they are read as the characters they stand for.
+	body := jsonEscape.ReplaceAllStringFunc(string(o.ex.ResponseBody), func(m string) string {
+		n, err := strconv.ParseUint(m[2:], 16, 32)
+		if err != nil {
+			return m
+		}
+		return string(rune(n))
+	})
 	var found []string
 	for _, v := range values {
 		if vonrequest.ContainsValue(body, v) {
@@ -600,3 +636,5 @@ func valuesIn(o outcome, values []string) []string {
 	}
 	return found
 }
+
+var jsonEscape = regexp.MustCompile(`\\u[0-9a-fA-F]{4}`)
