@@ -14,6 +14,12 @@ import (
 func (a *agent) entry(name, url string) map[string]any {
 	p, _ := sow.ByName(name)
 	e := map[string]any{"url": url, "digest": a.digests[name], "sow": p.ID, "offering": p.Offering}
+	if a.set.On(sabotage.TermsOfferingSwapped) { // each entry labelled with the other's offering
+		other := map[string]string{reconcile: categorise, categorise: reconcile}[name]
+		if o, ok := sow.ByName(other); ok && other != "" {
+			e["offering"] = o.Offering
+		}
+	}
 	if name == reconcile {
 		switch {
 		case a.set.On(sabotage.TermsEntryURLMissing):
@@ -52,8 +58,15 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 	}
 	pb, _ := json.Marshal(params)
 	price := "GBP 2.50 per statement"
-	if a.set.On(sabotage.TermsCardPriceUnbacked) {
+	switch {
+	case a.set.On(sabotage.TermsCardPriceUnbacked):
 		price = "GBP 1.99 per statement"
+	case a.set.On(sabotage.TermsCardPriceOffByFactor):
+		price = "GBP 25 per statement"
+	case a.set.On(sabotage.TermsCardPriceThousands):
+		price = "GBP 1,999 per statement"
+	case a.set.On(sabotage.TermsCardPricePerUnitIsCeiling):
+		price = "GBP 2,500 per statement"
 	}
 	term, _ := a.termSpan()
 	data, _ := a.dataSpan()

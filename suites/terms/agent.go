@@ -315,17 +315,33 @@ func registerAgentSpecs(s *state) {
 				failed = append(failed, en.url+": "+why)
 			}
 		}
+		var unsure []string
 		for _, c := range claims {
-			backed := vterms.PriceBacked(c, verified)
-			if !backed && len(failed) > 0 {
+			b := vterms.PriceBacked(c, verified)
+			if b.Backed {
+				w.Check(true, "a verifying listed proposal's price clause states "+claimDesc(c), c.Text, d.ex)
+				continue
+			}
+			if len(failed) > 0 {
 				w.Blocked(fmt.Sprintf("the claim %q (%s) is not backed by a verifying proposal, and listed proposals failed verification (TE-3.3e/3.5b/3.5c): %s", c.Text, c.Where, strings.Join(failed, "; ")))
 			}
-			w.Check(backed, "a verifying listed proposal's price clause states "+claimDesc(c),
-				fmt.Sprintf("%s says %q; verified price clauses: %s", c.Where, c.Text, pricesOf(verified)), d.ex)
+			if c.Unsure || b.Undecided != "" {
+				unsure = append(unsure, fmt.Sprintf("%s: %q (%s)", c.Where, c.Text, orWhy(c.Why, b.Undecided)))
+				continue
+			}
+			obs := fmt.Sprintf("%s says %q; verified price clauses: %s", c.Where, c.Text, pricesOf(verified))
+			if b.Near != "" {
+				obs += "; " + b.Near
+			}
+			w.Check(false, "a verifying listed proposal's price clause states "+claimDesc(c), obs, d.ex)
+		}
+		if len(unsure) > 0 {
+			w.Blocked("the harness cannot tell whether these amounts state a price, or compare them with the clauses (terms §4 binds where the prose \"state[s] a price\"): " +
+				strings.Join(unsure, "; ") + ". Map them in documents.terms.claims or reword")
 		}
 	})
 
-	claimSpec := func(row, kind string, lexicon *regexp.Regexp, text string) {
+	claimSpec := func(row, kind string, lexicon *vterms.Lexicon, text string) {
 		harness.Spec(e, row, text, func(w *harness.W) {
 			d := s.declaration(w, row)
 			flagged := vterms.FlaggedSentences(d.card, lexicon)
@@ -337,10 +353,13 @@ func registerAgentSpecs(s *state) {
 				w.Inapplicable(fmt.Sprintf("the card's prose states no %s claim the lexicon flags, and no claim map is configured", kind))
 			}
 			cm, cex := s.claimMap(w)
-			var mine []claim
+			var mine, notClaims []claim
 			for _, c := range cm.Claims {
-				if c.Kind == kind {
+				switch c.Kind {
+				case kind:
 					mine = append(mine, c)
+				case NotAClaim:
+					notClaims = append(notClaims, c)
 				}
 			}
 			if len(flagged) == 0 && len(mine) == 0 {
@@ -366,9 +385,12 @@ func registerAgentSpecs(s *state) {
 					fmt.Sprintf("%q: clause %s of %s states %s", c.Span, c.Path, c.Proposal, jsonOf(c.Value)),
 					fmt.Sprintf("clause %s is %s", c.Path, jsonOrAbsent(got, found)), f.ex)
 			}
+			for _, c := range notClaims {
+				w.Control(spanIn(prose, c.Span), fmt.Sprintf("the claim map's span %q (not a claim) occurs in the card's prose", c.Span), "not found in the card", cex)
+			}
 			for _, sn := range flagged {
 				covered := false
-				for _, c := range mine {
+				for _, c := range append(mine, notClaims...) {
 					covered = covered || strings.Contains(strings.ToLower(sn.Text), strings.ToLower(c.Span))
 				}
 				w.Check(covered, fmt.Sprintf("every %s sentence the lexicon flags is mapped to a clause by the claim map", kind),
@@ -471,11 +493,32 @@ func spanIn(prose []vterms.ProseSpan, span string) bool {
 	return false
 }
 
+// NotAClaim is the claim map's kind for a sentence the lexicon flags that states no term or data use.
+const NotAClaim = "none"
+
 func claimDesc(c vterms.PriceClaim) string {
 	if c.NoCharge {
 		return "arrangement no_charge"
 	}
-	return fmt.Sprintf("%s %d (smallest unit) as a rate, ceiling or cap", c.Currency, c.Minor)
+	var rs []string
+	for _, r := range c.Readings {
+		rs = append(rs, r.String())
+	}
+	where := "a rate, schedule line, ceiling or cap"
+	switch c.Kind {
+	case vterms.KindPerUnit:
+		where = "a rate or schedule line (a per-unit price; a ceiling prices no unit)"
+	case vterms.KindCap:
+		where = "a ceiling, cap or rate"
+	}
+	return fmt.Sprintf("%q: %s %s exactly (ISO 4217 minor units unless the clause states its scale) as %s", c.Written, strings.Join(c.Currencies, "|"), strings.Join(rs, " or "), where)
+}
+
+func orWhy(a, b string) string {
+	if b != "" {
+		return b
+	}
+	return a
 }
 
 func pricesOf(docs []map[string]any) string {
