@@ -36,6 +36,8 @@ const (
 	TermsLatClientSeatAbsent    ID = "terms.lat.client-seat-absent"
 	TermsLatStdBase64Sig        ID = "terms.lat.std-base64-sig"
 	TermsLatNoTermProse         ID = "terms.lat.no-term-prose"
+	TermsLatAmountsNotPrices    ID = "terms.lat.amounts-not-prices"
+	TermsLatCapabilitySentences ID = "terms.lat.capability-sentences"
 
 	IVLatRefusalDetailWorded ID = "iv.lat.refusal-detail-worded"
 	IVLatHTTPJSONFirst       ID = "iv.lat.http-json-first"
@@ -145,6 +147,12 @@ func init() {
 		Latitude{ID: TermsLatNoTermProse, Documents: []string{"terms"},
 			Permits:     `terms §4 binds only "where the card's own prose or skill descriptions state a price, a term, or a data-use claim" (TE-4.1b/c inapplicable)`,
 			Description: "the card's prose is silent about terms and data use, and no claim map is offered"},
+		Latitude{ID: TermsLatAmountsNotPrices, Documents: []string{"terms"},
+			Permits:     `terms §4 binds "where the card's own prose or skill descriptions state a price": a threshold the agent applies, an amount the work is about, arithmetic and skill examples state none`,
+			Description: "a skill description says \"Flags every transaction above GBP 500 for review.\" and \"Splits a GBP 1,200 invoice into its VAT and net parts.\"; examples say \"Categorise the EUR 45 taxi receipt from March\" and \"Compute $2 + 3$\""},
+		Latitude{ID: TermsLatCapabilitySentences, Documents: []string{"terms"},
+			Permits:     `terms §4 binds "a term, or a data-use claim": a sentence describing the work ("Deletes duplicate transactions …") states neither, whatever words it uses`,
+			Description: "skill descriptions say \"Deletes duplicate transactions before categorising.\", \"Cancels duplicate payment instructions before export.\" and \"Shares a reconciliation report with your accountant on request.\""},
 
 		Latitude{ID: IVLatRefusalDetailWorded, Documents: []string{"interview"},
 			Permits:     `interview §6 shows "detail": "no declared skill matches" only in an example; rule 2 closes the set of reason values only, rule 3 asks the refusal be "produced … from the declaration alone" (suite reading 2)`,

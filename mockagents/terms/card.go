@@ -75,6 +75,18 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 	if a.opt.NoTermProse {
 		desc = "Stonework reconciles bank statements against ledger exports and categorises transactions."
 	}
+	recDesc := "Reconciles one bank statement against a ledger export: " + price + "."
+	catDesc := "Assigns each transaction of a statement to a ledger category, free of charge."
+	recEx := []string{"Reconcile the March statement against the ledger export"}
+	catEx := []string{"Categorise the transactions of the March statement"}
+	if a.opt.AmountsNotPrices {
+		catDesc += " Flags every transaction above GBP 500 for review. Splits a GBP 1,200 invoice into its VAT and net parts."
+		catEx = append(catEx, "Categorise the EUR 45 taxi receipt from March", "Compute $2 + 3$")
+	}
+	if a.opt.CapabilitySentences {
+		recDesc += " Deletes duplicate transactions before categorising. Shares a reconciliation report with your accountant on request."
+		catDesc += " Cancels duplicate payment instructions before export."
+	}
 	return a2a.AgentCard{
 		Name:                "Stonework reconciliation agent",
 		Description:         desc,
@@ -91,10 +103,10 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 		DefaultInputModes:  []string{"text/plain", "text/csv"},
 		DefaultOutputModes: []string{"application/json"},
 		Skills: []a2a.AgentSkill{
-			{ID: reconcile, Name: "Reconcile statement", Description: "Reconciles one bank statement against a ledger export: " + price + ".",
-				Tags: []string{"reconciliation", "bookkeeping"}, Examples: []string{"Reconcile the March statement against the ledger export"}},
-			{ID: categorise, Name: "Categorise transactions", Description: "Assigns each transaction of a statement to a ledger category, free of charge.",
-				Tags: []string{"categorisation", "bookkeeping"}, Examples: []string{"Categorise the transactions of the March statement"}},
+			{ID: reconcile, Name: "Reconcile statement", Description: recDesc,
+				Tags: []string{"reconciliation", "bookkeeping"}, Examples: recEx},
+			{ID: categorise, Name: "Categorise transactions", Description: catDesc,
+				Tags: []string{"categorisation", "bookkeeping"}, Examples: catEx},
 		},
 	}
 }
