@@ -43,6 +43,8 @@ const (
 	IVLatHTTPJSONFirst       ID = "iv.lat.http-json-first"
 	IVLatSkillIDInstructions ID = "iv.lat.skill-id-instructions"
 	IVLatRetiredKeySignature ID = "iv.lat.retired-key-signature"
+	IVLatES512Signature      ID = "iv.lat.es512-signature"
+	IVLatResignPerFetch      ID = "iv.lat.resign-per-fetch"
 
 	ORLatLevel1RefersActions   ID = "or.lat.level1-refers-actions"
 	ORLatActingForMessage      ID = "or.lat.acting-for-message-metadata"
@@ -166,6 +168,9 @@ func init() {
 		Latitude{ID: IVLatRetiredKeySignature, Documents: []string{"interview"},
 			Permits:     `A2A 1.0 §8.4.3: a verifier accepts a card when at least one of its signatures verifies (interview §7 rule 1 and §8 step 1 defer to A2A §8.4)`,
 			Description: "each card is also signed by a retired key no trusted JWK Set holds, besides the current one"},
+		Latitude{ID: IVLatES512Signature, Documents: []string{"interview"},
+			Permits:     `A2A 1.0 §8.4 signs the card with JWS (RFC 7515) and names no algorithm allow-list; ES512 is a JWS algorithm (RFC 7518 §3.1)`,
+			Description: "each card is signed with ES512 (a P-521 key published at the card origin's jku) instead of ES256"},
 
 		Latitude{ID: ORLatLevel1RefersActions, Documents: []string{"on-request"},
 			Permits:     `OR-5.6 "MAY carry it out … only if … (a) … level-2" (Annex A.3's level-1 operator refers every action)`,

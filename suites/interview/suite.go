@@ -194,6 +194,9 @@ func (s *session) blockOnKeys(detail string) {
 	if strings.Contains(detail, verify.StepUnknownKID) {
 		s.w.Blocked("the card's signature names a key the harness does not have (" + detail + "); supply trustedKeys (a JWK Set) in the target configuration")
 	}
+	if strings.Contains(detail, verify.StepUnsupportedAlg) {
+		s.w.Blocked("the card is signed with a JWS algorithm the harness cannot verify (" + detail + "): A2A §8.4 names no allow-list, so this is no failure of the agent")
+	}
 }
 
 func trustedKeys(e *harness.Env) *jose.JSONWebKeySet {
