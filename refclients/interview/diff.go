@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gowebpki/jcs"
 
@@ -130,6 +131,12 @@ func Diff(ctx context.Context, c *a2a.Client, d *Declared, replies []*Reply, set
 
 // DiffProjection compares one projection with its declared source; it returns the conflict kind and why, or "".
 func DiffProjection(ctx context.Context, c *a2a.Client, d *Declared, p Projection, set sabotage.Faults) (kind, why string) {
+	if p.SourceKeys != nil && !slices.Contains(p.SourceKeys, "member") {
+		// §1: a projection is "a value copied from a named member of a declared document, together with the name of
+		// that document and member"; §5 rule 2: "source.member is an RFC 6901 JSON Pointer". An absent member names
+		// nothing (the empty pointer "" names the whole document, and is accepted as such).
+		return ConflictBadSource, "source.member is absent: a projection names the member its value was copied from (§1, §5 rule 2)"
+	}
 	var doc any
 	switch p.Source.Document {
 	case "card":
