@@ -69,4 +69,3 @@ func TestCardSignatureAnyMixedDefaults(t *testing.T) {
 		t.Error("an altered card verifies")
 	}
 }
-

@@ -74,7 +74,7 @@ type answers struct {
 	terms        []projection
 	termsBy      map[string][]projection
 	refusals     []projection
-	description  projection // the card's /description (only fabricating toggles use it)
+	description  projection      // the card's /description (only fabricating toggles use it)
 	card         json.RawMessage // the whole card (only iv.projection-member-absent uses it)
 	uncommitted  []projection
 }

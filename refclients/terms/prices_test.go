@@ -9,7 +9,7 @@ import (
 // scale); a per-unit claim is never backed by a ceiling; "$" is any dollar.
 func TestPriceBackedExactly(t *testing.T) {
 	fixed := map[string]any{"price": map[string]any{"arrangement": "fixed_fee", "currency": "GBP",
-		"rates": []any{map[string]any{"per_task": json.Number("250")}, map[string]any{"per_task": json.Number("199900")}},
+		"rates":   []any{map[string]any{"per_task": json.Number("250")}, map[string]any{"per_task": json.Number("199900")}},
 		"ceiling": map[string]any{"amount": json.Number("250000"), "period": "month"}}}
 	aud := map[string]any{"price": map[string]any{"arrangement": "fixed_fee", "currency": "AUD",
 		"rates": []any{map[string]any{"per_task": json.Number("450")}}}}
@@ -19,9 +19,9 @@ func TestPriceBackedExactly(t *testing.T) {
 		backed   bool
 	}{
 		{"Costs GBP 2.50 per statement.", true},
-		{"Costs GBP 25 per statement.", false},       // off by a factor of ten
-		{"Costs GBP 0.25 per statement.", false},     // off by a factor of ten
-		{"Costs GBP 2,500 per statement.", false},    // the ceiling prices no statement
+		{"Costs GBP 25 per statement.", false},          // off by a factor of ten
+		{"Costs GBP 0.25 per statement.", false},        // off by a factor of ten
+		{"Costs GBP 2,500 per statement.", false},       // the ceiling prices no statement
 		{"Spend is capped at GBP 2,500 a month.", true}, // the ceiling backs a stated maximum
 		{"Filing costs GBP 1,999 per return.", true},
 		{"Each call costs $4.50.", true}, // AUD is a dollar
