@@ -171,6 +171,9 @@ func init() {
 		Latitude{ID: IVLatES512Signature, Documents: []string{"interview"},
 			Permits:     `A2A 1.0 §8.4 signs the card with JWS (RFC 7515) and names no algorithm allow-list; ES512 is a JWS algorithm (RFC 7518 §3.1)`,
 			Description: "each card is signed with ES512 (a P-521 key published at the card origin's jku) instead of ES256"},
+		Latitude{ID: IVLatResignPerFetch, Documents: []string{"interview"},
+			Permits:     `A2A 1.0 §8.4: the signature covers the card without "signatures", so re-signing changes no declared byte; interview §4 rule 2 "SHOULD serve them from cache" (the cached identity answer carries an earlier, equally valid signature; suite reading on IV-5.2)`,
+			Description: "each card is signed afresh (ES256, randomised) on every fetch, while the interview answers are served from the cache built at start"},
 
 		Latitude{ID: ORLatLevel1RefersActions, Documents: []string{"on-request"},
 			Permits:     `OR-5.6 "MAY carry it out … only if … (a) … level-2" (Annex A.3's level-1 operator refers every action)`,

@@ -83,6 +83,8 @@ type Options struct {
 	// ES512 signs each card with ES512 (a P-521 key, TEST ONLY, fresh per process, published at the jku) instead of
 	// ES256: A2A §8.4 names no algorithm allow-list.
 	ES512 bool
+	// ResignPerFetch signs the card afresh on every fetch; the answers stay cached (§4 rule 2 SHOULD).
+	ResignPerFetch bool
 	// SkillInstructions adds a skill whose id contains the word "instructions" (any id is the agent's to choose).
 	SkillInstructions bool
 }
@@ -94,6 +96,7 @@ var OptionNames = map[string]func(*Options){
 	"skill-id-instructions": func(o *Options) { o.SkillInstructions = true },
 	"retired-key-signature": func(o *Options) { o.RetiredKeySignature = true },
 	"es512-signature":       func(o *Options) { o.ES512 = true },
+	"resign-per-fetch":      func(o *Options) { o.ResignPerFetch = true },
 }
 
 // ParseOptions reads named switches (OptionNames); an unknown name is an error.
@@ -122,6 +125,7 @@ var latitudeOptions = map[sabotage.ID]string{
 	sabotage.IVLatSkillIDInstructions: "skill-id-instructions",
 	sabotage.IVLatRetiredKeySignature: "retired-key-signature",
 	sabotage.IVLatES512Signature:      "es512-signature",
+	sabotage.IVLatResignPerFetch:      "resign-per-fetch",
 }
 
 // OptionsOf returns the options the interview latitudes switched on in set select.
@@ -177,6 +181,7 @@ func startAgent(role string, set sabotage.Set, opt Options) (*Agent, error) {
 		Before:  a.before,
 		Routes:  map[string]http.HandlerFunc{"GET /terms/{file}": a.serveProposal},
 	}
+	sa.ResignPerFetch = opt.ResignPerFetch
 	if opt.ES512 {
 		sa.Signer = &a2atest.CardSigner{Key: es512Key, Alg: "ES512", KID: "extconf-test-es512", JKU: true}
 	}

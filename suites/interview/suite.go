@@ -139,6 +139,9 @@ func (s *session) declared(note string) *vinterview.Declared {
 		s.w.Failf(ex, "the card can be fetched afresh for the diff", "%v", err)
 	}
 	d, err := vinterview.NewDeclared(s.url, ex.ResponseBody, card, ex)
+	if d != nil {
+		d.TrustedKeys = trustedKeys(s.e)
+	}
 	if err != nil {
 		s.w.Failf(ex, "the card decodes as JSON", "%v", err)
 	}
