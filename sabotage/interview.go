@@ -13,6 +13,7 @@ const (
 	IVTermsSelectorUncommitted      ID = "iv.terms-selector-uncommitted"
 	IVRefusalExtraMember            ID = "iv.refusal-extra-member"
 	IVProjectionMemberAbsent        ID = "iv.projection-member-absent"
+	IVTermsProjectsIDOnly           ID = "iv.terms-projects-id-only"
 	IVIdentityOmitsVersion          ID = "iv.identity-omits-version"
 	IVCapabilitiesOmitsSkill        ID = "iv.capabilities-omits-skill"
 	IVUsageOmitsInterfaces          ID = "iv.usage-omits-interfaces"
@@ -79,6 +80,8 @@ func init() {
 			Description: "interview/terms with a skill selector adds the clauses of a proposal the card's terms entry does not commit to"},
 		Toggle{ID: IVRefusalExtraMember, Document: "interview", Side: a, Targets: []string{"IV-6.1", "IV-4.3", "IV-6.3a", "IV-10.1d"},
 			Description: "the standard refusal carries an extra member \"hint\": \"try interview/capabilities\""},
+		Toggle{ID: IVTermsProjectsIDOnly, Document: "interview", Side: a, Targets: []string{"IV-4.0d"},
+			Description: "interview/terms (no selector) projects each committed proposal by its /id only, no clause"},
 		Toggle{ID: IVProjectionMemberAbsent, Document: "interview", Side: a, Targets: []string{"IV-4.1a"},
 			Description: "interview/identity's /name projection carries source {document: card} without member"},
 		Toggle{ID: IVIdentityOmitsVersion, Document: "interview", Side: a, Targets: []string{"IV-4.0a"},

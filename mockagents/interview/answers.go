@@ -304,6 +304,8 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 			}
 		}
 		switch {
+		case q == "terms" && sk == "" && a.set.On(sabotage.IVTermsProjectsIDOnly):
+			ans.Projections = idOnly(ans.Projections)
 		case q == "identity" && a.set.On(sabotage.IVProjectionMemberAbsent):
 			ans.Projections = memberless(ans.Projections, "/name", cache.card)
 		case q == "identity" && a.set.On(sabotage.IVIdentityOmitsVersion):
@@ -435,6 +437,24 @@ func without(ps []projection, member string) []projection {
 	for _, p := range ps {
 		if p.Source.Member != member {
 			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// idOnly projects each proposal the projections cite by its /id alone (the identifier, no clause).
+func idOnly(ps []projection) []projection {
+	var out []projection
+	seen := map[string]bool{}
+	for _, p := range ps {
+		key := p.Source.URL + " " + p.Source.Digest
+		if p.Source.Document != "proposal" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if doc, ok := sow.ByName(nameOf(p.Source.URL)); ok {
+			id, _ := json.Marshal(doc.ID)
+			out = append(out, projection{Source: source{Document: "proposal", URL: p.Source.URL, Digest: p.Source.Digest, Member: "/id"}, Value: id})
 		}
 	}
 	return out

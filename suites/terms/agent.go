@@ -325,6 +325,9 @@ func registerAgentSpecs(s *state) {
 			if len(failed) > 0 {
 				w.Blocked(fmt.Sprintf("the claim %q (%s) is not backed by a verifying proposal, and listed proposals failed verification (TE-3.3e/3.5b/3.5c): %s", c.Text, c.Where, strings.Join(failed, "; ")))
 			}
+			if c.Unsure && s.statedNotAClaim(w, c.Text) {
+				continue // the operator's claim map says the sentence states no claim
+			}
 			if c.Unsure || b.Undecided != "" {
 				unsure = append(unsure, fmt.Sprintf("%s: %q (%s)", c.Where, c.Text, orWhy(c.Why, b.Undecided)))
 				continue
@@ -337,7 +340,7 @@ func registerAgentSpecs(s *state) {
 		}
 		if len(unsure) > 0 {
 			w.Blocked("the harness cannot tell whether these amounts state a price, or compare them with the clauses (terms §4 binds where the prose \"state[s] a price\"): " +
-				strings.Join(unsure, "; ") + ". Map them in documents.terms.claims or reword")
+				strings.Join(unsure, "; ") + `. An operator who reads them as no price says so in the claim map: {"kind": "none", "span": "<the sentence>"}`)
 		}
 	})
 
@@ -402,57 +405,6 @@ func registerAgentSpecs(s *state) {
 	claimSpec("TE-4.1c", "data-use", vterms.DataUseLexicon, "every data-use claim the card's prose states is backed by a clause of a listed proposal")
 }
 
-func (d *decl) someEntryLacksURL() bool {
-	for _, en := range d.entries {
-		if en.url == "" {
-			return true
-		}
-	}
-	return false
-}
-
-func (d *decl) entryByURL(u string) (rawEntry, bool) {
-	for _, en := range d.entries {
-		if en.url == u {
-			return en, true
-		}
-	}
-	return rawEntry{}, false
-}
-
-// claim is one mapped span of the operator's claim map (role terms.claims): see README.md.
-type claim struct {
-	Kind     string `json:"kind"`
-	Span     string `json:"span"`
-	Proposal string `json:"proposal"`
-	Path     string `json:"path"`
-	Value    any    `json:"value"`
-}
-
-type claimMap struct {
-	Claims []claim `json:"claims"`
-}
-
-// claimMap fetches the operator's claim map; blocked when none is configured.
-func (s *state) claimMap(w *harness.W) (claimMap, *a2a.Exchange) {
-	if cm, ok := s.inlineClaims(); ok {
-		return cm, nil
-	}
-	u, ok := s.e.Target.CardURL(RoleClaims)
-	if !ok {
-		w.Need("claims", false, "no claim map: write it in documents.terms.claims [{kind: term|data-use, span, proposal (entry url), path (dotted clause path), value}] (legacy: agents."+RoleClaims+", the URL of a JSON document {\"claims\":[…]})")
-	}
-	body, ex, err := s.e.Client.FetchJSON(w.Ctx(), u, a2a.Call{Note: "terms claim map (operator input)"})
-	if err != nil {
-		w.Blocked(fmt.Sprintf("the claim map at %s could not be read: %v", u, err))
-	}
-	var cm claimMap
-	if err := json.Unmarshal(body, &cm); err != nil {
-		w.Blocked(fmt.Sprintf("the claim map at %s is malformed: %v", u, err))
-	}
-	return cm, ex
-}
-
 type namedPrincipal struct {
 	name string
 	target.Principal
@@ -482,54 +434,6 @@ func sortPrincipals(ps []namedPrincipal) {
 			ps[j], ps[j-1] = ps[j-1], ps[j]
 		}
 	}
-}
-
-func spanIn(prose []vterms.ProseSpan, span string) bool {
-	for _, p := range prose {
-		if strings.Contains(strings.ToLower(p.Text), strings.ToLower(span)) {
-			return true
-		}
-	}
-	return false
-}
-
-// NotAClaim is the claim map's kind for a sentence the lexicon flags that states no term or data use.
-const NotAClaim = "none"
-
-func claimDesc(c vterms.PriceClaim) string {
-	if c.NoCharge {
-		return "arrangement no_charge"
-	}
-	var rs []string
-	for _, r := range c.Readings {
-		rs = append(rs, r.String())
-	}
-	where := "a rate, schedule line, ceiling or cap"
-	switch c.Kind {
-	case vterms.KindPerUnit:
-		where = "a rate or schedule line (a per-unit price; a ceiling prices no unit)"
-	case vterms.KindCap:
-		where = "a ceiling, cap or rate"
-	}
-	return fmt.Sprintf("%q: %s %s exactly (ISO 4217 minor units unless the clause states its scale) as %s", c.Written, strings.Join(c.Currencies, "|"), strings.Join(rs, " or "), where)
-}
-
-func orWhy(a, b string) string {
-	if b != "" {
-		return b
-	}
-	return a
-}
-
-func pricesOf(docs []map[string]any) string {
-	var out []string
-	for _, d := range docs {
-		out = append(out, jsonOf(d["price"]))
-	}
-	if len(out) == 0 {
-		return "none"
-	}
-	return strings.Join(out, ", ")
 }
 
 func jsonOf(v any) string {
