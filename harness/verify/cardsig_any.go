@@ -19,7 +19,7 @@ import (
 // payload is tried as served and then with default-valued members removed (§8.4.1: members left at their default
 // and never explicitly set are omitted before canonicalising). A verifier cannot tell which were set, and a signer
 // may have set some explicitly and left others implicit, so every subset of the default-valued members is tried
-// (up to maxDefaultSubsets members; beyond that all or none). The results are those of the reading that verified,
+// (up to maxDefaultSubsets members; beyond that all, each alone, and all but each). The results are those of the reading that verified,
 // or of the card as served. When nothing verifies and no signature was shown wrong, an algorithm the harness cannot
 // check surfaces as StepUnsupportedAlg.
 func CardSignatureAny(rawCard []byte, keys *jose.JSONWebKeySet) ([]SigResult, error) {
@@ -46,8 +46,12 @@ func CardSignatureAny(rawCard []byte, keys *jose.JSONWebKeySet) ([]SigResult, er
 	return res, err
 }
 
-// maxDefaultSubsets bounds the subsets tried: 2^10 canonicalisations of a hostile card at most.
-const maxDefaultSubsets = 10
+// maxDefaultSubsets bounds the exhaustive search (2^6 canonicalisations); with more default-valued members only
+// all, each one alone and all but each one are tried (2n+1), so a hostile card costs little.
+const maxDefaultSubsets = 6
+
+// maxDefaultSingles bounds the one-at-a-time search: beyond it only all defaults removed is tried.
+const maxDefaultSingles = 32
 
 func tryDefaultSubsets(rawCard []byte, keys *jose.JSONWebKeySet) ([]SigResult, bool) {
 	v, err := DecodeJSONDoc(rawCard)
@@ -100,12 +104,18 @@ func tryDefaultSubsets(rawCard []byte, keys *jose.JSONWebKeySet) ([]SigResult, b
 		for mask := uint(1); mask < 1<<n; mask++ {
 			masks = append(masks, mask)
 		}
+	} else if n <= maxDefaultSingles {
+		all := uint(1)<<n - 1
+		masks = []uint{all}
+		for i := 0; i < n; i++ {
+			masks = append(masks, 1<<i, all&^(1<<i))
+		}
 	} else {
-		masks = []uint{^uint(0)}
+		masks = []uint{^uint(0)} // all of them (a mask bit per member would overflow)
 	}
 	for _, mask := range masks {
 		for i, d := range defaults {
-			if mask&(1<<i) != 0 {
+			if i >= 64 || mask&(1<<i) != 0 {
 				delete(d.parent, d.key)
 			}
 		}
