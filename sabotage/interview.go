@@ -8,6 +8,12 @@ const (
 	IVNoTermsRefused                ID = "iv.noterms-terms-refused"
 	IVAnswersWithoutActivation      ID = "iv.answers-without-activation"
 	IVNoExtensionsEcho              ID = "iv.no-extensions-echo"
+	IVEchoUnactivated               ID = "iv.echo-unactivated"
+	IVUsageSelectorFabricated       ID = "iv.usage-selector-fabricated"
+	IVTermsSelectorUncommitted      ID = "iv.terms-selector-uncommitted"
+	IVRefusalExtraMember            ID = "iv.refusal-extra-member"
+	IVProjectionMemberAbsent        ID = "iv.projection-member-absent"
+	IVTermsProjectsIDOnly           ID = "iv.terms-projects-id-only"
 	IVIdentityOmitsVersion          ID = "iv.identity-omits-version"
 	IVCapabilitiesOmitsSkill        ID = "iv.capabilities-omits-skill"
 	IVUsageOmitsInterfaces          ID = "iv.usage-omits-interfaces"
@@ -66,6 +72,18 @@ func init() {
 			Description: "the five interview methods are answered even when the request does not list the interview URI in A2A-Extensions"},
 		Toggle{ID: IVNoExtensionsEcho, Document: "interview", Side: a, Targets: []string{"IV-3.2b"},
 			Description: "interview answers carry no A2A-Extensions response header"},
+		Toggle{ID: IVEchoUnactivated, Document: "interview", Side: a, Targets: []string{"IV-3.2c"},
+			Description: "a request without the interview URI in A2A-Extensions is answered -32601 with the URI listed in the A2A-Extensions response header anyway"},
+		Toggle{ID: IVUsageSelectorFabricated, Document: "interview", Side: a, Targets: []string{"IV-5.2"},
+			Description: "interview/usage with a skill selector adds a projection of /skills/<i>/inputModes whose value lists application/pdf, which the card does not declare"},
+		Toggle{ID: IVTermsSelectorUncommitted, Document: "interview", Side: a, Targets: []string{"IV-4.4", "IV-4.1a", "IV-5.1b"},
+			Description: "interview/terms with a skill selector adds the clauses of a proposal the card's terms entry does not commit to"},
+		Toggle{ID: IVRefusalExtraMember, Document: "interview", Side: a, Targets: []string{"IV-6.1", "IV-4.3", "IV-6.3a", "IV-10.1d"},
+			Description: "the standard refusal carries an extra member \"hint\": \"try interview/capabilities\""},
+		Toggle{ID: IVTermsProjectsIDOnly, Document: "interview", Side: a, Targets: []string{"IV-4.0d"},
+			Description: "interview/terms (no selector) projects each committed proposal by its /id only, no clause"},
+		Toggle{ID: IVProjectionMemberAbsent, Document: "interview", Side: a, Targets: []string{"IV-4.1a"},
+			Description: "interview/identity's /name projection carries source {document: card} without member"},
 		Toggle{ID: IVIdentityOmitsVersion, Document: "interview", Side: a, Targets: []string{"IV-4.0a"},
 			Description: "interview/identity leaves out the /version projection"},
 		Toggle{ID: IVCapabilitiesOmitsSkill, Document: "interview", Side: a, Targets: []string{"IV-4.0b"},

@@ -42,11 +42,15 @@ const (
 	TermsLatClientSeatAbsent    ID = "terms.lat.client-seat-absent"
 	TermsLatStdBase64Sig        ID = "terms.lat.std-base64-sig"
 	TermsLatNoTermProse         ID = "terms.lat.no-term-prose"
+	TermsLatAmountsNotPrices    ID = "terms.lat.amounts-not-prices"
+	TermsLatCapabilitySentences ID = "terms.lat.capability-sentences"
 
 	IVLatRefusalDetailWorded ID = "iv.lat.refusal-detail-worded"
 	IVLatHTTPJSONFirst       ID = "iv.lat.http-json-first"
 	IVLatSkillIDInstructions ID = "iv.lat.skill-id-instructions"
 	IVLatRetiredKeySignature ID = "iv.lat.retired-key-signature"
+	IVLatES512Signature      ID = "iv.lat.es512-signature"
+	IVLatResignPerFetch      ID = "iv.lat.resign-per-fetch"
 
 	ORLatLevel1RefersActions   ID = "or.lat.level1-refers-actions"
 	ORLatActingForMessage      ID = "or.lat.acting-for-message-metadata"
@@ -169,6 +173,12 @@ func init() {
 		Latitude{ID: TermsLatNoTermProse, Documents: []string{"terms"},
 			Permits:     `terms §4 binds only "where the card's own prose or skill descriptions state a price, a term, or a data-use claim" (TE-4.1b/c inapplicable)`,
 			Description: "the card's prose is silent about terms and data use, and no claim map is offered"},
+		Latitude{ID: TermsLatAmountsNotPrices, Documents: []string{"terms"},
+			Permits:     `terms §4 binds "where the card's own prose or skill descriptions state a price": a threshold the agent applies, an amount the work is about, arithmetic and skill examples state none`,
+			Description: "a skill description says \"Flags every transaction above GBP 500 for review.\" and \"Splits a GBP 1,200 invoice into its VAT and net parts.\"; examples say \"Categorise the EUR 45 taxi receipt from March\" and \"Compute $2 + 3$\""},
+		Latitude{ID: TermsLatCapabilitySentences, Documents: []string{"terms"},
+			Permits:     `terms §4 binds "a term, or a data-use claim": a sentence describing the work ("Deletes duplicate transactions …") states neither, whatever words it uses`,
+			Description: "skill descriptions say \"Deletes duplicate transactions before categorising.\", \"Cancels duplicate payment instructions before export.\" and \"Shares a reconciliation report with your accountant on request.\""},
 
 		Latitude{ID: IVLatRefusalDetailWorded, Documents: []string{"interview"},
 			Permits:     `interview §6 shows "detail": "no declared skill matches" only in an example; rule 2 closes the set of reason values only, rule 3 asks the refusal be "produced … from the declaration alone" (suite reading 2)`,
@@ -182,6 +192,12 @@ func init() {
 		Latitude{ID: IVLatRetiredKeySignature, Documents: []string{"interview"},
 			Permits:     `A2A 1.0 §8.4.3: a verifier accepts a card when at least one of its signatures verifies (interview §7 rule 1 and §8 step 1 defer to A2A §8.4)`,
 			Description: "each card is also signed by a retired key no trusted JWK Set holds, besides the current one"},
+		Latitude{ID: IVLatES512Signature, Documents: []string{"interview"},
+			Permits:     `A2A 1.0 §8.4 signs the card with JWS (RFC 7515) and names no algorithm allow-list; ES512 is a JWS algorithm (RFC 7518 §3.1)`,
+			Description: "each card is signed with ES512 (a P-521 key published at the card origin's jku) instead of ES256"},
+		Latitude{ID: IVLatResignPerFetch, Documents: []string{"interview"},
+			Permits:     `A2A 1.0 §8.4: the signature covers the card without "signatures", so re-signing changes no declared byte; interview §4 rule 2 "SHOULD serve them from cache" (the cached identity answer carries an earlier, equally valid signature; suite reading on IV-5.2)`,
+			Description: "each card is signed afresh (ES256, randomised) on every fetch, while the interview answers are served from the cache built at start"},
 
 		Latitude{ID: ORLatLevel1RefersActions, Documents: []string{"on-request"},
 			Permits:     `OR-5.6 "MAY carry it out … only if … (a) … level-2" (Annex A.3's level-1 operator refers every action)`,

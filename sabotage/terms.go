@@ -29,6 +29,10 @@ const (
 	TermsDirectedProposalPublic            ID = "terms.directed-proposal-public"
 	TermsDirectedProposalOtherParty        ID = "terms.directed-proposal-other-party"
 	TermsCardPriceUnbacked                 ID = "terms.card-price-unbacked"
+	TermsCardPriceOffByFactor              ID = "terms.card-price-off-by-factor"
+	TermsCardPriceThousands                ID = "terms.card-price-thousands-unbacked"
+	TermsCardPricePerUnitIsCeiling         ID = "terms.card-price-per-unit-is-ceiling"
+	TermsOfferingSwapped                   ID = "terms.offering-swapped"
 	TermsCardTermUnbacked                  ID = "terms.card-term-unbacked"
 	TermsCardDataUseUnbacked               ID = "terms.card-data-use-unbacked"
 	TermsCardNotUpdatedOnChange            ID = "terms.card-not-updated-on-change"
@@ -89,6 +93,10 @@ func init() {
 		a(TermsDirectedProposalPublic, "TE-3.5e", "the public card also lists the directed standing proposal, served without authentication"),
 		a(TermsDirectedProposalOtherParty, "TE-3.5f", "the extended card served to a principal who is not the named party lists the directed proposal"),
 		a(TermsCardPriceUnbacked, "TE-4.1a", "a skill description states GBP 1.99 per statement while the proposal prices 250 pence"),
+		a(TermsCardPriceOffByFactor, "TE-4.1a", "a skill description states GBP 25 per statement while the proposal prices 250 pence (GBP 2.50): off by a factor of ten"),
+		a(TermsCardPriceThousands, "TE-4.1a", "a skill description states GBP 1,999 per statement (a thousands separator) while the proposal prices 250 pence"),
+		a(TermsCardPricePerUnitIsCeiling, "TE-4.1a", "a skill description states GBP 2,500 per statement: the proposal's monthly ceiling, not a rate"),
+		a(TermsOfferingSwapped, "TE-3.3g", "the two entries' offerings are swapped: the fixed-fee proposal is labelled categorise-transactions and the no-charge one reconcile-statement"),
 		a(TermsCardTermUnbacked, "TE-4.1b", "the card says cancel on 7 days' notice while the termination clause states 30"),
 		a(TermsCardDataUseUnbacked, "TE-4.1c", "the card says statements are retained for 1 day while the confidentiality clause states 30"),
 		a(TermsCardNotUpdatedOnChange, "TE-8.3a", "after the standing proposal changes the agent serves the new document but keeps the old card"),

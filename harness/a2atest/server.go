@@ -26,6 +26,9 @@ type Agent struct {
 	// nil: an echo agent card (streaming, both interfaces, one "echo" skill).
 	Card   func(base string) any
 	Signer *CardSigner // non-nil: the served card carries signatures[] (A2A §8.4)
+	// ResignPerFetch signs the card afresh on every GET (with ECDSA each fetch carries other signature bytes over
+	// the same card), as a deployment that signs at the edge would.
+	ResignPerFetch bool
 	// Methods are extra JSON-RPC methods (e.g. "interview/identity"). Result is JSON-encoded as the result member.
 	// The standard A2A method names cannot be replaced here (use Before).
 	Methods map[string]func(c *Ctx, params json.RawMessage) (result any, err *a2a.RPCError)
@@ -327,6 +330,33 @@ func (s *Server) signCard(card []byte) ([]byte, error) {
 	return out, nil
 }
 
+// resign replaces the card's last signature (the signer's own) by a fresh one.
+func (s *Server) resign(card []byte) ([]byte, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(card, &m); err != nil {
+		return nil, err
+	}
+	var sigs []json.RawMessage
+	_ = json.Unmarshal(m["signatures"], &sigs)
+	if len(sigs) > 0 {
+		sigs = sigs[:len(sigs)-1]
+	}
+	members, err := parseObject(card)
+	if err != nil {
+		return nil, err
+	}
+	for i := range members {
+		if members[i].Key == "signatures" {
+			members[i].Value = mustJSON(sigs)
+			if len(sigs) == 0 {
+				members = append(members[:i], members[i+1:]...)
+			}
+			break
+		}
+	}
+	return s.signCard(emitObject(members))
+}
+
 // readCardInfo reads the capabilities the core acts on, tolerating odd cards (wrong types read as absent).
 func readCardInfo(card []byte) cardInfo {
 	var info cardInfo
@@ -433,6 +463,13 @@ func (s *Server) serveCard(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
+	}
+	if s.agent.ResignPerFetch && s.agent.Signer != nil {
+		if card, err = s.resign(card); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		etag = cardETag(card)
 	}
 	// A2A §8.6.1: Cache-Control with max-age (SHOULD), ETag (SHOULD), Last-Modified (MAY). Revalidation is by
 	// If-None-Match only: Last-Modified has one-second resolution and cards may change faster (Reload).

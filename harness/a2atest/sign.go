@@ -7,7 +7,6 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/asn1"
 	"encoding/base64"
 	"encoding/json"
@@ -25,7 +24,7 @@ import (
 // also serves the public key as a JWK Set at URL()+"/.well-known/jwks.json".
 type CardSigner struct {
 	Key crypto.Signer
-	Alg string // "ES256" (P-256 key) | "EdDSA" (Ed25519 key)
+	Alg string // "ES256" | "ES384" | "ES512" (P-256, P-384, P-521 key) | "EdDSA" (Ed25519 key)
 	KID string
 	JKU bool
 }
@@ -117,23 +116,31 @@ func CanonicalCard(card []byte) ([]byte, error) {
 
 func jwsSign(alg string, key crypto.Signer, input []byte) ([]byte, error) {
 	switch alg {
-	case "ES256":
-		pub, ok := key.Public().(*ecdsa.PublicKey)
-		if !ok || pub.Curve != elliptic.P256() {
-			return nil, fmt.Errorf("ES256 needs a P-256 key, have %T", key.Public())
+	case "ES256", "ES384", "ES512":
+		curve, hash, size := elliptic.P256(), crypto.SHA256, 32
+		switch alg {
+		case "ES384":
+			curve, hash, size = elliptic.P384(), crypto.SHA384, 48
+		case "ES512":
+			curve, hash, size = elliptic.P521(), crypto.SHA512, 66
 		}
-		h := sha256.Sum256(input)
-		der, err := key.Sign(rand.Reader, h[:], crypto.SHA256)
+		pub, ok := key.Public().(*ecdsa.PublicKey)
+		if !ok || pub.Curve != curve {
+			return nil, fmt.Errorf("%s needs a %s key, have %T", alg, curve.Params().Name, key.Public())
+		}
+		h := hash.New()
+		h.Write(input)
+		der, err := key.Sign(rand.Reader, h.Sum(nil), hash)
 		if err != nil {
 			return nil, err
 		}
 		var rs struct{ R, S *big.Int }
 		if rest, err := asn1.Unmarshal(der, &rs); err != nil || len(rest) != 0 {
-			return nil, errors.New("ES256: signer returned a malformed signature")
+			return nil, errors.New(alg + ": signer returned a malformed signature")
 		}
-		out := make([]byte, 64) // JWS wants R || S, each left-padded to 32 bytes (RFC 7518 §3.4)
-		rs.R.FillBytes(out[:32])
-		rs.S.FillBytes(out[32:])
+		out := make([]byte, 2*size) // JWS wants R || S, each left-padded to the curve size (RFC 7518 §3.4)
+		rs.R.FillBytes(out[:size])
+		rs.S.FillBytes(out[size:])
 		return out, nil
 	case "EdDSA":
 		if _, ok := key.Public().(ed25519.PublicKey); !ok {
@@ -141,7 +148,7 @@ func jwsSign(alg string, key crypto.Signer, input []byte) ([]byte, error) {
 		}
 		return key.Sign(rand.Reader, input, crypto.Hash(0))
 	}
-	return nil, fmt.Errorf("unsupported alg %q (ES256 or EdDSA)", alg)
+	return nil, fmt.Errorf("unsupported alg %q (ES256, ES384, ES512 or EdDSA)", alg)
 }
 
 // member is one top-level member of a JSON object, value bytes as found.

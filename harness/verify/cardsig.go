@@ -18,9 +18,15 @@ type SigResult struct {
 	Err           string // the failed step and why; "" when OK
 }
 
-// Algorithms a card signature may use. "none", HMAC and anything unlisted are refused: an HMAC key would have to be
-// shared with every verifier, and "none" is no signature at all.
-var cardSigAlgs = []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.EdDSA, jose.RS256, jose.PS256}
+// Algorithms a card signature may use: every asymmetric JWS algorithm (RFC 7518 §3.1, RFC 8037) go-jose verifies.
+// A2A §8.4 names no allow-list, so an algorithm outside this set is not a bad signature but one the harness cannot
+// check (StepUnsupportedAlg: callers block, naming it). HMAC needs a secret shared with every verifier, so it is in
+// that class too; "none" is no signature at all and fails.
+var cardSigAlgs = []jose.SignatureAlgorithm{jose.ES256, jose.ES384, jose.ES512, jose.EdDSA,
+	jose.RS256, jose.RS384, jose.RS512, jose.PS256, jose.PS384, jose.PS512}
+
+// CardSigAlgs names the algorithms the harness verifies, for reports.
+const CardSigAlgs = "ES256, ES384, ES512, EdDSA, RS256, RS384, RS512, PS256, PS384, PS512"
 
 // Card signature verification steps, as they appear at the start of errors.
 const (
@@ -29,15 +35,16 @@ const (
 	StepBadProtected    = "bad protected header"
 	StepUnknownKID      = "unknown kid"
 	StepSignatureFailed = "signature mismatch"
+	StepUnsupportedAlg  = "unsupported alg" // a JWS algorithm the harness cannot verify: never the agent's fault
 )
 
 // CardSignature verifies every signatures[] entry of the raw card bytes (A2A §8.4): payload = JCS (RFC 8785) of the
 // card minus its top-level "signatures" member, each entry a detached JWS (go-jose DetachedVerify) whose "alg"
-// comes from the protected header (ES256, ES384, EdDSA, RS256 or PS256; "none" and anything else refused) and
+// comes from the protected header (any of CardSigAlgs; "none" fails, any other is StepUnsupportedAlg) and
 // whose key is found by "kid" in keys. Keys are never fetched here: a "jku" is reported, not followed.
 //
 // It returns one result per entry and, when any entry fails (or there is none), an error naming the first failed
-// step: "no signatures", "bad card", "bad protected header", "unknown kid", "signature mismatch".
+// step: "no signatures", "bad card", "bad protected header", "unknown kid", "signature mismatch", "unsupported alg".
 func CardSignature(rawCard []byte, keys *jose.JSONWebKeySet) ([]SigResult, error) {
 	var card map[string]json.RawMessage
 	if err := json.Unmarshal(rawCard, &card); err != nil || card == nil {
@@ -115,7 +122,7 @@ func verifyEntry(entry json.RawMessage, payload []byte, keys *jose.JSONWebKeySet
 	case strings.EqualFold(r.Alg, "none"):
 		return r, fmt.Errorf("%s: alg %q is refused", StepBadProtected, r.Alg)
 	case !allowedAlg(r.Alg):
-		return r, fmt.Errorf("%s: alg %q is not one of ES256, ES384, EdDSA, RS256, PS256", StepBadProtected, r.Alg)
+		return r, fmt.Errorf("%s: alg %q (the harness verifies %s; A2A §8.4 names no allow-list, so this signature is unchecked, not invalid)", StepUnsupportedAlg, r.Alg, CardSigAlgs)
 	case hdr.KID == nil || r.KID == "":
 		return r, fmt.Errorf("%s: no kid", StepBadProtected)
 	case hdr.B64 != nil && !*hdr.B64:

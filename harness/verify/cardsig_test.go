@@ -192,7 +192,7 @@ func forge(t *testing.T, card []byte, header string, sig []byte) []byte {
 func TestAlgNoneRefused(t *testing.T) {
 	card := sampleCard(t)
 	wantFail(t, forge(t, card, `{"alg":"none","kid":"extconf-test-es256","typ":"JOSE"}`, nil), testKeys(t), verify.StepBadProtected)
-	wantFail(t, forge(t, card, `{"alg":"HS256","kid":"extconf-test-es256"}`, []byte("x")), testKeys(t), verify.StepBadProtected)
+	wantFail(t, forge(t, card, `{"alg":"HS256","kid":"extconf-test-es256"}`, []byte("x")), testKeys(t), verify.StepUnsupportedAlg)
 	wantFail(t, forge(t, card, `{"kid":"extconf-test-es256"}`, []byte("x")), testKeys(t), verify.StepBadProtected)
 	wantFail(t, forge(t, card, `not json`, []byte("x")), testKeys(t), verify.StepBadProtected)
 }

@@ -1,7 +1,9 @@
 package interview
 
 import (
+	"crypto/ecdsa"
 	"crypto/ed25519"
+	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
@@ -78,6 +80,11 @@ type Options struct {
 	// RetiredKeySignature has each card also signed by a retired key no trusted JWK Set holds (besides the current
 	// one): A2A §8.4.3, a verifier accepts a card when at least one signature verifies.
 	RetiredKeySignature bool
+	// ES512 signs each card with ES512 (a P-521 key, TEST ONLY, fresh per process, published at the jku) instead of
+	// ES256: A2A §8.4 names no algorithm allow-list.
+	ES512 bool
+	// ResignPerFetch signs the card afresh on every fetch; the answers stay cached (§4 rule 2 SHOULD).
+	ResignPerFetch bool
 	// SkillInstructions adds a skill whose id contains the word "instructions" (any id is the agent's to choose).
 	SkillInstructions bool
 }
@@ -88,6 +95,8 @@ var OptionNames = map[string]func(*Options){
 	"http-json-first":       func(o *Options) { o.HTTPJSONFirst = true },
 	"skill-id-instructions": func(o *Options) { o.SkillInstructions = true },
 	"retired-key-signature": func(o *Options) { o.RetiredKeySignature = true },
+	"es512-signature":       func(o *Options) { o.ES512 = true },
+	"resign-per-fetch":      func(o *Options) { o.ResignPerFetch = true },
 }
 
 // ParseOptions reads named switches (OptionNames); an unknown name is an error.
@@ -115,6 +124,8 @@ var latitudeOptions = map[sabotage.ID]string{
 	sabotage.IVLatHTTPJSONFirst:       "http-json-first",
 	sabotage.IVLatSkillIDInstructions: "skill-id-instructions",
 	sabotage.IVLatRetiredKeySignature: "retired-key-signature",
+	sabotage.IVLatES512Signature:      "es512-signature",
+	sabotage.IVLatResignPerFetch:      "resign-per-fetch",
 }
 
 // OptionsOf returns the options the interview latitudes switched on in set select.
@@ -169,6 +180,10 @@ func startAgent(role string, set sabotage.Set, opt Options) (*Agent, error) {
 		OnSend:  a.onSend,
 		Before:  a.before,
 		Routes:  map[string]http.HandlerFunc{"GET /terms/{file}": a.serveProposal},
+	}
+	sa.ResignPerFetch = opt.ResignPerFetch
+	if opt.ES512 {
+		sa.Signer = &a2atest.CardSigner{Key: es512Key, Alg: "ES512", KID: "extconf-test-es512", JKU: true}
 	}
 	for _, m := range methods {
 		sa.Methods["interview/"+m] = a.method(m)
@@ -254,6 +269,12 @@ func (a *Agent) interfaces(base string) []a2a.AgentInterface {
 	}
 	return ifs
 }
+
+// es512Key is a P-521 card-signing key (TEST ONLY, fresh per process), published only through the card's jku.
+var es512Key = func() *ecdsa.PrivateKey {
+	k, _ := ecdsa.GenerateKey(elliptic.P521(), rand.Reader)
+	return k
+}()
 
 // retiredSigner is a card-signing key that has been rotated out (TEST ONLY, fresh per process; trusted nowhere).
 var retiredSigner = func() *a2atest.CardSigner {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/extconf/extconf/fixtures/sow"
@@ -21,10 +22,23 @@ var methods = []string{"identity", "capabilities", "usage", "terms", "refusals"}
 var clauses = []string{"scope", "inputs", "deliverables", "price", "volume", "change_control", "termination", "disputes", "confidentiality"}
 
 type source struct {
-	Document string `json:"document"`
-	URL      string `json:"url,omitempty"`
-	Digest   string `json:"digest,omitempty"`
-	Member   string `json:"member"`
+	Document   string `json:"document"`
+	URL        string `json:"url,omitempty"`
+	Digest     string `json:"digest,omitempty"`
+	Member     string `json:"member"`
+	omitMember bool   // only iv.projection-member-absent sets it
+}
+
+func (s source) MarshalJSON() ([]byte, error) {
+	type plain source
+	if !s.omitMember {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		Document string `json:"document"`
+		URL      string `json:"url,omitempty"`
+		Digest   string `json:"digest,omitempty"`
+	}{s.Document, s.URL, s.Digest})
 }
 
 type projection struct {
@@ -46,6 +60,7 @@ type refusal struct {
 	Detail         string   `json:"detail"`
 	DeclaredSkills []string `json:"declared_skills"`
 	DidYouMean     string   `json:"did_you_mean,omitempty"` // only iv.refusal-did-you-mean sets it
+	Hint           string   `json:"hint,omitempty"`         // only iv.refusal-extra-member sets it
 }
 
 // answers is the lookup table: every answer assembled once from declared bytes.
@@ -59,7 +74,8 @@ type answers struct {
 	terms        []projection
 	termsBy      map[string][]projection
 	refusals     []projection
-	description  projection // the card's /description (only fabricating toggles use it)
+	description  projection      // the card's /description (only fabricating toggles use it)
+	card         json.RawMessage // the whole card (only iv.projection-member-absent uses it)
 	uncommitted  []projection
 }
 
@@ -84,7 +100,7 @@ func buildAnswers(cardRaw []byte, base string, mutate func(map[string]any)) (*an
 	if mutate != nil {
 		mutate(card)
 	}
-	a := &answers{usageBy: map[string][]projection{}, termsBy: map[string][]projection{}}
+	a := &answers{usageBy: map[string][]projection{}, termsBy: map[string][]projection{}, card: append(json.RawMessage(nil), cardRaw...)}
 	fromCard := func(member string) (projection, bool) {
 		val, ok := resolve(card, member)
 		if !ok {
@@ -189,6 +205,9 @@ func nameOf(url string) string {
 func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.RPCError) {
 	return func(c *a2atest.Ctx, raw json.RawMessage) (any, *a2a.RPCError) {
 		if !c.IsActive(InterviewURI) && !a.set.On(sabotage.IVAnswersWithoutActivation) {
+			if a.set.On(sabotage.IVEchoUnactivated) {
+				c.RespHeader.Set(a2a.HeaderExtensions, InterviewURI) // lists a URI the request did not activate
+			}
 			return nil, a2atest.NewError(a2a.CodeMethodNotFound, "method not found: "+c.Method, nil)
 		}
 		if a.set.On(sabotage.IVNoExtensionsEcho) {
@@ -250,11 +269,19 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 			ans.Projections = cache.usage
 			if sk != "" {
 				ans.Projections = cache.usageBy[sk]
+				if a.set.On(sabotage.IVUsageSelectorFabricated) {
+					i := slices.Index(cache.skills, sk)
+					ans.Projections = append(append([]projection(nil), ans.Projections...), projection{
+						Source: source{Document: "card", Member: fmt.Sprintf("/skills/%d/inputModes", i)}, Value: json.RawMessage(`["text/csv","application/pdf"]`)})
+				}
 			}
 		case "terms":
 			ans.Projections = cache.terms
 			if sk != "" {
 				ans.Projections = cache.termsBy[sk]
+				if a.set.On(sabotage.IVTermsSelectorUncommitted) {
+					ans.Projections = append(append([]projection(nil), ans.Projections...), cache.uncommitted...)
+				}
 			}
 			declared := cache.declared
 			if !declared && sk == "" && a.set.On(sabotage.IVNoTermsRefused) {
@@ -277,6 +304,10 @@ func (a *Agent) method(q string) func(*a2atest.Ctx, json.RawMessage) (any, *a2a.
 			}
 		}
 		switch {
+		case q == "terms" && sk == "" && a.set.On(sabotage.IVTermsProjectsIDOnly):
+			ans.Projections = idOnly(ans.Projections)
+		case q == "identity" && a.set.On(sabotage.IVProjectionMemberAbsent):
+			ans.Projections = memberless(ans.Projections, "/name", cache.card)
 		case q == "identity" && a.set.On(sabotage.IVIdentityOmitsVersion):
 			ans.Projections = without(ans.Projections, "/version")
 		case q == "capabilities" && a.set.On(sabotage.IVCapabilitiesOmitsSkill) && len(cache.skills) > 0:
@@ -352,6 +383,9 @@ func (a *Agent) refusal(cache *answers, input string) refusal {
 		r.DeclaredSkills = a.stale.skills
 		a.mu.Unlock()
 	}
+	if a.set.On(sabotage.IVRefusalExtraMember) {
+		r.Hint = "try interview/capabilities"
+	}
 	if a.set.On(sabotage.IVRefusalDidYouMean) {
 		for _, id := range cache.skills {
 			if d := distance(input, id); d > 0 && d <= 2 {
@@ -406,6 +440,31 @@ func without(ps []projection, member string) []projection {
 		}
 	}
 	return out
+}
+
+// idOnly projects each proposal the projections cite by its /id alone (the identifier, no clause).
+func idOnly(ps []projection) []projection {
+	var out []projection
+	seen := map[string]bool{}
+	for _, p := range ps {
+		key := p.Source.URL + " " + p.Source.Digest
+		if p.Source.Document != "proposal" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if doc, ok := sow.ByName(nameOf(p.Source.URL)); ok {
+			id, _ := json.Marshal(doc.ID)
+			out = append(out, projection{Source: source{Document: "proposal", URL: p.Source.URL, Digest: p.Source.Digest, Member: "/id"}, Value: id})
+		}
+	}
+	return out
+}
+
+// memberless replaces the projection of member by one of the whole card with no source.member: a source that names
+// no member (the sabotage the diff once read as "" and accepted).
+func memberless(ps []projection, member string, card json.RawMessage) []projection {
+	out := without(ps, member)
+	return append(out, projection{Source: source{Document: "card", omitMember: true}, Value: card})
 }
 
 // summarized cuts /skills/0/description to its first sentence (the sabotage a model would do).

@@ -63,6 +63,11 @@ type Options struct {
 	// NoTermProse leaves the card's prose silent about terms and data use, and offers no claim map (terms §4 binds
 	// only "where the card's own prose or skill descriptions state a price, a term, or a data-use claim").
 	NoTermProse bool
+	// AmountsNotPrices adds amounts that state no price: a threshold and a referenced amount in a skill description,
+	// amounts and arithmetic in examples (terms §4 binds where prose "state[s] a price").
+	AmountsNotPrices bool
+	// CapabilitySentences adds capability sentences using the lexicons' words (deletes, cancels, shares).
+	CapabilitySentences bool
 	// StdBase64Sig re-signs the proposals with sig in standard base64 (Agent SoW §6 writes "sig": "<base64>").
 	StdBase64Sig bool
 }
@@ -77,6 +82,8 @@ var OptionNames = map[string]func(*Options){
 	"client-seat-absent":    func(o *Options) { o.ClientSeatAbsent = true },
 	"std-base64-sig":        func(o *Options) { o.StdBase64Sig = true },
 	"no-term-prose":         func(o *Options) { o.NoTermProse = true },
+	"amounts-not-prices":    func(o *Options) { o.AmountsNotPrices = true },
+	"capability-sentences":  func(o *Options) { o.CapabilitySentences = true },
 }
 
 // ParseOptions reads named switches (OptionNames); an unknown name is an error.
@@ -141,6 +148,8 @@ var latitudeOptions = map[sabotage.ID]string{
 	sabotage.TermsLatClientSeatAbsent:    "client-seat-absent",
 	sabotage.TermsLatStdBase64Sig:        "std-base64-sig",
 	sabotage.TermsLatNoTermProse:         "no-term-prose",
+	sabotage.TermsLatAmountsNotPrices:    "amounts-not-prices",
+	sabotage.TermsLatCapabilitySentences: "capability-sentences",
 }
 
 // OptionsOf returns the options the terms latitudes switched on in set select.

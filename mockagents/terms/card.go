@@ -14,6 +14,12 @@ import (
 func (a *agent) entry(name, url string) map[string]any {
 	p, _ := sow.ByName(name)
 	e := map[string]any{"url": url, "digest": a.digests[name], "sow": p.ID, "offering": p.Offering}
+	if a.set.On(sabotage.TermsOfferingSwapped) { // each entry labelled with the other's offering
+		other := map[string]string{reconcile: categorise, categorise: reconcile}[name]
+		if o, ok := sow.ByName(other); ok && other != "" {
+			e["offering"] = o.Offering
+		}
+	}
 	if name == reconcile {
 		switch {
 		case a.set.On(sabotage.TermsEntryURLMissing):
@@ -52,8 +58,15 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 	}
 	pb, _ := json.Marshal(params)
 	price := "GBP 2.50 per statement"
-	if a.set.On(sabotage.TermsCardPriceUnbacked) {
+	switch {
+	case a.set.On(sabotage.TermsCardPriceUnbacked):
 		price = "GBP 1.99 per statement"
+	case a.set.On(sabotage.TermsCardPriceOffByFactor):
+		price = "GBP 25 per statement"
+	case a.set.On(sabotage.TermsCardPriceThousands):
+		price = "GBP 1,999 per statement"
+	case a.set.On(sabotage.TermsCardPricePerUnitIsCeiling):
+		price = "GBP 2,500 per statement"
 	}
 	term, _ := a.termSpan()
 	data, _ := a.dataSpan()
@@ -61,6 +74,18 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 		"Customers may " + term + ". Statements are " + data + "."
 	if a.opt.NoTermProse {
 		desc = "Stonework reconciles bank statements against ledger exports and categorises transactions."
+	}
+	recDesc := "Reconciles one bank statement against a ledger export: " + price + "."
+	catDesc := "Assigns each transaction of a statement to a ledger category, free of charge."
+	recEx := []string{"Reconcile the March statement against the ledger export"}
+	catEx := []string{"Categorise the transactions of the March statement"}
+	if a.opt.AmountsNotPrices {
+		catDesc += " Flags every transaction above GBP 500 for review. Splits a GBP 1,200 invoice into its VAT and net parts."
+		catEx = append(catEx, "Categorise the EUR 45 taxi receipt from March", "Compute $2 + 3$")
+	}
+	if a.opt.CapabilitySentences {
+		recDesc += " Deletes duplicate transactions before categorising. Shares a reconciliation report with your accountant on request."
+		catDesc += " Cancels duplicate payment instructions before export."
 	}
 	return a2a.AgentCard{
 		Name:                "Stonework reconciliation agent",
@@ -78,10 +103,10 @@ func (a *agent) buildCard(party string) a2a.AgentCard {
 		DefaultInputModes:  []string{"text/plain", "text/csv"},
 		DefaultOutputModes: []string{"application/json"},
 		Skills: []a2a.AgentSkill{
-			{ID: reconcile, Name: "Reconcile statement", Description: "Reconciles one bank statement against a ledger export: " + price + ".",
-				Tags: []string{"reconciliation", "bookkeeping"}, Examples: []string{"Reconcile the March statement against the ledger export"}},
-			{ID: categorise, Name: "Categorise transactions", Description: "Assigns each transaction of a statement to a ledger category, free of charge.",
-				Tags: []string{"categorisation", "bookkeeping"}, Examples: []string{"Categorise the transactions of the March statement"}},
+			{ID: reconcile, Name: "Reconcile statement", Description: recDesc,
+				Tags: []string{"reconciliation", "bookkeeping"}, Examples: recEx},
+			{ID: categorise, Name: "Categorise transactions", Description: catDesc,
+				Tags: []string{"categorisation", "bookkeeping"}, Examples: catEx},
 		},
 	}
 }

@@ -6,9 +6,13 @@ package interview
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
+	jose "github.com/go-jose/go-jose/v4"
 	"github.com/gowebpki/jcs"
 
 	"github.com/extconf/extconf/harness/a2a"
@@ -57,6 +61,10 @@ type Declared struct {
 	EntriesErr   error
 	proposals    map[string]*terms.ProposalResult // url + " " + digest
 	proposalDocs map[string]any
+	// TrustedKeys are the operator's card-signing keys (a jku on the card's origin is added when needed): a
+	// /signatures projection that differs from the fetch is accepted when it verifies over this card (resigned).
+	TrustedKeys *jose.JSONWebKeySet
+	keys        *jose.JSONWebKeySet
 }
 
 // NewDeclared wraps a fetched card. The card's terms entries are read here; a card without the terms
@@ -138,6 +146,12 @@ func Diff(ctx context.Context, c *a2a.Client, d *Declared, replies []*Reply, set
 
 // DiffProjection compares one projection with its declared source; it returns the conflict kind and why, or "".
 func DiffProjection(ctx context.Context, c *a2a.Client, d *Declared, p Projection, set sabotage.Faults) (kind, why string) {
+	if p.SourceKeys != nil && !slices.Contains(p.SourceKeys, "member") {
+		// §1: a projection is "a value copied from a named member of a declared document, together with the name of
+		// that document and member"; §5 rule 2: "source.member is an RFC 6901 JSON Pointer". An absent member names
+		// nothing (the empty pointer "" names the whole document, and is accepted as such).
+		return ConflictBadSource, "source.member is absent: a projection names the member its value was copied from (§1, §5 rule 2)"
+	}
 	var doc any
 	switch p.Source.Document {
 	case "card":
@@ -176,8 +190,57 @@ func DiffProjection(ctx context.Context, c *a2a.Client, d *Declared, p Projectio
 	if err != nil {
 		return ConflictValue, "the answer's value does not canonicalize: " + err.Error()
 	}
+	if !bytes.Equal(got, want) && p.Source.Document == "card" && d.resigned(ctx, c, p) {
+		return "", ""
+	}
 	if !bytes.Equal(got, want) {
 		return ConflictValue, fmt.Sprintf("JCS(value) %s differs from JCS(declared %s) %s", ivClipText(string(got), 200), p.Source.Member, ivClipText(string(want), 200))
 	}
 	return "", ""
+}
+
+// resigned: a projection at or under /signatures that differs from this fetch's bytes but is a valid signature of
+// this very card. A card re-signed on every fetch (ECDSA is randomised) has no fixed signature bytes, and a
+// re-signature changes no declared byte (A2A §8.4: the signature covers the card without "signatures"); §5 rule 2's
+// "exactly the value at that pointer" is read as the value of a serving of this card. The projected signature must
+// verify with the operator's keys or the card origin's jku: anything else stays a conflict.
+func (d *Declared) resigned(ctx context.Context, c *a2a.Client, p Projection) bool {
+	m := p.Source.Member
+	if m != "/signatures" && !strings.HasPrefix(m, "/signatures/") {
+		return false
+	}
+	var card map[string]json.RawMessage
+	if json.Unmarshal(d.CardRaw, &card) != nil {
+		return false
+	}
+	var sigs []json.RawMessage
+	if m == "/signatures" {
+		if json.Unmarshal(p.Value, &sigs) != nil {
+			return false
+		}
+	} else {
+		rest := strings.TrimPrefix(m, "/signatures/")
+		if strings.Contains(rest, "/") {
+			return false // a member of one signature: compared exactly
+		}
+		sigs = []json.RawMessage{p.Value}
+	}
+	if len(sigs) == 0 {
+		return false
+	}
+	if d.keys == nil {
+		d.keys, _, _ = verify.CardKeysWithJKU(ctx, c, d.CardURL, d.CardRaw, d.TrustedKeys)
+	}
+	for _, sig := range sigs {
+		one, _ := json.Marshal([]json.RawMessage{sig})
+		card["signatures"] = one
+		b, err := json.Marshal(card)
+		if err != nil {
+			return false
+		}
+		if _, err := verify.CardSignatureAny(b, d.keys); err != nil {
+			return false
+		}
+	}
+	return true
 }

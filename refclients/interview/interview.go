@@ -257,6 +257,9 @@ func IsStandardRefusal(r *Reply, skills []string) string {
 	case f.Detail == nil:
 		return "detail is absent"
 	}
+	if extra := Outside(f.Keys, RefusalMembers); len(extra) > 0 {
+		return fmt.Sprintf("extra members %q beside refused, reason, detail, declared_skills", extra)
+	}
 	if why := SameSkillSet(f.DeclaredSkills, skills); why != "" {
 		return "declared_skills " + why
 	}

@@ -289,6 +289,9 @@ func ivFetchCard(ctx context.Context, c *a2a.Client, cardURL string, o Options, 
 		return nil, st
 	}
 	d, err := NewDeclared(cardURL, ex.ResponseBody, card, ex)
+	if d != nil {
+		d.TrustedKeys = o.Keys
+	}
 	if err != nil {
 		st.Detail = "card decode: " + err.Error()
 		return nil, st

@@ -14,20 +14,21 @@ import (
 
 func TestCardPriceClaims(t *testing.T) {
 	card := &a2a.AgentCard{Description: "Reconciliation costs GBP 2.50 per statement. Audits from £3. Categorising is free of charge; exports are 40p each.",
-		Skills: []a2a.AgentSkill{{ID: "x", Description: "Takes free-text notes. 12 EUR per hour."}}}
+		Skills: []a2a.AgentSkill{{ID: "x", Description: "Takes free-text notes. 12 EUR per hour.", Examples: []string{"Reconcile for GBP 9"}}}}
 	got := CardPriceClaims(card)
-	want := []PriceClaim{{Currency: "GBP", Minor: 250}, {Currency: "GBP", Minor: 300}, {NoCharge: true}, {Currency: "GBP", Minor: 40}, {Currency: "EUR", Minor: 1200}}
+	want := []string{"GBP 250", "GBP 300", "", "GBP 40", "EUR 1200"}
 	if len(got) != len(want) {
 		t.Fatalf("claims %+v", got)
 	}
 	for i, w := range want {
-		if got[i].Currency != w.Currency || got[i].Minor != w.Minor || got[i].NoCharge != w.NoCharge {
-			t.Errorf("claim %d = %+v, want %+v", i, got[i], w)
+		if (w == "") != got[i].NoCharge || (w != "" && !hasReading(got[i:i+1], w)) {
+			t.Errorf("claim %d = %+v, want %q", i, got[i], w)
 		}
 	}
 	rec, _ := sow.ByName("reconcile-statement")
 	doc, _ := ParseProposal(rec.Doc)
-	if !PriceBacked(got[0], []map[string]any{doc}) || PriceBacked(got[1], []map[string]any{doc}) || PriceBacked(got[2], []map[string]any{doc}) {
+	docs := []map[string]any{doc}
+	if !PriceBacked(got[0], docs).Backed || PriceBacked(got[1], docs).Backed || PriceBacked(got[2], docs).Backed {
 		t.Error("backing of GBP 2.50 / £3 / free against the fixed_fee proposal is wrong")
 	}
 }

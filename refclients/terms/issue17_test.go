@@ -119,22 +119,23 @@ func TestPriceHeuristics(t *testing.T) {
 	card := &a2a.AgentCard{Description: "Renders 1080p previews. Feel free to ask. Error-free exports. Free to cancel.",
 		Skills: []a2a.AgentSkill{{ID: "x", Description: "Statements cost 99p each. It is free."}}}
 	got := CardPriceClaims(card)
-	if len(got) != 2 || got[0].Minor != 99 || !got[1].NoCharge {
+	if len(got) != 2 || !hasReading(got[:1], "GBP 99") || !got[1].NoCharge {
 		t.Errorf("claims %+v: want only 99p and \"It is free\"", got)
 	}
+	// XCR (the SPEC's example currency) has no ISO 4217 minor unit: without a stated scale nothing is compared.
 	price := map[string]any{"currency": "XCR", "rates": []any{map[string]any{"per_task": json.Number("2500000")}},
 		"ceiling": map[string]any{"amount": json.Number("40000000"), "period": "month"}}
 	doc := map[string]any{"price": price}
-	for _, c := range []PriceClaim{{Currency: "XCR", Decimal: "2.50"}, {Currency: "XCR", Decimal: "40"}, {Currency: "XCR", Decimal: "400000"}} {
-		if !PriceBacked(c, []map[string]any{doc}) {
-			t.Errorf("XCR %s is not backed by per_task 2500000 / ceiling {amount 40000000}", c.Decimal)
-		}
+	xcr := func(s string) PriceClaim { return PriceClaim{Currencies: []string{"XCR"}, Readings: ParseAmount(s)} }
+	if b := PriceBacked(xcr("2.50"), []map[string]any{doc}); b.Backed || b.Undecided == "" {
+		t.Errorf("XCR 2.50 with no scale: %+v, want undecided", b)
 	}
-	if PriceBacked(PriceClaim{Currency: "XCR", Decimal: "1.99"}, []map[string]any{doc}) {
-		t.Error("XCR 1.99 is backed by 2500000")
+	price["exponent"] = json.Number("6")
+	if !PriceBacked(xcr("2.50"), []map[string]any{doc}).Backed || !PriceBacked(xcr("40"), []map[string]any{doc}).Backed {
+		t.Error("a stated exponent 6: XCR 2.50 / 40 are not backed by 2500000 / 40000000")
 	}
 	price["exponent"] = json.Number("2")
-	if PriceBacked(PriceClaim{Currency: "XCR", Decimal: "2.50"}, []map[string]any{doc}) {
+	if PriceBacked(xcr("2.50"), []map[string]any{doc}).Backed {
 		t.Error("a stated exponent 2 still matches 2.50 against 2500000")
 	}
 	if !strings.Contains(AcceptedSowKeyEncodings, "standard base64") {

@@ -62,11 +62,18 @@ func checkTerms(s *session) {
 		return
 	}
 	w.Check(d.EntriesErr == nil, "the card's terms entry lists its proposals (params.proposals)", errText(d.EntriesErr), d.CardExchange)
-	for i, p := range r.Answer.Projections {
+	var all []sourced
+	for _, q := range append([]*vinterview.Reply{r}, s.selectorAnswers([]string{"interview/terms"}, "terms")...) {
+		for _, p := range q.Answer.Projections {
+			all = append(all, sourced{p, q})
+		}
+	}
+	for i, sp := range all {
+		p := sp.Projection
 		e, listed := d.EntryByURL(p.Source.URL)
 		w.Negative(p.Source.Document == "proposal" && listed,
-			fmt.Sprintf("terms projection %d has source.document \"proposal\" and a url listed in the card's terms entry", i),
-			fmt.Sprintf("document %q url %q; the card lists %s", p.Source.Document, p.Source.URL, entriesText(d)), r.Exchange)
+			fmt.Sprintf("%s projection %d has source.document \"proposal\" and a url listed in the card's terms entry", sp.r.Label(), i),
+			fmt.Sprintf("document %q url %q; the card lists %s", p.Source.Document, p.Source.URL, entriesText(d)), sp.r.Exchange)
 		if listed {
 			res, _ := d.Proposal(w.Ctx(), s.e.Client, e, s.e.Sabotage)
 			w.Check(res.Err == nil, "the committed proposal at "+e.URL+" verifies (terms §6)", fmt.Sprintf("step %q: %v", res.Step, res.Err), res.Exchange)
@@ -77,23 +84,32 @@ func checkTerms(s *session) {
 	}
 }
 
-// proposalSources returns the proposal projections of interview/terms; rows about them are inapplicable when
-// there are none to look at.
-func proposalSources(s *session) (*vinterview.Reply, []vinterview.Projection) {
+// proposalSources returns the proposal projections of interview/terms, with and without a skill selector (the
+// selector answers are projections too: §4 rule 4 "MUST NOT fabricate a terms answer from anything other than
+// committed proposals"); rows about them are inapplicable when there are none to look at.
+func proposalSources(s *session) []sourced {
 	if _, ok := s.card.Extension(termsURI); !ok {
 		s.w.Inapplicable("the card declares no terms extension, so no answer may cite a proposal")
 	}
-	r := s.answer("interview/terms", nil, "terms")
-	var out []vinterview.Projection
-	for _, p := range r.Answer.Projections {
-		if p.Source.Document == "proposal" {
-			out = append(out, p)
+	replies := append([]*vinterview.Reply{s.answer("interview/terms", nil, "terms")}, s.selectorAnswers([]string{"interview/terms"}, "terms")...)
+	var out []sourced
+	for _, r := range replies {
+		for _, p := range r.Answer.Projections {
+			if p.Source.Document == "proposal" {
+				out = append(out, sourced{p, r})
+			}
 		}
 	}
 	if len(out) == 0 {
 		s.w.Inapplicable("interview/terms cites no proposal source (IV-4.4 judges whether it should)")
 	}
-	return r, out
+	return out
+}
+
+// sourced is a projection and the reply that carried it.
+type sourced struct {
+	vinterview.Projection
+	r *vinterview.Reply
 }
 
 // createTask sends the first request text of the first skill (operator's requests, else the skill's examples)
@@ -184,6 +200,9 @@ func refusalShape(r *vinterview.Reply) string {
 		return fmt.Sprintf("reason %q", r.Refusal.Reason)
 	case r.Refusal.Detail == nil:
 		return "no detail"
+	}
+	if extra := vinterview.Outside(r.Refusal.Keys, vinterview.RefusalMembers); len(extra) > 0 {
+		return fmt.Sprintf("extra members %q beside refused, reason, detail, declared_skills (§2: the refusal shape changes only with a new version segment; §10: refusals are not weakened for friendliness)", extra)
 	}
 	return ""
 }

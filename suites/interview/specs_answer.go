@@ -13,39 +13,40 @@ func registerAgentAnswerShape(e *harness.Env) {
 	harness.Spec(e, "IV-5.1a", "every proposal source carries url and digest", func(w *harness.W) {
 		const row = "IV-5.1a"
 		s := open(w, row, roleMain)
-		r, srcs := proposalSources(s)
-		for i, p := range srcs {
+		for i, p := range proposalSources(s) {
 			w.Check(p.Source.URL != "" && p.Source.Digest != "", "a proposal source carries both url and digest",
-				fmt.Sprintf("projection %d: url %q, digest %q", i, p.Source.URL, p.Source.Digest), r.Exchange)
+				fmt.Sprintf("%s projection %d: url %q, digest %q", p.r.Label(), i, p.Source.URL, p.Source.Digest), p.r.Exchange)
 		}
 	})
 
 	harness.Spec(e, "IV-5.1b", "a proposal source's url and digest are byte for byte those of one terms entry of the card", func(w *harness.W) {
 		const row = "IV-5.1b"
 		s := open(w, row, roleMain)
-		r, srcs := proposalSources(s)
+		srcs := proposalSources(s)
 		d := s.declared("the card's terms entries")
 		for i, p := range srcs {
 			_, ok := d.Entry(p.Source.URL, p.Source.Digest)
 			w.Check(ok, "some params.proposals[] entry of the card's terms extension has this url and digest byte for byte",
-				fmt.Sprintf("projection %d cites url %q digest %q; the card lists %s", i, p.Source.URL, p.Source.Digest, entriesText(d)), r.Exchange)
+				fmt.Sprintf("%s projection %d cites url %q digest %q; the card lists %s", p.r.Label(), i, p.Source.URL, p.Source.Digest, entriesText(d)), p.r.Exchange)
 		}
 	})
 
 	harness.Spec(e, "IV-5.2", "every projected value equals, under JCS, the value its pointer resolves to in the source document", func(w *harness.W) {
 		const row = "IV-5.2"
 		s := open(w, row, roleMain)
+		// Selector answers too: §5 rule 2 binds every projection, and a usage{skill} or terms{skill} answer is one.
 		replies, cs, _ := s.persistent(func(round int) []*vinterview.Reply {
-			return s.five(fmt.Sprintf("round %d", round))
+			note := fmt.Sprintf("round %d", round)
+			return append(s.five(note), s.selectorAnswers([]string{"interview/usage", "interview/terms"}, note)...)
 		}, vinterview.ConflictValue)
 		bad := map[string]vinterview.Conflict{}
 		for _, c := range cs {
-			bad[fmt.Sprintf("%s#%d", c.Method, c.Index)] = c
+			bad[fmt.Sprintf("%p#%d", c.Exchange, c.Index)] = c
 		}
 		for _, r := range replies {
 			for i, p := range r.Answer.Projections {
-				c, failed := bad[fmt.Sprintf("%s#%d", r.Method, i)]
-				w.Check(!failed, fmt.Sprintf("%s projection %d: JCS(value) is byte-identical to JCS of %s %s", r.Method, i, p.Source.Document, p.Source.Member),
+				c, failed := bad[fmt.Sprintf("%p#%d", r.Exchange, i)]
+				w.Check(!failed, fmt.Sprintf("%s projection %d: JCS(value) is byte-identical to JCS of %s %s", r.Label(), i, p.Source.Document, p.Source.Member),
 					c.Detail+" (persisted after re-fetching the card and re-asking)", r.Exchange)
 			}
 		}

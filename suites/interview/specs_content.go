@@ -9,6 +9,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	vinterview "github.com/extconf/extconf/refclients/interview"
+	vterms "github.com/extconf/extconf/refclients/terms"
 )
 
 // The content rows: what each of the five methods answers from (§4's table), what the answer names (§5), and
@@ -41,6 +42,23 @@ func registerContentSpecs(e *harness.Env) {
 			}
 			w.Check(slices.Contains(listed, vinterview.URI),
 				m+": the A2A-Extensions response header lists "+vinterview.URI+" (§3 rule 2: \"the agent lists the URIs it actually activated in the A2A-Extensions response header\")",
+				fmt.Sprintf("A2A-Extensions: %q", listed), r.Exchange)
+		}
+	})
+
+	harness.Spec(e, "IV-3.2c", "a reply to a request that did not activate the interview does not list its URI in A2A-Extensions", func(w *harness.W) {
+		s := open(w, "IV-3.2c", roleMain)
+		for _, m := range append(append([]string(nil), vinterview.Methods...), "interview/x-"+nonce()) {
+			r := s.ask(m, nil, false, m+" without the URI in A2A-Extensions: the response header")
+			w.Control(r.Exchange != nil && r.Exchange.Status > 0, m+" without activation draws an HTTP response whose headers can be read", r.Observed(), r.Exchange)
+			var listed []string
+			for _, v := range r.Exchange.ResponseHeader.Values(a2a.HeaderExtensions) {
+				for _, u := range strings.Split(v, ",") {
+					listed = append(listed, strings.TrimSpace(u))
+				}
+			}
+			w.Negative(!slices.Contains(listed, vinterview.URI),
+				m+" without activation: the A2A-Extensions response header does not list "+vinterview.URI+" (§3 rule 2: \"the agent lists the URIs it actually activated\")",
 				fmt.Sprintf("A2A-Extensions: %q", listed), r.Exchange)
 		}
 	})
@@ -116,14 +134,19 @@ func registerContentSpecs(e *harness.Env) {
 			"interview/terms does not answer declared false while the card commits to proposals (§4 table: \""+sentence+"\"; §4 rule 4 reserves false for a card without a terms entry)",
 			fmt.Sprintf("declared: %v", declaredText(r.Answer.Declared)), r.Exchange)
 		for _, en := range d.Entries {
-			n := 0
+			n, clauses := 0, 0
+			var members []string
 			for _, p := range r.Answer.Projections {
 				if p.Source.Document == "proposal" && p.Source.URL == en.URL && p.Source.Digest == en.Digest {
 					n++
+					members = append(members, p.Source.Member)
+					if clauseMember(p.Source.Member) {
+						clauses++
+					}
 				}
 			}
-			w.Check(n > 0, fmt.Sprintf("interview/terms projects the committed proposal %s (§4 table: %q)", en.URL, sentence),
-				fmt.Sprintf("%d projections cite it; %d projections in all", n, len(r.Answer.Projections)), r.Exchange)
+			w.Check(clauses > 0, fmt.Sprintf("interview/terms projects the committed proposal %s by a clause (a member at or under one of %s, or the whole document; §4 table: %q)", en.URL, strings.Join(vterms.SowClauses, ", "), sentence),
+				fmt.Sprintf("%d projections cite it (members %q); %d projections in all", n, members, len(r.Answer.Projections)), r.Exchange)
 		}
 	})
 
@@ -136,6 +159,16 @@ func registerContentSpecs(e *harness.Env) {
 				fmt.Sprintf("question %q", r.Answer.Question), r.Exchange)
 		}
 	})
+}
+
+// clauseMember: the pointer is the whole document or at or under an Agent SoW clause ("/price", "/scope/refusals"),
+// not a document member that is no clause ("/id", "/signatures", "/sow", "/version").
+func clauseMember(ptr string) bool {
+	if ptr == "" {
+		return true
+	}
+	first, _, _ := strings.Cut(strings.TrimPrefix(ptr, "/"), "/")
+	return slices.Contains(vterms.SowClauses, first) || slices.Contains(vterms.OptionalSowClauses, first)
 }
 
 // covered reports whether some card projection's member is ptr or an ancestor of it ("" is the whole card).

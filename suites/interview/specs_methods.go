@@ -64,6 +64,14 @@ func registerAgentMethods(e *harness.Env) {
 			}
 		}
 		w.Check(n > 0, "the answers carry projections to diff", fmt.Sprintf("%d projections in five answers", n), s.cardEx)
+		// The selector answers (§4 rule 3) are answers too: §4 rule 1 "Every answer is a projection of declared bytes".
+		_, scs, _ := s.persistent(func(round int) []*vinterview.Reply {
+			return s.selectorAnswers([]string{"interview/usage", "interview/terms"}, fmt.Sprintf("selector answers, round %d", round))
+		}, vinterview.ConflictBadSource, vinterview.ConflictUnresolved, vinterview.ConflictUncommitted, vinterview.ConflictUnverified)
+		for _, c := range scs {
+			w.Check(false, "every projection of a selector answer is drawn from a published declaration: source.member resolves in the card as served, or the proposal is one the card's terms entry commits to and it verifies",
+				c.String()+" (persisted after re-fetching the card and re-asking)", c.Exchange)
+		}
 	})
 
 	harness.Spec(e, "IV-4.1a", "the verifier does not treat a card altered after signing as the published declaration", func(w *harness.W) {

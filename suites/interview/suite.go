@@ -141,6 +141,9 @@ func (s *session) declared(note string) *vinterview.Declared {
 		s.w.Failf(ex, "the card can be fetched afresh for the diff", "%v", err)
 	}
 	d, err := vinterview.NewDeclared(s.url, ex.ResponseBody, card, ex)
+	if d != nil {
+		d.TrustedKeys = trustedKeys(s.e)
+	}
 	if err != nil {
 		s.w.Failf(ex, "the card decodes as JSON", "%v", err)
 	}
@@ -198,6 +201,9 @@ func (s *session) procedure(runBy vinterview.RunBy) *vinterview.Report {
 func (s *session) blockOnKeys(detail string) {
 	if strings.Contains(detail, verify.StepUnknownKID) {
 		s.w.Blocked("the card's signature names a key the harness does not have (" + detail + "); supply trustedKeys (a JWK Set) in the target configuration")
+	}
+	if strings.Contains(detail, verify.StepUnsupportedAlg) {
+		s.w.Blocked("the card is signed with a JWS algorithm the harness cannot verify (" + detail + "): A2A §8.4 names no allow-list, so this is no failure of the agent")
 	}
 }
 

@@ -315,17 +315,36 @@ func registerAgentSpecs(s *state) {
 				failed = append(failed, en.url+": "+why)
 			}
 		}
+		var unsure []string
 		for _, c := range claims {
-			backed := vterms.PriceBacked(c, verified)
-			if !backed && len(failed) > 0 {
+			b := vterms.PriceBacked(c, verified)
+			if b.Backed {
+				w.Check(true, "a verifying listed proposal's price clause states "+claimDesc(c), c.Text, d.ex)
+				continue
+			}
+			if len(failed) > 0 {
 				w.Blocked(fmt.Sprintf("the claim %q (%s) is not backed by a verifying proposal, and listed proposals failed verification (TE-3.3e/3.5b/3.5c): %s", c.Text, c.Where, strings.Join(failed, "; ")))
 			}
-			w.Check(backed, "a verifying listed proposal's price clause states "+claimDesc(c),
-				fmt.Sprintf("%s says %q; verified price clauses: %s", c.Where, c.Text, pricesOf(verified)), d.ex)
+			if c.Unsure && s.statedNotAClaim(w, c.Text) {
+				continue // the operator's claim map says the sentence states no claim
+			}
+			if c.Unsure || b.Undecided != "" {
+				unsure = append(unsure, fmt.Sprintf("%s: %q (%s)", c.Where, c.Text, orWhy(c.Why, b.Undecided)))
+				continue
+			}
+			obs := fmt.Sprintf("%s says %q; verified price clauses: %s", c.Where, c.Text, pricesOf(verified))
+			if b.Near != "" {
+				obs += "; " + b.Near
+			}
+			w.Check(false, "a verifying listed proposal's price clause states "+claimDesc(c), obs, d.ex)
+		}
+		if len(unsure) > 0 {
+			w.Blocked("the harness cannot tell whether these amounts state a price, or compare them with the clauses (terms §4 binds where the prose \"state[s] a price\"): " +
+				strings.Join(unsure, "; ") + `. An operator who reads them as no price says so in the claim map: {"kind": "none", "span": "<the sentence>"}`)
 		}
 	})
 
-	claimSpec := func(row, kind string, lexicon *regexp.Regexp, text string) {
+	claimSpec := func(row, kind string, lexicon *vterms.Lexicon, text string) {
 		harness.Spec(e, row, text, func(w *harness.W) {
 			d := s.declaration(w, row)
 			flagged := vterms.FlaggedSentences(d.card, lexicon)
@@ -337,10 +356,13 @@ func registerAgentSpecs(s *state) {
 				w.Inapplicable(fmt.Sprintf("the card's prose states no %s claim the lexicon flags, and no claim map is configured", kind))
 			}
 			cm, cex := s.claimMap(w)
-			var mine []claim
+			var mine, notClaims []claim
 			for _, c := range cm.Claims {
-				if c.Kind == kind {
+				switch c.Kind {
+				case kind:
 					mine = append(mine, c)
+				case NotAClaim:
+					notClaims = append(notClaims, c)
 				}
 			}
 			if len(flagged) == 0 && len(mine) == 0 {
@@ -366,9 +388,12 @@ func registerAgentSpecs(s *state) {
 					fmt.Sprintf("%q: clause %s of %s states %s", c.Span, c.Path, c.Proposal, jsonOf(c.Value)),
 					fmt.Sprintf("clause %s is %s", c.Path, jsonOrAbsent(got, found)), f.ex)
 			}
+			for _, c := range notClaims {
+				w.Control(spanIn(prose, c.Span), fmt.Sprintf("the claim map's span %q (not a claim) occurs in the card's prose", c.Span), "not found in the card", cex)
+			}
 			for _, sn := range flagged {
 				covered := false
-				for _, c := range mine {
+				for _, c := range append(mine, notClaims...) {
 					covered = covered || strings.Contains(strings.ToLower(sn.Text), strings.ToLower(c.Span))
 				}
 				w.Check(covered, fmt.Sprintf("every %s sentence the lexicon flags is mapped to a clause by the claim map", kind),
@@ -378,62 +403,6 @@ func registerAgentSpecs(s *state) {
 	}
 	claimSpec("TE-4.1b", "term", vterms.TermLexicon, "every term the card's prose states is backed by a clause of a listed proposal")
 	claimSpec("TE-4.1c", "data-use", vterms.DataUseLexicon, "every data-use claim the card's prose states is backed by a clause of a listed proposal")
-}
-
-func (d *decl) someEntryLacksURL() bool {
-	for _, en := range d.entries {
-		if en.url == "" {
-			return true
-		}
-	}
-	return false
-}
-
-func (d *decl) entryByURL(u string) (rawEntry, bool) {
-	for _, en := range d.entries {
-		if en.url == u {
-			return en, true
-		}
-	}
-	return rawEntry{}, false
-}
-
-// claim is one mapped span of the operator's claim map (role terms.claims): see README.md.
-type claim struct {
-	// Kind is "term" (a price, a duration, a condition) or "data-use" (what is done with the caller's data).
-	Kind string `json:"kind"`
-	// Span is the card's prose that states the claim, as it appears in the card.
-	Span string `json:"span"`
-	// Proposal is the url of the listed proposal entry whose clause backs the claim.
-	Proposal string `json:"proposal"`
-	// Path is the dotted path of the backing clause inside that proposal ("data_use.sale").
-	Path string `json:"path"`
-	// Value is what the clause at path must hold for the claim to be backed.
-	Value any `json:"value"`
-}
-
-type claimMap struct {
-	Claims []claim `json:"claims"`
-}
-
-// claimMap fetches the operator's claim map; blocked when none is configured.
-func (s *state) claimMap(w *harness.W) (claimMap, *a2a.Exchange) {
-	if cm, ok := s.inlineClaims(); ok {
-		return cm, nil
-	}
-	u, ok := s.e.Target.CardURL(RoleClaims)
-	if !ok {
-		w.Need("claims", false, "no claim map: write it in documents.terms.claims [{kind: term|data-use, span, proposal (entry url), path (dotted clause path), value}] (legacy: agents."+RoleClaims+", the URL of a JSON document {\"claims\":[…]})")
-	}
-	body, ex, err := s.e.Client.FetchJSON(w.Ctx(), u, a2a.Call{Note: "terms claim map (operator input)"})
-	if err != nil {
-		w.Blocked(fmt.Sprintf("the claim map at %s could not be read: %v", u, err))
-	}
-	var cm claimMap
-	if err := json.Unmarshal(body, &cm); err != nil {
-		w.Blocked(fmt.Sprintf("the claim map at %s is malformed: %v", u, err))
-	}
-	return cm, ex
 }
 
 type namedPrincipal struct {
@@ -465,33 +434,6 @@ func sortPrincipals(ps []namedPrincipal) {
 			ps[j], ps[j-1] = ps[j-1], ps[j]
 		}
 	}
-}
-
-func spanIn(prose []vterms.ProseSpan, span string) bool {
-	for _, p := range prose {
-		if strings.Contains(strings.ToLower(p.Text), strings.ToLower(span)) {
-			return true
-		}
-	}
-	return false
-}
-
-func claimDesc(c vterms.PriceClaim) string {
-	if c.NoCharge {
-		return "arrangement no_charge"
-	}
-	return fmt.Sprintf("%s %d (smallest unit) as a rate, ceiling or cap", c.Currency, c.Minor)
-}
-
-func pricesOf(docs []map[string]any) string {
-	var out []string
-	for _, d := range docs {
-		out = append(out, jsonOf(d["price"]))
-	}
-	if len(out) == 0 {
-		return "none"
-	}
-	return strings.Join(out, ", ")
 }
 
 func jsonOf(v any) string {

@@ -37,6 +37,7 @@ func Suite() harness.Suite {
 		Register: func(e *harness.Env) {
 			s := &state{e: e, docs: map[string]*fetched{}}
 			registerAgentSpecs(s)
+			registerOfferingSpecs(s)
 			registerConsumerSpecs(s)
 			registerChangeSpecs(s)
 		},

@@ -1,0 +1,42 @@
+package terms
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestPriceBackedExactly: an amount backs a claim only as stated (ISO 4217 minor units unless the clause states a
+// scale); a per-unit claim is never backed by a ceiling; "$" is any dollar.
+func TestPriceBackedExactly(t *testing.T) {
+	fixed := map[string]any{"price": map[string]any{"arrangement": "fixed_fee", "currency": "GBP",
+		"rates":   []any{map[string]any{"per_task": json.Number("250")}, map[string]any{"per_task": json.Number("199900")}},
+		"ceiling": map[string]any{"amount": json.Number("250000"), "period": "month"}}}
+	aud := map[string]any{"price": map[string]any{"arrangement": "fixed_fee", "currency": "AUD",
+		"rates": []any{map[string]any{"per_task": json.Number("450")}}}}
+	docs := []map[string]any{fixed, aud}
+	for _, tc := range []struct {
+		sentence string
+		backed   bool
+	}{
+		{"Costs GBP 2.50 per statement.", true},
+		{"Costs GBP 25 per statement.", false},          // off by a factor of ten
+		{"Costs GBP 0.25 per statement.", false},        // off by a factor of ten
+		{"Costs GBP 2,500 per statement.", false},       // the ceiling prices no statement
+		{"Spend is capped at GBP 2,500 a month.", true}, // the ceiling backs a stated maximum
+		{"Filing costs GBP 1,999 per return.", true},
+		{"Each call costs $4.50.", true}, // AUD is a dollar
+		{"Each call costs €4.50.", false},
+	} {
+		claims := SentencePriceClaims(ProseSpan{"description", tc.sentence})
+		if len(claims) != 1 {
+			t.Fatalf("%q: claims %+v", tc.sentence, claims)
+		}
+		if b := PriceBacked(claims[0], docs); b.Backed != tc.backed {
+			t.Errorf("%q: backed %v (%+v), want %v", tc.sentence, b.Backed, b, tc.backed)
+		}
+	}
+	b := PriceBacked(SentencePriceClaims(ProseSpan{"d", "Costs GBP 25 per statement."})[0], docs)
+	if b.Near == "" {
+		t.Error("an amount off by a power of ten is not named in the failure")
+	}
+}
