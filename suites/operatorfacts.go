@@ -16,7 +16,7 @@ var OperatorFacts = map[string][]string{
 	"agent-cards":      {"principals", "routed", "workflowless", "degraded", "canaries", "foreignR"},
 	"interview":        {"principal", "agents"},
 	"on-request":       {"principals", "operator", "actingFor", "agents", "staffRequests"},
-	"schema-interface": {"principals", "approval", "approvalSkills", "authorization", "constraints", "faultInput", "inputSideEffect", "limits", "revocation", "semantic", "sensitive"},
+	"schema-interface": {"principals", "approval", "approvalSkills", "authorization", "constraints", "faultInput", "inputSideEffect", "limits", "revocation", "semantic", "sensitive", "staleBinding"},
 	"terms":            {"principals", "changeHook", "claims"},
 }
 

@@ -272,6 +272,11 @@ func registerGated(e *harness.Env) {
 		s.note("corruptSkill")
 		s.primaryControl("SI-9.29b", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Arguments, c.Skill+" with its advertised binding")
+		// A refusal of the arguments says nothing of the document: an agent executing under its corrupt document
+		// would refuse arguments its stand-in schema rejects just the same.
+		if an.state() != a2a.StateCompleted && an.code() == skiface.InputInvalid {
+			w.Need("corruptSkill.arguments", false, fmt.Sprintf("arguments %s accepts when its document is valid: these were refused as input_invalid (%s), which says nothing of the corrupt document", c.Skill, an.describe()))
+		}
 		w.Negative(an.state() != a2a.StateCompleted, "the skill with a corrupt document is not executed", an.describe(), an.ex)
 	})
 	fault := func(row, text string, check func(w *harness.W, an *answer, skill string)) {
