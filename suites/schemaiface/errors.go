@@ -137,6 +137,9 @@ func registerErrors(e *harness.Env) {
 		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with invalid arguments")
 		w.Negative(an.state() != a2a.StateCompleted && len(taskArtifacts(an.task)) == 0, "no Artifact or supporting record for the rejected request",
 			an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
+		// The sentence's other half (no side effect) needs a read showing one: without it the row blocks, it is
+		// never passed on the Artifact half alone.
+		w.Need("inputSideEffect", s.prof.InputSideEffect != nil, inputSideEffectWhat)
 		if se := s.prof.InputSideEffect; se != nil {
 			before := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state before the invalid request")
 			after0 := s.invoke(cl, false, modeSync, se.Skill, se.Invalid, "invalid request with a side effect")
@@ -417,3 +420,5 @@ func headerHas(h http.Header, s string) bool {
 }
 
 func stringsContains(s, sub string) bool { return strings.Contains(s, sub) }
+
+const inputSideEffectWhat = "a side-effecting skill, an invalid request of it and a read showing its effect (the row's \"no side effect\" half)"

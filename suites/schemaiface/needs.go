@@ -35,6 +35,7 @@ func (document) Needs() []harness.Need {
 		{Member: "corruptSkill", What: "an advertised skill whose stored document is corrupt (describe_skill answered interface_invalid for none)", Rows: []string{"SI-9.28"}},
 		{Member: "unavailableSkill|corruptSkill", What: "a skill deliberately unavailable, or one whose stored document is corrupt (describe_skill answered interface_unavailable or interface_invalid for none)", Rows: []string{"SI-9.51a"}},
 		{Member: "corruptSkill", What: "an advertised skill whose stored document is corrupt, and plausible arguments", Rows: []string{"SI-9.29b"}},
+		{Member: "inputSideEffect", What: inputSideEffectWhat, Rows: []string{"SI-9.37b"}},
 		{Member: "staleBinding", What: "a binding the agent advertised before and no longer does", Rows: []string{"SI-9.54a", "SI-9.54b"}},
 		{Member: "faultInput", What: "arguments that drive the skill's domain logic to produce invalid output", Rows: []string{"SI-9.51b", "SI-9.58b"}},
 		{Member: "sensitive.policyStrings", What: "strings of local policy state no error may show", Rows: []string{"SI-9.57b"}},
