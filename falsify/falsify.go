@@ -483,7 +483,7 @@ func runLatitude(ctx context.Context, start Starter, l sabotage.Latitude, docs [
 			continue // another document's row: not run
 		}
 		lr.Rows++
-		if !Survives(r) {
+		if !Survives(r) || statableBlock(l, r) != "" {
 			lr.Failed = append(lr.Failed, evidence.LatitudeFailure{Row: r.ID, Verdict: r.Verdict, Detail: r.Detail})
 		}
 	}
