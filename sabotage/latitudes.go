@@ -28,6 +28,7 @@ const (
 	SILatOneOfOperations   ID = "si.lat.oneof-operations"
 	SILatNestedConstraints ID = "si.lat.nested-constraints"
 	SILatDraft07Dialect    ID = "si.lat.draft07-dialect"
+	SILatComposedInput     ID = "si.lat.composed-input"
 
 	TermsLatThirdPartyHost      ID = "terms.lat.third-party-host"
 	TermsLatInPlaceChange       ID = "terms.lat.in-place-change"
@@ -121,6 +122,9 @@ func init() {
 		Latitude{ID: SILatNestedConstraints, Documents: []string{"schema-interface"},
 			Permits:     `"The names, structures, and semantics of transmitted constraints are defined by the domain-specific input schema rather than by this framework"`,
 			Description: "measure_link_bandwidth nests its constraints (/constraints/scope, /constraints/window/seconds) and shows them as /measured_scope, /aggregation_window_seconds in its output"},
+		Latitude{ID: SILatComposedInput, Documents: []string{"schema-interface"},
+			Permits:     `"input_schema: Schema Reference for the skill's arguments object" with "dialect" 2020-12, whose $ref/$defs are its own: the draft names no schema construct the input must use`,
+			Description: "evaluate_resource_condition's input_schema is {\"$ref\": \"#/$defs/input\", \"$defs\": {\"input\": …}}: the same input, composed"},
 		Latitude{ID: SILatDraft07Dialect, Documents: []string{"schema-interface"},
 			Permits:     `"dialect: schema language and version" (the draft fixes no dialect) and "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects": rows that must compile a schema in a dialect the harness holds no meta-schema for are blocked, naming it`,
 			Description: "propose_remediation's Schema References declare the draft-07 dialect",

@@ -126,6 +126,9 @@ type Options struct {
 	// keyword whose meaning differs). "dialect: schema language and version"; the draft fixes no dialect, and
 	// "A client agent applies policy for trusted publishers, schema identities, digests, versions, and dialects."
 	Draft07Propose bool
+	// ComposedInput: evaluate_resource_condition's input_schema wraps the same input in a top-level $ref into
+	// $defs. The draft names no construct an input_schema must use.
+	ComposedInput bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -152,6 +155,7 @@ func OptionsOf(set sabotage.Set) Options {
 		OneOfOperations:    set.On(sabotage.SILatOneOfOperations),
 		NestedConstraints:  set.On(sabotage.SILatNestedConstraints),
 		Draft07Propose:     set.On(sabotage.SILatDraft07Dialect),
+		ComposedInput:      set.On(sabotage.SILatComposedInput),
 	}
 }
 
@@ -239,6 +243,9 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 			obj(m, "properties", "resource_id")["pattern"] = `^(?![0-9-])[\u0061-z0-9-]+$`
 		})
 	}
+	if (a.opt.ComposedInput || a.set.On(sabotage.SIInputRefSkipped)) && s.SkillID == skillEvaluate {
+		editSchema(&s.Input, wrapInDefs)
+	}
 	sk.doc = assemble(s, jcsDigest)
 	if a.opt.ExtraMembers {
 		sk.doc = editJSON(sk.doc, func(m map[string]any) {
@@ -270,6 +277,14 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 		sk.authority = ver.Doc.Authority
 		if a.set.On(sabotage.SIAgentFormatAsAnnotation) && s.SkillID == skillMeasure {
 			sk.input = compileWithoutFormat(s.Input)
+		}
+		if s.SkillID == skillEvaluate {
+			if a.set.On(sabotage.SIInputRequiredTypesOnly) {
+				sk.input = compileEdited(s.Input, requiredAndTypesOnly)
+			}
+			if a.set.On(sabotage.SIInputRefSkipped) {
+				sk.input = compileEdited(s.Input, skipRefs)
+			}
 		}
 	}
 	if a.opt.Draft07Propose && s.SkillID == skillPropose {

@@ -67,6 +67,23 @@ func registerErrors(e *harness.Env) {
 			p, args, cl := s.primaryControl(row, "the advertised binding")
 			an := s.send(cl, false, modeSync, message(req(p, args)), "invocation with another "+what)
 			s.refused(row, an, skiface.InterfaceMismatch, "another "+what)
+			// The binding member absent or of another type identifies no active document either: such a request is
+			// never executed as if it named the current one. Any refusal passes (the document names the code only
+			// for a value that differs).
+			member := map[string]string{"skill_version": "skill_version", "interface_digest": "interface_digest"}[what]
+			for _, bad := range []struct {
+				how string
+				v   any
+			}{{"absent", nil}, {"a number", 10}} {
+				r := invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)
+				if bad.v == nil {
+					delete(r, member)
+				} else {
+					r[member] = bad.v
+				}
+				an := s.send(cl, false, modeSync, message(r), "invocation with "+member+" "+bad.how)
+				w.Negative(refusal(an), "an invocation with "+member+" "+bad.how+" is refused, not executed as the current binding", an.describe(), an.ex)
+			}
 		})
 	}
 	mismatch("SI-9.35a", "skill_version", func(p entry, args json.RawMessage) map[string]any {
@@ -94,6 +111,12 @@ func registerErrors(e *harness.Env) {
 		}
 		if b, _, ok := withExtraMember(sch, args); ok {
 			out["a member input_schema does not allow"] = b
+		}
+		out["arguments that are not an object"] = json.RawMessage(`"not an object"`)
+		// Every other keyword the schema states, through $ref, composition, nesting and arrays (mutants.go).
+		d := s.doc(row, p.SkillID)
+		for _, m := range mutants(sch, args, s.compiled(row, d, "input")) {
+			out[m.what()] = m.args
 		}
 		if len(out) == 0 {
 			s.w.Inapplicable("no invalid instance can be derived from input_schema of " + p.SkillID)
