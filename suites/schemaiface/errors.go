@@ -112,7 +112,6 @@ func registerErrors(e *harness.Env) {
 		if b, _, ok := withExtraMember(sch, args); ok {
 			out["a member input_schema does not allow"] = b
 		}
-		out["arguments that are not an object"] = json.RawMessage(`"not an object"`)
 		// Every other keyword the schema states, through $ref, composition, nesting and arrays (mutants.go).
 		d := s.doc(row, p.SkillID)
 		for _, m := range mutants(sch, args, s.compiled(row, d, "input")) {
@@ -160,6 +159,11 @@ func registerErrors(e *harness.Env) {
 		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with invalid arguments")
 		w.Negative(an.state() != a2a.StateCompleted && len(taskArtifacts(an.task)) == 0, "no Artifact or supporting record for the rejected request",
 			an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
+		// Arguments that are not an object carry nothing an authorization decision reads, so an agent deciding
+		// authorization first (permitted) may refuse them as authorization_failed: any refusal producing nothing.
+		nonObj := s.invoke(cl, false, modeSync, p.SkillID, json.RawMessage(`"not an object"`), p.SkillID+" with arguments that are not an object")
+		w.Negative(refusal(nonObj) && len(taskArtifacts(nonObj.task)) == 0, "arguments that are not an object are refused and produce nothing",
+			nonObj.describe()+" "+partsSummary(taskArtifacts(nonObj.task)), nonObj.ex)
 		// The sentence's other half (no side effect) needs a read showing one: without it the row blocks, it is
 		// never passed on the Artifact half alone.
 		w.Need("inputSideEffect", s.prof.InputSideEffect != nil, inputSideEffectWhat)
