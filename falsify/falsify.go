@@ -40,6 +40,9 @@ type Options struct {
 	// unless NoLatitudes.
 	Latitudes   []sabotage.Latitude
 	NoLatitudes bool
+	// Mode is ModeFull ("" too) or ModeDerived: in the derived mode every run (the reference one too) is a URL
+	// target given only the operator facts, the default toggles are the agent side's and no latitude runs.
+	Mode string
 }
 
 // Report is the outcome of a falsification.
@@ -51,6 +54,8 @@ type Report struct {
 	// Interrupted: the matrix was stopped (ctx ended) before every toggle ran. The toggle whose run was cut short
 	// and those never run are left out of the table: an interrupted run proves nothing, and never reads survived.
 	Interrupted bool
+	// Derived is the table of a derived-mode falsification (Options.Mode); Table then holds no toggle.
+	Derived *evidence.DerivedFalsifiability
 }
 
 // Run executes the reference run and one run per toggle. Each toggle run covers only the toggle's document: the
@@ -66,9 +71,13 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	for _, s := range o.Suites {
 		docs[s.Document] = true
 	}
+	derived := o.Mode == ModeDerived
 	toggles := o.Toggles
 	if len(toggles) == 0 {
 		toggles = sabotage.All()
+		if derived {
+			toggles = DerivedToggles(sortedKeys(docs))
+		}
 	}
 	if o.NoToggles {
 		toggles = nil
@@ -77,10 +86,10 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 	if len(lats) == 0 {
 		lats = sabotage.Latitudes()
 	}
-	if o.NoLatitudes {
+	if o.NoLatitudes || derived {
 		lats = nil
 	}
-	job := Job{Documents: sortedKeys(docs), Seed: o.Seed, WholeDocument: o.WholeDocument}
+	job := Job{Documents: sortedKeys(docs), Seed: o.Seed, WholeDocument: o.WholeDocument, Mode: o.Mode}
 	var items []Item // the serial order: toggles, then latitudes
 	for _, t := range toggles {
 		items = append(items, Item{Toggle: string(t.ID)})
@@ -103,18 +112,28 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Reference: ref, Runs: 1, Table: evidence.Falsifiability{Rows: map[string][]string{}, Toggles: []evidence.ToggleResult{}}}
-	refPass := map[string]bool{}
+	refPass, refFail := map[string]bool{}, map[string]bool{}
 	for _, r := range ref.Rows {
 		if r.Verdict == harness.ExecutedPass {
 			refPass[r.ID] = true
 		}
-		if r.Counts() {
+		if r.Verdict == harness.ExecutedFail {
+			refFail[r.ID] = true
+		}
+		// A derived run leaves rows blocked that it cannot derive (honest); only a failure is a defect there.
+		if r.Counts() && (!derived || r.Verdict == harness.ExecutedFail) {
 			rep.ReferenceFails = append(rep.ReferenceFails, r)
 		}
 	}
 	for _, oc := range outcomes {
 		if oc.Ran {
 			rep.Runs++
+		}
+	}
+	if derived {
+		rep.Derived = &evidence.DerivedFalsifiability{Mode: ModeDerived, Toggles: []evidence.DerivedToggleResult{}}
+		for _, r := range rep.ReferenceFails {
+			rep.Derived.ReferenceFailing = append(rep.Derived.ReferenceFailing, r.ID)
 		}
 	}
 	// The table in the serial order; an item cut short or never run is left out (an interrupted run proves nothing,
@@ -126,6 +145,10 @@ func Run(ctx context.Context, start Starter, o Options) (*Report, error) {
 				return nil, fmt.Errorf("toggle %s: no worker reported it", t.ID)
 			}
 			rep.Interrupted = true
+			continue
+		}
+		if derived {
+			rep.Derived.Toggles = append(rep.Derived.Toggles, judgeDerived(t, oc, refFail))
 			continue
 		}
 		rep.Table.Toggles = append(rep.Table.Toggles, judge(t, oc, refPass))
@@ -306,6 +329,7 @@ type Job struct {
 	Documents     []string `json:"documents"` // the documents with a suite (Options.Suites)
 	Seed          int64    `json:"seed"`
 	WholeDocument bool     `json:"wholeDocument,omitempty"`
+	Mode          string   `json:"mode,omitempty"` // ModeFull ("") or ModeDerived
 }
 
 // Item is one run of the matrix: a toggle or a latitude, by id.
@@ -329,6 +353,8 @@ type Outcome struct {
 	// A toggle: the run's error, or the rows it read executed-fail, in the run's row order.
 	Error  string   `json:"error,omitempty"`
 	Failed []string `json:"failed,omitempty"`
+	// Targets are the toggle's target rows' verdicts (the derived mode judges abstentions and passes too).
+	Targets map[string]evidence.RowOutcome `json:"targets,omitempty"`
 	// A latitude: its result (it does not depend on the reference run).
 	LatitudeResult *evidence.LatitudeResult `json:"latitudeResult,omitempty"`
 }
@@ -348,7 +374,7 @@ type Session interface {
 
 // RunItem runs one item in this process (the worker's side too): o.Suites are those of j.Documents.
 func RunItem(ctx context.Context, start Starter, o Options, j Job, it Item) (Outcome, error) {
-	o.Seed, o.WholeDocument = j.Seed, j.WholeDocument
+	o.Seed, o.WholeDocument, o.Mode = j.Seed, j.WholeDocument, j.Mode
 	if it.Latitude != "" {
 		l, ok := sabotage.LookupLatitude(it.Latitude)
 		if !ok {
@@ -389,10 +415,13 @@ func RunItem(ctx context.Context, start Starter, o Options, j Job, it Item) (Out
 	if err != nil {
 		return Outcome{Ran: true, Error: err.Error()}, nil
 	}
-	oc := Outcome{Ran: true, Failed: []string{}}
+	oc := Outcome{Ran: true, Failed: []string{}, Targets: map[string]evidence.RowOutcome{}}
 	for _, r := range res.Rows {
 		if r.Verdict == harness.ExecutedFail {
 			oc.Failed = append(oc.Failed, r.ID)
+		}
+		if slices.Contains(t.Targets, r.ID) {
+			oc.Targets[r.ID] = evidence.RowOutcome{Row: r.ID, Verdict: r.Verdict, Detail: r.Detail}
 		}
 	}
 	return oc, nil
@@ -454,7 +483,7 @@ func runLatitude(ctx context.Context, start Starter, l sabotage.Latitude, docs [
 			continue // another document's row: not run
 		}
 		lr.Rows++
-		if !Survives(r) {
+		if !Survives(r) || statableBlock(l, r) != "" {
 			lr.Failed = append(lr.Failed, evidence.LatitudeFailure{Row: r.ID, Verdict: r.Verdict, Detail: r.Detail})
 		}
 	}
@@ -486,6 +515,11 @@ func runOnce(ctx context.Context, start Starter, set sabotage.Set, docs, rows []
 		return nil, err
 	}
 	defer tgt.Close()
+	if o.Mode == ModeDerived {
+		if tgt, err = derivedTarget(tgt, docs); err != nil {
+			return nil, err
+		}
+	}
 	return harness.Run(ctx, tgt, harness.Options{Suites: o.Suites, Documents: docs, Rows: rows, Sabotage: set, Seed: o.Seed})
 }
 

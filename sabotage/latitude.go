@@ -22,6 +22,12 @@ type Latitude struct {
 	// Permits quotes the sentence (or names the silence) that permits the choice, with its source.
 	Permits     string `json:"permits"`
 	Description string `json:"description"`
+	// Operator says what the operator of an agent making this choice states (the reference agents announce it
+	// with the latitude on); empty: the same statement as without the latitude.
+	Operator string `json:"operator,omitempty"`
+	// Unstatable maps a row id, or a documents member a blocked row names, to why this latitude's operator cannot
+	// state what the row needs; any other row the latitude leaves blocked fails it (the gate).
+	Unstatable map[string]string `json:"unstatable,omitempty"`
 }
 
 // AllDocuments, as a latitude's only document, applies it to every reference agent.

@@ -34,6 +34,7 @@ const (
 	SILatCurrentNamedURI         ID = "si.lat.current-named-uri"
 	SILatNestingInArguments      ID = "si.lat.nesting-in-arguments"
 	SILatEmbeddedDialectFragment ID = "si.lat.embedded-dialect-fragment"
+	SILatComposedInput           ID = "si.lat.composed-input"
 
 	TermsLatThirdPartyHost      ID = "terms.lat.third-party-host"
 	TermsLatInPlaceChange       ID = "terms.lat.in-place-change"
@@ -73,7 +74,8 @@ func init() {
 			Description: "only the JSON-RPC binding is served; supportedInterfaces lists only it; the HTTP+JSON routes answer 404"},
 		Latitude{ID: LatHTTPJSONOnly, Documents: []string{AllDocuments},
 			Permits:     `A2A 1.0 §5.1 "When an agent supports multiple protocols, all supported protocols MUST …" and §5.2 "Agents MUST declare all supported protocols in their AgentCard": one binding is enough, as long as the card lists exactly what is served`,
-			Description: "only the HTTP+JSON binding is served; supportedInterfaces lists only it; POST /jsonrpc answers 404"},
+			Description: "only the HTTP+JSON binding is served; supportedInterfaces lists only it; POST /jsonrpc answers 404",
+			Unstatable:  map[string]string{"no JSONRPC interface": "the interview and GetExtendedAgentCard rows need the JSON-RPC binding the card does not list; no operator statement adds one"}},
 		Latitude{ID: LatMessageReply, Documents: []string{"agent-cards", "interview"},
 			Permits:     `A2A 1.0 §3.1.1: "The agent MAY create a new Task to process the provided message asynchronously or MAY return a direct Message response for simple interactions"; only where the document leaves the reply's shape open: RFC 0202 and the interview extension (whose five methods "MUST NOT create tasks" but which leaves ordinary traffic alone) say nothing of it; on-request (reply metadata on the Task and its Artifacts) and schema-interface (the section 9 mapping) prescribe it`,
 			Description: "SendMessage (not streaming) is answered with a Message where the reference agent answers a completed Task; no task is created"},
@@ -130,6 +132,9 @@ func init() {
 		Latitude{ID: SILatNestedConstraints, Documents: []string{"schema-interface"},
 			Permits:     `"The names, structures, and semantics of transmitted constraints are defined by the domain-specific input schema rather than by this framework"`,
 			Description: "measure_link_bandwidth nests its constraints (/constraints/scope, /constraints/window/seconds) and shows them as /measured_scope, /aggregation_window_seconds in its output"},
+		Latitude{ID: SILatComposedInput, Documents: []string{"schema-interface"},
+			Permits:     `"input_schema: Schema Reference for the skill's arguments object" with "dialect" 2020-12, whose $ref/$defs are its own: the draft names no schema construct the input must use`,
+			Description: "evaluate_resource_condition's input_schema is {\"$ref\": \"#/$defs/input\", \"$defs\": {\"input\": …}}: the same input, composed"},
 		Latitude{ID: SILatDraft07Dialect, Documents: []string{"schema-interface"},
 			Permits:     `"dialect: schema language and version" (the draft fixes no dialect) and "The only schema content a validator may use from outside resolution.schema is a locally trusted copy of the meta-schema identified by the Schema Reference's dialect": the harness holds 2020-12, 2019-09 and draft-07 and compiles and derives from each`,
 			Description: "propose_remediation's Schema References declare the draft-07 dialect"},
@@ -201,7 +206,8 @@ func init() {
 
 		Latitude{ID: ORLatLevel1RefersActions, Documents: []string{"on-request"},
 			Permits:     `OR-5.6 "MAY carry it out … only if … (a) … level-2" (Annex A.3's level-1 operator refers every action)`,
-			Description: "the chapel's operator holds a level-1 attestation: every action is referred; the statement says attestationLevel 1"},
+			Description: "the chapel's operator holds a level-1 attestation: every action is referred; the statement says attestationLevel 1",
+			Operator:    `the statement of Annex A.3's chapel: attestationLevel 1 (consent to test actions, acting-for and limits as without the latitude)`},
 		Latitude{ID: ORLatActingForMessage, Documents: []string{"on-request"},
 			Permits:     `OR-5.5 "How an assistant shows … is not yet defined"`,
 			Description: "the chapel reads the acting-for assertion from Message.metadata[URI] and its configuration leaves actingFor to the harness default"},
@@ -225,6 +231,11 @@ func init() {
 			Description: "action entries carry no completion; the operator statement names them in actionSkills"},
 		Latitude{ID: ORLatLimitsPerSkill, Documents: []string{"on-request"},
 			Permits:     `OR-5.6(c) "repeated or duplicate requests are limited per calling assistant as well as in total" (what counts as a repeat is the operator's)`,
-			Description: "the limits count every request for a skill in the window, whoever it is for, so the harness's other rows use them up"},
+			Description: "the limits count every request for a skill in the window, whoever it is for, so the harness's other rows use them up",
+			Unstatable:  map[string]string{"OR-3.6": runOrder, "OR-5.7d": runOrder, "OR-5.7e": runOrder, "OR-5.7f": runOrder, "OR-5.7g": runOrder, "OR-5.8a": runOrder}},
 	)
 }
+
+// runOrder is why or.lat.limits-per-skill's blocked rows name nothing its operator can state: the limits are stated,
+// but the harness's own earlier probes in the same run use up the window (run the row alone to grade it).
+const runOrder = "the stated per-skill limit is used up by the harness's own earlier probes in the run; no statement changes the run's order"

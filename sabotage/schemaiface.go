@@ -5,6 +5,9 @@ package sabotage
 // The toggles' ids, in registration order; each toggle's targets and description are registered below.
 const (
 	SIAgentFormatAsAnnotation           ID = "si.agent-format-as-annotation"
+	SIInputRequiredTypesOnly            ID = "si.input-required-types-only"
+	SIInputRefSkipped                   ID = "si.input-ref-skipped"
+	SIBindingMissingAsCurrent           ID = "si.binding-missing-as-current"
 	SIAgentLenientDateTime              ID = "si.agent-lenient-date-time"
 	SIAgentNoNestingLimit               ID = "si.agent-no-nesting-limit"
 	SIAgentNoPayloadLimit               ID = "si.agent-no-payload-limit"
@@ -129,6 +132,12 @@ const (
 
 func init() {
 	Register(
+		Toggle{ID: SIBindingMissingAsCurrent, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.35a", "SI-9.35b"},
+			Description: "an invocation without skill_version or interface_digest (or with one that is not a string) is executed as if it named the current binding"},
+		Toggle{ID: SIInputRequiredTypesOnly, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.37a", "SI-9.65b"},
+			Description: "evaluate_resource_condition's input validator checks only required members and types: enum, const, bounds, multipleOf, pattern, lengths, item counts and nested additionalProperties are not enforced"},
+		Toggle{ID: SIInputRefSkipped, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-9.37a", "SI-9.37b", "SI-9.49a", "SI-9.50b", "SI-9.56a", "SI-9.65b"},
+			Description: "evaluate_resource_condition's input_schema wraps the input in a top-level $ref into $defs, and the agent's validator skips every $ref schema (so it validates nothing)"},
 		Toggle{ID: SIAgentFormatAsAnnotation, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-6.12b"},
 			Description: "the agent's input validation treats format as an annotation (measure_link_bandwidth accepts observed_after \"yesterday\")"},
 		Toggle{ID: SIAgentLenientDateTime, Document: "schema-interface", Side: SideAgent, Targets: []string{"SI-6.13b"},

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -19,19 +18,9 @@ import (
 	"github.com/extconf/extconf/suites"
 )
 
-// operatorFacts are the members of each document section that no probe of the target can derive: credentials and
-// the principals they stand for, hooks and operator statements, planted canaries, deployment policy. An operator
-// writes these; config init derives the rest (card examples, discovery, valid arguments, degraded skills).
-var operatorFacts = map[string][]string{
-	"agent-cards":      {"principals", "routed", "workflowless", "degraded", "canaries", "foreignR"},
-	"interview":        {"principal", "agents"},
-	"on-request":       {"principals", "operator", "actingFor", "agents", "staffRequests"},
-	"schema-interface": {"principals", "approval", "approvalSkills", "authorization", "constraints", "faultInput", "inputSideEffect", "limits", "revocation", "semantic", "sensitive"},
-	"terms":            {"principals", "changeHook", "claims"},
-}
-
 // baseFromMock is what an operator holds before config init: what the reference agents announce (`runsuite mock`
-// prints it: credentials and one section per document), cut down to the operator facts, with the test CA.
+// prints it: credentials and one section per document), cut down to the operator facts (suites.OperatorCut), with
+// the test CA.
 func baseFromMock(t *testing.T, dir string) (string, map[string]string) {
 	return baseFromMockWith(t, dir, sabotage.Set{})
 }
@@ -44,18 +33,9 @@ func baseFromMockWith(t *testing.T, dir string, set sabotage.Set) (string, map[s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { tgt.Close() })
-	base := announcedFile(t, tgt)
-	for id, raw := range base.Documents {
-		var sec map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &sec); err != nil {
-			t.Fatal(err)
-		}
-		for k := range sec {
-			if !slices.Contains(operatorFacts[id], k) {
-				delete(sec, k)
-			}
-		}
-		base.Documents[id], _ = json.Marshal(sec)
+	base, err := suites.OperatorCut(announcedFile(t, tgt))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return writeJSON(t, filepath.Join(dir, "base.json"), base), tgt.Agents
 }

@@ -23,15 +23,21 @@ import (
 var falsifyCommand = command{
 	name:     "falsify",
 	short:    "prove each row's test able to fail: the reference agents unsabotaged, then one run per toggle",
-	synopsis: []string{"falsify [--sabotage IDS] [--json FILE] [--seed N] [--whole-document]", "        [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE] [--junit FILE] [--html FILE]]"},
+	synopsis: []string{"falsify [--mode full|derived|both] [--sabotage IDS] [--json FILE] [--seed N] [--whole-document]", "        [--out DIR [--force] [--as NAME] [--tier T] [--sign-key FILE] [--junit FILE] [--html FILE]]"},
 	long: `Every applicable row must pass against the unsabotaged reference agents; then each toggle runs only the
 specs labelled with its target rows (--whole-document: the whole document, to measure collateral). Exit 1 when
 a reference row does not pass, a toggle's target row survives, or (all toggles) a witnessable row no toggle
-kills; 130 when interrupted (unfinished toggles are left out of the table, never read as survived).`,
+kills; 130 when interrupted (unfinished toggles are left out of the table, never read as survived).
+
+--mode derived runs the agent toggles the way a credentials-only user runs the harness: the reference agents as
+URL targets, each run given only the credentials and the operator facts (what no probe can derive), the rest
+derived by the run. A toggle then fails when one of its target rows reads executed-pass, not-tested, or blocked
+without a reason. --mode both writes both tables (the derived one beside the full-profile one in the bundle).`,
 	examples: []string{
 		"# the whole matrix", "runsuite falsify",
 		"# two toggles, the table as JSON", "runsuite falsify --sabotage terms.digest-uppercase-hex,terms.declaration-required-true --json fals.json",
 		"# a bundle of the reference run carrying the table", "runsuite falsify --out evidence/falsified",
+		"# the credentials-only way of running, schema-interface toggles", "runsuite falsify --mode derived --sabotage si.stale-binding-accepted",
 	},
 	run: cmdFalsify,
 }
@@ -51,8 +57,12 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	junitFlag := fs.String("junit", "", "with --out: write the per-row JUnit XML report to `FILE`")
 	htmlFlag := fs.String("html", "", "with --out: write the HTML report to `FILE`")
 	forceFlag := fs.Bool("force", false, "with --out: overwrite a bundle already there")
+	modeFlag := fs.String("mode", falsify.ModeFull, "`MODE`: full (the announced profile, in process), derived (URL targets, operator facts only) or both")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
+	}
+	if *modeFlag != falsify.ModeFull && *modeFlag != falsify.ModeDerived && *modeFlag != modeBoth {
+		return exitUsage, usageError{fmt.Errorf("--mode %q: want full, derived or both", *modeFlag)}
 	}
 	if err := checkOut(*outDir, *forceFlag); err != nil {
 		return exitUsage, err
@@ -96,9 +106,22 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 	if len(lats) == 0 {
 		lats = sabotage.Latitudes()
 	}
+	if *modeFlag == falsify.ModeDerived {
+		return falsifyDerivedOnly(ctx, *sab, *seed, *jobs, *jsonOut, stdout, stderr)
+	}
 	table, rep, err := falsifyTable(ctx, nil, toggles, lats, *sab == "" && *latFlag != "", *latFlag == "" && *sab != "", *seed, *whole, *jobs, stderr)
 	if err != nil {
 		return exitFail, err
+	}
+	derivedCode := exitPass
+	if *modeFlag == modeBoth && !rep.Interrupted {
+		var dsel []sabotage.Toggle
+		if *sab != "" {
+			dsel = toggles
+		}
+		if table.Derived, derivedCode, err = derivedTable(ctx, dsel, *seed, *jobs, stdout, stderr); err != nil {
+			return exitFail, err
+		}
 	}
 	cat := catalog.MustLoad()
 	var witnessable []string
@@ -115,7 +138,7 @@ func cmdFalsify(ctx context.Context, args []string, stdout, stderr io.Writer) (i
 		fmt.Fprintf(stdout, "INTERRUPTED after %d runs: the table holds only the toggles that finished; nothing is written\n", rep.Runs)
 		return exitInterrupted, nil
 	}
-	code := exitPass
+	code := derivedCode
 	for _, r := range rep.ReferenceFails {
 		fmt.Fprintf(stdout, "REFERENCE RUN: %s is %s: %s\n", r.ID, r.Verdict, firstLine(r.Detail))
 		code = exitFail

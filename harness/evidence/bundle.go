@@ -200,6 +200,8 @@ type Falsifiability struct {
 	// Latitudes are the runs with one latitude on (a choice the document permits): each must survive, every row of
 	// its documents executed-pass, inapplicable, blocked with a reason, unwitnessable or skipped.
 	Latitudes []LatitudeResult `json:"latitudes,omitempty"`
+	// Derived is the same toggles' falsification in the derived (credentials-only, URL target) mode.
+	Derived *DerivedFalsifiability `json:"derived,omitempty"`
 }
 
 // LatitudeResult is one latitude run's outcome.

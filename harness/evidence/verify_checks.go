@@ -239,6 +239,7 @@ func checkFalsifiability(c *Check, b *Bundle, cat *catalog.Catalog, sameCatalog 
 		}
 	}
 	checkLatitudes(c, f, cat, sameCatalog, o)
+	checkDerived(c, f.Derived, o)
 	if c.OK() {
 		c.Notes = append(c.Notes, fmt.Sprintf("%d toggles, all registered; %d rows killed", len(f.Toggles), len(rows)))
 		if len(f.Latitudes) > 0 {

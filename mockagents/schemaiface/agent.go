@@ -155,6 +155,9 @@ type Options struct {
 	// InProgressReply (tests only, not a latitude: A2A 1.0 makes SendMessage wait) answers SendMessage with the task
 	// still in TASK_STATE_WORKING and keeps the finished task for GetTask (a2atest.Options.InProgressReply).
 	InProgressReply bool
+	// ComposedInput: evaluate_resource_condition's input_schema wraps the same input in a top-level $ref into
+	// $defs. The draft names no construct an input_schema must use.
+	ComposedInput bool
 }
 
 // Start starts the reference agent with set on and returns its roles, the operator configuration it supplies for
@@ -189,6 +192,7 @@ func OptionsOf(set sabotage.Set) Options {
 		NestingInArguments:  set.On(sabotage.SILatNestingInArguments),
 
 		EmbeddedDialectFragment: set.On(sabotage.SILatEmbeddedDialectFragment),
+		ComposedInput:           set.On(sabotage.SILatComposedInput),
 	}
 }
 
@@ -284,6 +288,9 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 			obj(m, "properties", "resource_id")["pattern"] = `^(?![0-9-])[\u0061-z0-9-]+$`
 		})
 	}
+	if (a.opt.ComposedInput || a.set.On(sabotage.SIInputRefSkipped)) && s.SkillID == skillEvaluate {
+		editSchema(&s.Input, wrapInDefs)
+	}
 	sk.doc = assemble(s, jcsDigest)
 	if a.opt.ExtraMembers {
 		sk.doc = editJSON(sk.doc, func(m map[string]any) {
@@ -315,6 +322,14 @@ func (a *agent) build(s sifx.SkillSource) *skill {
 		sk.authority = ver.Doc.Authority
 		if a.set.On(sabotage.SIAgentFormatAsAnnotation) && s.SkillID == skillMeasure {
 			sk.input = compileWithoutFormat(s.Input)
+		}
+		if s.SkillID == skillEvaluate {
+			if a.set.On(sabotage.SIInputRequiredTypesOnly) {
+				sk.input = compileEdited(s.Input, requiredAndTypesOnly)
+			}
+			if a.set.On(sabotage.SIInputRefSkipped) {
+				sk.input = compileEdited(s.Input, skipRefs)
+			}
 		}
 	}
 	if (a.opt.Draft07Propose || a.opt.ProposeDialect != "") && s.SkillID == skillPropose {

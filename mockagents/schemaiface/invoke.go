@@ -58,6 +58,16 @@ func (a *agent) invoke(k *call, name string, data map[string]any) a2atest.Reply 
 	}
 	version, _ := data["skill_version"].(string)
 	digest, _ := data["interface_digest"].(string)
+	if on(sabotage.SIBindingMissingAsCurrent) {
+		// The sabotage: a binding member absent (or not a string) is read as the current one.
+		v, d := a.active(sk)
+		if version == "" {
+			version = v
+		}
+		if digest == "" {
+			digest = d
+		}
+	}
 	if !a.bindingOK(sk, version, digest) {
 		state := a2a.StateRejected
 		if on(sabotage.SIMismatchStateFailed) {

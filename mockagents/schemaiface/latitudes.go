@@ -117,3 +117,24 @@ func renameOutput(v any) any {
 	}
 	return out
 }
+
+// wrapInDefs moves an input schema under $defs/input behind a top-level $ref (si.lat.composed-input): the same
+// input, composed. $schema, $id and the schema's own $defs stay at the root, so its references still resolve.
+func wrapInDefs(m map[string]any) {
+	defs, _ := m["$defs"].(map[string]any)
+	if defs == nil {
+		defs = map[string]any{}
+	}
+	inner := map[string]any{}
+	for k, v := range m {
+		switch k {
+		case "$schema", "$id", "$defs":
+			continue
+		}
+		inner[k] = v
+		delete(m, k)
+	}
+	defs["input"] = inner
+	m["$defs"] = defs
+	m["$ref"] = "#/$defs/input"
+}

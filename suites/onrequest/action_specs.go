@@ -105,6 +105,12 @@ func (s *suite) tookAction(w *harness.W, o outcome, e vonrequest.Entry, what str
 		return
 	}
 	if refused, _ := refusedAction(o); refused || isReferral(o, e) {
+		// OR-5.6(a): carrying out at an assistant's request needs "a current level-2 (legal entity) attestation";
+		// an operator stating a lower level is Annex A.3's chapel, whose every action is referred.
+		if st := s.loadStatement(w, w.Row()); st != nil && st.AttestationLevel != nil && *st.AttestationLevel < 2 {
+			w.Inapplicable(fmt.Sprintf("%s: the operator states a level-%d attestation, and OR-5.6(a) lets the agent carry out an action at an assistant's request only under \"a current level-2 (legal entity) attestation\" (Annex A.3: every action referred); the agent referred %s. Reply: %s",
+				what, *st.AttestationLevel, e.ID, o))
+		}
 		w.Blocked(fmt.Sprintf("%s: the agent declined %s for the assistant acting for %s, which OR-5.6 permits (MAY … only if (a)–(d) hold), or did not recognise the acting-for assertion; nothing was carried out to observe. Reply: %s",
 			what, e.ID, o.person, o))
 	}

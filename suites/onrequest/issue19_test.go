@@ -49,12 +49,14 @@ func TestLatitudes(t *testing.T) {
 }
 
 // Issue #19: positive controls required the agent to take a MAY. Annex A.3's level-1 chapel, which refers every
-// action, failed OR-3.6 and OR-5.7b; now the rows about a carried-out action block, naming why, and OR-5.7b passes.
+// action, failed OR-3.6 and OR-5.7b; the rows about a carried-out action then blocked (#19), and since #36 they are
+// inapplicable quoting the operator's level-1 statement (OR-5.6(a)): such an operator states everything it can, so
+// nothing it could state is left blocked. OR-5.7b passes.
 func TestLevel1ChapelBlocksInsteadOfFailing(t *testing.T) {
 	rows := runOpts(t, []string{mock.OptLevel1}, sabotage.Set{}, nil, nil)
 	for _, id := range []string{"OR-3.6", "OR-5.7d", "OR-5.7e", "OR-5.7f", "OR-5.7g", "OR-5.8a"} {
-		if r := rows[id]; r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "OR-5.6 permits") {
-			t.Errorf("%s: %s (%s), want blocked naming OR-5.6", id, r.Verdict, r.Detail)
+		if r := rows[id]; r.Verdict != harness.Inapplicable || !strings.Contains(r.Detail, "level-1 attestation") || !strings.Contains(r.Detail, "OR-5.6(a)") {
+			t.Errorf("%s: %s (%s), want inapplicable quoting the level-1 statement and OR-5.6(a)", id, r.Verdict, r.Detail)
 		}
 	}
 	for _, id := range []string{"OR-5.7a", "OR-5.7b", "OR-5.7h", "OR-6.1b"} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"sort"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -179,6 +180,13 @@ func registerAuthz(e *harness.Env) {
 			an := s.invoke(s.client("B"), false, modeSync, c.Skill, c.Arguments, c.Skill+" ("+mode+") as principal B")
 			w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
 		}
+		// "In every mode": a mode advertised but never probed (the derivation sends no request that may have side
+		// effects) is not passed on the others' strength.
+		for _, mode := range advertisedModes(s.survey()) {
+			if _, ok := modes[mode]; !ok {
+				w.Need("authorization.modes."+mode, false, modeWhat(mode))
+			}
+		}
 	})
 	pairCase := func(row, text, which string, get func(a *AuthzProfile) *PairCase, extra func(w *harness.W, s *sess, pc *PairCase, an *answer)) {
 		spec(e, row, text, func(w *harness.W) {
@@ -327,4 +335,28 @@ func (s *sess) surveyRun(skill string) *run {
 		}
 	}
 	return nil
+}
+
+// advertisedModes lists the default_mode of every skill whose document the survey read.
+func advertisedModes(sv *survey) []string {
+	seen := map[string]bool{}
+	for _, d := range sv.bySk {
+		if d == nil || d.problem != "" {
+			continue
+		}
+		au, _ := d.tree["authority"].(map[string]any)
+		if m, ok := au["default_mode"].(string); ok && m != "" {
+			seen[m] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for m := range seen {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func modeWhat(mode string) string {
+	return "a request of principal A that principal B may not make, for a skill advertising default_mode " + mode + " (advertised, never probed: no derived request of such a skill is sent)"
 }

@@ -39,6 +39,9 @@ type Agent struct {
 type Derivation struct {
 	Profile Profile
 	Notes   map[string]string // member path (as documents.schema-interface spells it) → what the probes showed
+	// Refused: skill → how the agent answered the last valid candidate arguments that did not complete (the real
+	// cause when no arguments could be derived).
+	Refused map[string]string
 }
 
 // Worked example of the draft (§ Non-Normative End-to-End Example): the advertised digest and the arguments the
@@ -143,6 +146,10 @@ func Derive(ag *Agent, given *Profile, givenArgs func(skill string) (json.RawMes
 			}
 			an := ag.invoke(ag.A, e.SkillID, c.args, "derive arguments."+e.SkillID+": "+c.from+" as principal A")
 			if an.state() != a2a.StateCompleted {
+				if d.Refused == nil {
+					d.Refused = map[string]string{}
+				}
+				d.Refused[e.SkillID] = fmt.Sprintf("%s (%s) answered %s", c.from, exID(an), clip(an.describe(), 160))
 				continue
 			}
 			args[e.SkillID], okA[e.SkillID] = c.args, an

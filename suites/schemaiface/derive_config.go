@@ -117,5 +117,33 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, _ string, car
 		_, ok := givenArgs(skill)
 		return ok
 	}
-	return notes, argumentNeeds(skills, ag.Docs, has)
+	return notes, append(argumentNeeds(skills, ag.Docs, has), derivedNeeds(ag.Docs, &in.Profile, dv)...)
+}
+
+// derivedNeeds are the rows a derivation leaves blocked beyond the static table: SI-8.3 for each advertised
+// default_mode no case covers, SI-8.10a/b when the constraints were derived (they cannot fail on those).
+func derivedNeeds(docs map[string]map[string]any, given *Profile, dv *Derivation) []harness.Need {
+	var out []harness.Need
+	modes := map[string]Case{}
+	for _, p := range []*Profile{given, &dv.Profile} {
+		if p.Authorization != nil {
+			for m, c := range p.Authorization.Modes {
+				modes[m] = c
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, d := range docs {
+		au, _ := d["authority"].(map[string]any)
+		if m, ok := au["default_mode"].(string); ok && m != "" && !seen[m] {
+			seen[m] = true
+			if _, covered := modes[m]; !covered && len(modes) > 0 {
+				out = append(out, harness.Need{Member: "authorization.modes." + m, What: modeWhat(m), Rows: []string{"SI-8.3"}})
+			}
+		}
+	}
+	if dv.Notes["constraints"] != "" {
+		out = append(out, harness.Need{Member: "constraints", What: constraintsWhat, Rows: []string{"SI-8.10a", "SI-8.10b"}})
+	}
+	return out
 }

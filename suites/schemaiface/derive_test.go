@@ -36,14 +36,20 @@ func TestCredentialsOnlyDerivesTheRest(t *testing.T) {
 			blocked++
 		}
 	}
-	// 20 under issue #18; SI-10.1 now blocks on failedInitSkill, which only the operator knows (issue #40).
-	if blocked > 21 {
-		t.Errorf("%d agent rows blocked with only credentials, want at most 21", blocked)
+	// 20 before #36 and #40: SI-10.1 blocks on failedInitSkill, which only the operator knows (#40); #36 blocks SI-9.54a/b (no retired binding is derivable), SI-8.3 (the execute mode is never
+	// probed), SI-8.10a/b (derived constraints are read from input_schema itself) and SI-9.37b (no side effect to
+	// read without the operator's case).
+	if blocked > 27 {
+		t.Errorf("%d agent rows blocked with only credentials, want at most 27", blocked)
+	}
+	for id, member := range map[string]string{"SI-9.37b": "inputSideEffect", "SI-8.3": "authorization.modes.execute", "SI-8.10a": "constraints", "SI-8.10b": "constraints", "SI-9.54a": "staleBinding", "SI-9.54b": "staleBinding"} {
+		if r := rows[id]; r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "documents.schema-interface."+member+" is missing") {
+			t.Errorf("%s: %s (%s), want blocked naming %s", id, r.Verdict, r.Detail, member)
+		}
 	}
 	for id, want := range map[string]string{
 		"SI-4.1a":  "arguments.evaluate_resource_condition derived: the draft's worked example",
 		"SI-8.7b":  "authorization.skill derived: A completed evaluate_resource_condition",
-		"SI-8.3":   "authorization.modes.recommend_only derived",
 		"SI-8.7e":  "authorization.constraint derived",
 		"SI-9.67a": "constraints derived",
 		"SI-12.2h": "limits derived",
@@ -116,8 +122,8 @@ func TestOperatorMemberWinsOverDerived(t *testing.T) {
 	if r.Verdict != harness.ExecutedPass || strings.Contains(r.Detail, "authorization.skill derived") {
 		t.Errorf("SI-8.7b: %s (%s), want executed-pass on the operator's case", r.Verdict, r.Detail)
 	}
-	// The modes the operator left out are still derived.
-	if r := got["SI-8.3"]; r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, "authorization.modes.observe_only derived") {
+	// The modes the operator left out are still derived (the execute mode, never probed, then blocks the row).
+	if r := got["SI-8.3"]; r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "authorization.modes.observe_only derived") {
 		t.Errorf("SI-8.3: %s (%s)", r.Verdict, r.Detail)
 	}
 }

@@ -67,6 +67,23 @@ func registerErrors(e *harness.Env) {
 			p, args, cl := s.primaryControl(row, "the advertised binding")
 			an := s.send(cl, false, modeSync, message(req(p, args)), "invocation with another "+what)
 			s.refused(row, an, skiface.InterfaceMismatch, "another "+what)
+			// The binding member absent or of another type identifies no active document either: such a request is
+			// never executed as if it named the current one. Any refusal passes (the document names the code only
+			// for a value that differs).
+			member := map[string]string{"skill_version": "skill_version", "interface_digest": "interface_digest"}[what]
+			for _, bad := range []struct {
+				how string
+				v   any
+			}{{"absent", nil}, {"a number", 10}} {
+				r := invokeReq(p.SkillID, p.SkillVersion, p.Digest, args)
+				if bad.v == nil {
+					delete(r, member)
+				} else {
+					r[member] = bad.v
+				}
+				an := s.send(cl, false, modeSync, message(r), "invocation with "+member+" "+bad.how)
+				w.Negative(refusal(an), "an invocation with "+member+" "+bad.how+" is refused, not executed as the current binding", an.describe(), an.ex)
+			}
 		})
 	}
 	mismatch("SI-9.35a", "skill_version", func(p entry, args json.RawMessage) map[string]any {
@@ -94,6 +111,11 @@ func registerErrors(e *harness.Env) {
 		}
 		if b, _, ok := withExtraMember(sch, args); ok {
 			out["a member input_schema does not allow"] = b
+		}
+		// Every other keyword the schema states, through $ref, composition, nesting and arrays (mutants.go).
+		d := s.doc(row, p.SkillID)
+		for _, m := range mutants(sch, args, s.compiled(row, d, "input")) {
+			out[m.what()] = m.args
 		}
 		if len(out) == 0 {
 			s.w.Inapplicable("no invalid instance can be derived from input_schema of " + p.SkillID)
@@ -137,6 +159,14 @@ func registerErrors(e *harness.Env) {
 		an := s.invoke(cl, false, modeSync, p.SkillID, bad, p.SkillID+" with invalid arguments")
 		w.Negative(an.state() != a2a.StateCompleted && len(taskArtifacts(an.task)) == 0, "no Artifact or supporting record for the rejected request",
 			an.describe()+" "+partsSummary(taskArtifacts(an.task)), an.ex)
+		// Arguments that are not an object carry nothing an authorization decision reads, so an agent deciding
+		// authorization first (permitted) may refuse them as authorization_failed: any refusal producing nothing.
+		nonObj := s.invoke(cl, false, modeSync, p.SkillID, json.RawMessage(`"not an object"`), p.SkillID+" with arguments that are not an object")
+		w.Negative(refusal(nonObj) && len(taskArtifacts(nonObj.task)) == 0, "arguments that are not an object are refused and produce nothing",
+			nonObj.describe()+" "+partsSummary(taskArtifacts(nonObj.task)), nonObj.ex)
+		// The sentence's other half (no side effect) needs a read showing one: without it the row blocks, it is
+		// never passed on the Artifact half alone.
+		w.Need("inputSideEffect", s.prof.InputSideEffect != nil, inputSideEffectWhat)
 		if se := s.prof.InputSideEffect; se != nil {
 			before := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state before the invalid request")
 			after0 := s.invoke(cl, false, modeSync, se.Skill, se.Invalid, "invalid request with a side effect")
@@ -370,21 +400,23 @@ func registerErrors(e *harness.Env) {
 	})
 }
 
-// staleBinding sends the profile's stale binding (or, without one, the advertised version with another digest)
-// after a control with the current binding.
+// staleBinding sends the profile's stale binding after a control with the current binding. A stale binding is an
+// interface the agent once advertised (§9: "based on a stale interface"); the advertised version with another
+// digest is SI-9.35b's unadvertised binding, which a correct agent may refuse for that reason alone, so without
+// the operator's statement of a retired binding the row blocks naming it.
 func staleBinding(w *harness.W, row string) (*sess, *answer) {
 	s := open(w, row)
 	cl := s.client("A")
-	var skill, version, digest string
-	var args json.RawMessage
-	if sb := s.prof.StaleBinding; sb != nil {
-		skill, version, digest, args = sb.Skill, sb.SkillVersion, sb.InterfaceDigest, sb.Arguments
-		if args == nil {
-			args, _ = s.arguments(skill)
+	sb := s.prof.StaleBinding
+	w.Need("staleBinding", sb != nil, "a binding (skill, skillVersion, interfaceDigest) the agent advertised before and no longer does; no probe can see an interface the agent has retired")
+	skill, version, digest, args := sb.Skill, sb.SkillVersion, sb.InterfaceDigest, sb.Arguments
+	if args == nil {
+		args, _ = s.arguments(skill)
+	}
+	for _, e := range s.entries {
+		if e.SkillID == skill && e.SkillVersion == version && e.Digest == digest {
+			w.Blocked(fmt.Sprintf("documents.%s.staleBinding is %s %s %s, which the agent advertises now: a stale binding is one it no longer advertises", docID, skill, version, digest))
 		}
-	} else {
-		p, a := s.primary()
-		skill, version, digest, args = p.SkillID, p.SkillVersion, wrongDigest(p.Digest), a
 	}
 	s.control(row, cl, skill, args, skill+" with the current binding")
 	an := s.send(cl, false, modeSync, message(invokeReq(skill, version, digest, args)), fmt.Sprintf("%s with the stale binding %s %s", skill, version, digest))
@@ -450,3 +482,5 @@ func dataParts(parts []a2a.Part) []a2a.Part {
 	}
 	return out
 }
+
+const inputSideEffectWhat = "a side-effecting skill, an invalid request of it and a read showing its effect (the row's \"no side effect\" half)"

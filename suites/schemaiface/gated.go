@@ -136,6 +136,7 @@ func registerGated(e *harness.Env) {
 	}
 	spec(e, "SI-8.10a", "each constraint the skill honours is a member of its input_schema", func(w *harness.W) {
 		s := cons(w, "SI-8.10a")
+		derivedConstraints(s)
 		c := s.prof.Constraints
 		d := s.doc("SI-8.10a", c.Skill)
 		sch := inputSchema(d.tree)
@@ -147,6 +148,7 @@ func registerGated(e *harness.Env) {
 	})
 	spec(e, "SI-8.10b", "a structurally invalid constraint value fails input validation", func(w *harness.W) {
 		s := cons(w, "SI-8.10b")
+		derivedConstraints(s)
 		c := s.prof.Constraints
 		if c.Invalid == nil {
 			w.Need("constraints.invalid", false, "arguments with a structurally invalid constraint value")
@@ -282,6 +284,11 @@ func registerGated(e *harness.Env) {
 		s.note("corruptSkill")
 		s.primaryControl("SI-9.29b", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, c.Skill, c.Arguments, c.Skill+" with its advertised binding")
+		// A refusal of the arguments says nothing of the document: an agent executing under its corrupt document
+		// would refuse arguments its stand-in schema rejects just the same.
+		if an.state() != a2a.StateCompleted && an.code() == skiface.InputInvalid {
+			w.Need("corruptSkill.arguments", false, fmt.Sprintf("arguments %s accepts when its document is valid: these were refused as input_invalid (%s), which says nothing of the corrupt document", c.Skill, an.describe()))
+		}
 		w.Negative(an.state() != a2a.StateCompleted, "the skill with a corrupt document is not executed", an.describe(), an.ex)
 	})
 	fault := func(row, text string, check func(w *harness.W, an *answer, skill string)) {
@@ -555,4 +562,15 @@ func anyRawMap(m map[string]json.RawMessage) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// constraintsWhat is why SI-8.10a/b need the operator's constraints: derived ones are found among input_schema's
+// root properties, so a row about whether the constraints are in input_schema cannot fail on them.
+const constraintsWhat = "the skill's execution constraint members as the operator knows them: derived ones are read from input_schema itself, so they cannot show a constraint missing from it or validated by another member"
+
+// derivedConstraints blocks a row that cannot tell a correct agent from a defective one on derived constraints.
+func derivedConstraints(s *sess) {
+	if s.dv != nil && s.dv.Notes["constraints"] != "" {
+		s.w.Need("constraints", false, constraintsWhat)
+	}
 }

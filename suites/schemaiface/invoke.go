@@ -47,7 +47,7 @@ func (s *sess) runs() []run {
 		cl := s.client("A")
 		p, pargs, ok := s.primaryOK()
 		if !ok {
-			rs.block = "no valid arguments for any advertised skill (set documents.schema-interface.arguments.<skill_id> to a JSON arguments object)"
+			rs.block = s.noArguments()
 			return
 		}
 		for _, d := range s.survey().docs {

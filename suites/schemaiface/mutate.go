@@ -10,10 +10,15 @@ import (
 // Invalid arguments are derived mechanically from valid ones and the skill's input_schema, so the same specs run
 // against any agent: one defect per request.
 
+// inputSchema is the skill's input schema with a root $ref followed (its $defs kept), so that a schema wrapping
+// the same input in a top-level reference reads as the input itself.
 func inputSchema(doc map[string]any) map[string]any {
 	in, _ := doc["input_schema"].(map[string]any)
 	res, _ := in["resolution"].(map[string]any)
 	m, _ := res["schema"].(map[string]any)
+	if m != nil {
+		m = deref(m, m)
+	}
 	return m
 }
 

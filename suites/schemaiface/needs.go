@@ -6,9 +6,9 @@ import "github.com/extconf/extconf/harness"
 // when probing cannot derive it either (runsuite config check reads it after the same derivation a run makes,
 // derive.go; a member may be declared absent under "absent"). A row is listed under the first member it misses.
 // Against the reference agent with only the two credentials, the run derives arguments, the degraded skills,
-// authorization.skill / modes / constraint, constraints and limits, and blocks the 20 rows of the members left:
+// authorization.skill / modes / constraint, constraints and limits, and blocks the rows of the members left:
 // semantic, multiOperation, approvalSkills, approval, revocation, authorization.resource / operation,
-// faultInput, sensitive.
+// faultInput, sensitive, staleBinding.
 func (document) Needs() []harness.Need {
 	return []harness.Need{
 		{Member: "arguments|requests", Always: true, What: "valid arguments for an advertised skill", Rows: []string{"SI-12.5a", "SI-12.8a", "SI-4.1a", "SI-6.15", "SI-8.12", "SI-8.13", "SI-8.15", "SI-8.7a", "SI-9.34", "SI-9.35a", "SI-9.35b", "SI-9.37a", "SI-9.37b", "SI-9.38a", "SI-9.38b", "SI-9.38c", "SI-9.39", "SI-9.40", "SI-9.41a", "SI-9.41b", "SI-9.41c", "SI-9.42", "SI-9.43a", "SI-9.43b", "SI-9.46a", "SI-9.46b", "SI-9.47", "SI-9.48", "SI-9.48b", "SI-9.49a", "SI-9.50a", "SI-9.50b", "SI-9.52b", "SI-9.54a", "SI-9.54b", "SI-9.56a", "SI-9.57a", "SI-9.58a", "SI-9.65b"}},
@@ -35,6 +35,8 @@ func (document) Needs() []harness.Need {
 		{Member: "corruptSkill", What: "an advertised skill whose stored document is corrupt (describe_skill answered interface_invalid for none)", Rows: []string{"SI-9.28"}},
 		{Member: "unavailableSkill|corruptSkill", What: "a skill deliberately unavailable, or one whose stored document is corrupt (describe_skill answered interface_unavailable or interface_invalid for none)", Rows: []string{"SI-9.51a"}},
 		{Member: "corruptSkill", What: "an advertised skill whose stored document is corrupt, and plausible arguments", Rows: []string{"SI-9.29b"}},
+		{Member: "inputSideEffect", What: inputSideEffectWhat, Rows: []string{"SI-9.37b"}},
+		{Member: "staleBinding", What: "a binding the agent advertised before and no longer does", Rows: []string{"SI-9.54a", "SI-9.54b"}},
 		{Member: "faultInput", What: "arguments that drive the skill's domain logic to produce invalid output", Rows: []string{"SI-9.51b", "SI-9.58b"}},
 		{Member: "sensitive.policyStrings", What: "strings of local policy state no error may show", Rows: []string{"SI-9.57b"}},
 		{Member: "sensitive.prohibited", What: "arguments with a prohibited value and one unrelated schema error, and the value", Rows: []string{"SI-9.57c"}},

@@ -3,6 +3,7 @@ package schemaiface
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	gosync "sync"
 
 	"github.com/extconf/extconf/harness"
@@ -188,7 +189,7 @@ func (s *sess) arguments(skill string) (json.RawMessage, bool) {
 func (s *sess) primary() (entry, json.RawMessage) {
 	e, a, ok := s.primaryOK()
 	if !ok {
-		s.w.Blocked("no valid arguments for any advertised skill (set documents.schema-interface.arguments.<skill_id> to a JSON arguments object)")
+		s.w.Blocked(s.noArguments())
 	}
 	return e, a
 }
@@ -225,3 +226,17 @@ func (s *sess) profileFaulty(skill string) bool {
 
 // surveyKey keys the run's *survey in harness.Env.RunState.
 type surveyKey struct{}
+
+// noArguments is why no skill has valid arguments: the operator gave none and, when the agent answered the
+// derivation's valid candidates, how it answered them (a Message, a refusal): the real cause, not a missing member.
+func (s *sess) noArguments() string {
+	msg := "no valid arguments for any advertised skill (set requests[\"<skill_id>\"] to a JSON arguments object, or the profile's arguments)"
+	if s.dv == nil || len(s.dv.Refused) == 0 {
+		return msg
+	}
+	var why []string
+	for _, k := range sortedKeys(anyStrMap(s.dv.Refused)) {
+		why = append(why, k+": "+s.dv.Refused[k])
+	}
+	return "the agent completed no invocation with arguments valid against input_schema — " + strings.Join(why, "; ") + " — so " + msg
+}
