@@ -25,6 +25,7 @@ type example struct {
 
 var examples = []example{
 	{dir: "on-request", doc: "on-request"},
+	{dir: "interview", doc: "interview"},
 }
 
 // build compiles a main package into dir and returns the binary's path.
