@@ -144,8 +144,8 @@ func without(t *testing.T, cfg []byte, doc string, path []string) ([]byte, strin
 	return b, name
 }
 
-// TestIndependentAgents runs the certification path against each independent agent: PASSED exit 0 with its
-// operator's configuration; INCOMPLETE exit 4 naming the fact when any one fact is left out (every fact: a run
+// TestIndependentAgents runs the certification path against each independent agent: config check predicts nothing
+// blocked and the run ends PASSED exit 0 with its operator's configuration; INCOMPLETE exit 4 naming the fact when any one fact is left out (every fact: a run
 // takes a few seconds).
 func TestIndependentAgents(t *testing.T) {
 	if testing.Short() {
@@ -159,6 +159,10 @@ func TestIndependentAgents(t *testing.T) {
 			cfg, err := os.ReadFile(filepath.Join(ex.dir, "target.json"))
 			if err != nil {
 				t.Fatal(err)
+			}
+			check := exec.Command(runsuite, "config", "check", filepath.Join(ex.dir, "target.json"), "--target", url)
+			if b, err := check.CombinedOutput(); err != nil || !strings.Contains(string(b), "predicted: 0 rows blocked") {
+				t.Fatalf("config check with target.json: %v, want exit 0 and 0 rows predicted blocked\n%s", err, b)
 			}
 			code, head, out := run(t, runsuite, url, cfg)
 			if code != 0 || !strings.HasPrefix(head, "PASSED") {
