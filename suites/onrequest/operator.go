@@ -222,6 +222,12 @@ func (s *suite) requireStatement(w *harness.W, row, member, need string) *statem
 func (s *suite) requireConsent(w *harness.W, row string) *statement {
 	st := s.loadStatement(w, row)
 	if st == nil || !st.ConsentToActions {
+		if _, other := s.e.Target.CardURL(roleUnattested); !other {
+			a := s.loadAgent(w, roleMain, row)
+			if len(a.skillEntries(w, func(e vonrequest.Entry) bool { return isAction(e, st) })) == 0 {
+				w.Inapplicable("the card declares no action (no params.skills entry has completion and the operator's actionSkills names none): there is nothing to ask for, so no consent is needed")
+			}
+		}
 		w.Need("operator.consentToActions", false, `the operator has not consented to test actions ("consentToActions": true in the operator statement); action rows are not probed without it`)
 	}
 	return st

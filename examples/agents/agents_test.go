@@ -1,0 +1,191 @@
+package agents
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+var repo, _ = filepath.Abs("../..")
+
+// example is one independent agent: its package and the document section its target.json configures.
+type example struct {
+	dir string // examples/agents/<dir>, a Go main package
+	doc string // documents.<doc> in target.json
+}
+
+var examples = []example{
+	{dir: "on-request", doc: "on-request"},
+	{dir: "interview", doc: "interview"},
+}
+
+// build compiles a main package into dir and returns the binary's path.
+func build(t *testing.T, dir, pkg, name string) string {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = repo
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return out
+}
+
+// start runs an agent on a loopback port and returns its card URL (its first line: "agent <URL>").
+func start(t *testing.T, bin string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		if sc.Scan() {
+			line <- sc.Text()
+		}
+		close(line)
+	}()
+	select {
+	case l := <-line:
+		u, ok := strings.CutPrefix(l, "agent ")
+		if !ok {
+			t.Fatalf("%s: first line %q, want \"agent <card URL>\"", bin, l)
+		}
+		return u
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not announce its card URL", bin)
+	}
+	return ""
+}
+
+// run is `runsuite run --target url --config cfg --quiet` in its own directory (bundles land there); it returns
+// the exit status and the headline.
+func run(t *testing.T, runsuite, url string, cfg []byte) (int, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "target.json")
+	if err := os.WriteFile(path, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(runsuite, "run", "--target", url, "--config", path, "--quiet")
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	headline := ""
+	for _, l := range strings.Split(out.String(), "\n") {
+		for _, p := range []string{"PASSED", "INCOMPLETE", "FAILED", "NOTHING"} {
+			if strings.HasPrefix(l, p) {
+				headline = l
+			}
+		}
+	}
+	return code, headline, out.String()
+}
+
+// facts lists the paths of every fact of a section: its members, the operator statement's members one by one,
+// and each absence declaration.
+func facts(sec map[string]any) [][]string {
+	var out [][]string
+	for k, v := range sec {
+		m, nested := v.(map[string]any)
+		if nested && (k == "operator" || k == "absent") {
+			for kk := range m {
+				out = append(out, []string{k, kk})
+			}
+			continue
+		}
+		out = append(out, []string{k})
+	}
+	sort.Slice(out, func(i, j int) bool { return strings.Join(out[i], ".") < strings.Join(out[j], ".") })
+	return out
+}
+
+// without returns cfg with the fact at path (inside documents.<doc>) removed, and the member name the run must
+// give for it.
+func without(t *testing.T, cfg []byte, doc string, path []string) ([]byte, string) {
+	var c map[string]any
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	m := c["documents"].(map[string]any)[doc].(map[string]any)
+	for _, k := range path[:len(path)-1] {
+		m = m[k].(map[string]any)
+	}
+	delete(m, path[len(path)-1])
+	b, _ := json.Marshal(c)
+	name := strings.Join(path, ".")
+	if path[0] == "absent" {
+		name = path[1] // the declaration's member becomes the one to give
+	}
+	return b, name
+}
+
+// TestIndependentAgents runs the certification path against each independent agent: config check predicts nothing
+// blocked and the run ends PASSED exit 0 with its operator's configuration; INCOMPLETE exit 4 naming the fact when any one fact is left out (every fact: a run
+// takes a few seconds).
+func TestIndependentAgents(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the harness against each example agent")
+	}
+	bin := t.TempDir()
+	runsuite := build(t, bin, "./cmd/runsuite", "runsuite")
+	for _, ex := range examples {
+		t.Run(ex.dir, func(t *testing.T) {
+			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir))
+			cfg, err := os.ReadFile(filepath.Join(ex.dir, "target.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check := exec.Command(runsuite, "config", "check", filepath.Join(ex.dir, "target.json"), "--target", url)
+			if b, err := check.CombinedOutput(); err != nil || !strings.Contains(string(b), "predicted: 0 rows blocked") {
+				t.Fatalf("config check with target.json: %v, want exit 0 and 0 rows predicted blocked\n%s", err, b)
+			}
+			code, head, out := run(t, runsuite, url, cfg)
+			if code != 0 || !strings.HasPrefix(head, "PASSED") {
+				t.Fatalf("with target.json: exit %d %q, want 0 PASSED\n%s", code, head, out)
+			}
+			var c struct {
+				Documents map[string]map[string]any `json:"documents"`
+			}
+			if err := json.Unmarshal(cfg, &c); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range facts(c.Documents[ex.doc]) {
+				less, name := without(t, cfg, ex.doc, f)
+				t.Run("without "+strings.Join(f, "."), func(t *testing.T) {
+					code, head, out := run(t, runsuite, url, less)
+					if code != 4 || !strings.HasPrefix(head, "INCOMPLETE") {
+						t.Fatalf("exit %d %q, want 4 INCOMPLETE\n%s", code, head, out)
+					}
+					if !strings.Contains(head, fmt.Sprintf("documents.%s.", ex.doc)) || !strings.Contains(head, name) {
+						t.Errorf("headline %q does not name documents.%s.%s", head, ex.doc, name)
+					}
+				})
+			}
+		})
+	}
+}
