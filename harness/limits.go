@@ -14,8 +14,8 @@ import (
 	"github.com/extconf/extconf/harness/target"
 )
 
-// LimitsConfig is every bound of a run in one place: the target configuration's "limits" member. README.md
-// ("Limits") lists each member with its default.
+// LimitsConfig is every bound of a run in one place: the target configuration's "limits" member. docs/limits.md
+// lists each member with its default.
 //
 //	"limits": {
 //	  "connectTimeout": "5s", "callTimeout": "10s", "streamTimeout": "15s",

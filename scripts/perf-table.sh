@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# perf-table.sh regenerates the README's performance table (issue #27): min / median / max of the timed commands
+# perf-table.sh regenerates the performance table of docs/performance.md (issue #27): min / median / max of the timed commands
 # and benchmarks, with the machine and its load average, as Markdown on stdout (progress on stderr).
 #
 #   scripts/perf-table.sh [-n ROUNDS] [-w] [-b BASE_REF]

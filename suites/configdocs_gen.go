@@ -24,7 +24,7 @@ var configDocs = map[string]string{
 	"github.com/extconf/extconf/harness/target.Config.Documents":                           "Documents holds one section per document id, each decoded into the document's own input type.",
 	"github.com/extconf/extconf/harness/target.Config.Inputs":                              "Inputs are the decoded document sections (document id → the pointer its Input returned), set by harness.PrepareConfig; suites read them with Env.Input.",
 	"github.com/extconf/extconf/harness/target.Config.Inventory":                           "legacy: documents.agent-cards.inventory",
-	"github.com/extconf/extconf/harness/target.Config.Limits":                              "overrides of a2a.Limits (see README)",
+	"github.com/extconf/extconf/harness/target.Config.Limits":                              "overrides of a2a.Limits (see docs/limits.md)",
 	"github.com/extconf/extconf/harness/target.Config.Port":                                "Container targets.",
 	"github.com/extconf/extconf/harness/target.Config.Principals":                          "legacy: documents.<id>.principals + credentials",
 	"github.com/extconf/extconf/harness/target.Config.Provider":                            "the agent's provider organization, if known",

@@ -32,7 +32,7 @@ func ConfigSchema() []byte {
 	props := s["properties"].(map[string]any)
 	props["documents"] = map[string]any{"type": "object", "properties": docs, "additionalProperties": false,
 		"description": "one section per document the target declares, each decoded strictly into the document's input type"}
-	props["limits"] = map[string]any{"type": "object", "description": "overrides of the harness's bounds (README: Limits)"}
+	props["limits"] = map[string]any{"type": "object", "description": "overrides of the harness's bounds (docs/limits.md)"}
 	s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
 	s["$id"] = "https://extconf.dev/schema/target-config.schema.json"
 	s["title"] = "extconf target configuration"

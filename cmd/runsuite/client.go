@@ -23,7 +23,7 @@ const clientUsage = `runsuite client --cmd CMD [--suite LIST] [--json FILE] [--t
 
 Certify a client: the reference agents play its counterpart (clean, and per scenario with one agent-side sabotage
 toggle on, or the stand-in the self-check meets for the row), a recording proxy stands in front of them, and CMD
-(run with sh -c) is started once per scenario under the driver contract (README "Certify your client"): the
+(run with sh -c) is started once per scenario under the driver contract (docs/client-driver.md): the
 scenario in EXTCONF_* variables (actions invoke, delegate, verify-terms, interview, relay), one JSON line on stdout.
 The client rows (catalog witness reference-client) are graded on what the client sent and on what it did after a
 sabotaged answer; rows no scenario reaches read not-tested with the reason, never pass. A client that lists the

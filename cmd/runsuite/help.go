@@ -47,7 +47,7 @@ func cmdHelp(ctx context.Context, args []string, stdout, stderr io.Writer) (int,
 	return exitUsage, usageError{fmt.Errorf("want at most one command: runsuite help [COMMAND]")}
 }
 
-// exitStatusHelp is the exit-status table of the CLI contract (README "Usage").
+// exitStatusHelp is the exit-status table of the CLI contract (README "Exit codes").
 const exitStatusHelp = `Exit status:
   0    every selected applicable row about the target passed, none is blocked, and at least one was graded
   1    a requirement failed: a row about the target is executed-fail (FAILED)

@@ -33,14 +33,14 @@ var proveCommand = command{
 	synopsis: []string{"prove [--json FILE] RULE|DIR..."},
 	long: `Against the reference agent of each rule's document the rule passes clean, fails on its own check with its
 sabotage patched into the agent's answer (killed), and passes under each latitude (survived). Exit 0 when every
-rule is proven, 1 when one is not (the table says why), 2 when a rule file is malformed. README "Propose a rule".`,
+rule is proven, 1 when one is not (the table says why), 2 when a rule file is malformed. See docs/propose-a-rule.md.`,
 	examples: []string{"# the example rules", "runsuite prove examples/rules/*.yaml", "# the proofs as JSON", "runsuite prove --json proofs.json examples/rules/"},
 	run:      cmdProve,
 }
 
 const proveUsage = `usage: runsuite prove [--json FILE] RULE|DIR...
 
-Proves that proposed rules (rule files, see README "Propose a rule") are testable: against the reference agent of
+Proves that proposed rules (rule files, see docs/propose-a-rule.md) are testable: against the reference agent of
 each rule's document the rule passes clean, fails on its own check with its sabotage patched into the agent's answer
 (killed), and passes under each latitude (survived). Exit 0 when every rule is proven, 1 when one is not (the table
 says why), 2 when a rule file is malformed.

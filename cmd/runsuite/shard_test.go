@@ -19,6 +19,7 @@ import (
 
 // TestMain lets `falsify --jobs N`, `run --jobs N` and `batch` re-execute the test binary as their child processes.
 func TestMain(m *testing.M) {
+	quickStartMain()
 	if (os.Getenv(shardEnv) == "1" && len(os.Args) > 1 && os.Args[1] == shardCommand) ||
 		(os.Getenv(partEnv) == "1" && len(os.Args) > 1 && os.Args[1] == partCommand) ||
 		(os.Getenv(batchEnv) == "1" && len(os.Args) > 1 && os.Args[1] == "run") {

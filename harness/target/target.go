@@ -111,7 +111,7 @@ type Config struct {
 	CAFile      string               `json:"caFile,omitempty"`                         // PEM bundle trusted for https
 	TrustedKeys json.RawMessage      `json:"trustedKeys,omitempty"`                    // a JWK Set for card and document signatures
 	Provider    string               `json:"provider,omitempty"`                       // the agent's provider organization, if known
-	Limits      json.RawMessage      `json:"limits,omitempty"`                         // overrides of a2a.Limits (see README)
+	Limits      json.RawMessage      `json:"limits,omitempty"`                         // overrides of a2a.Limits (see docs/limits.md)
 	// Container targets.
 	Port     string   `json:"port,omitempty"`     // container port serving the card, e.g. "8443/tcp"
 	CardPath string   `json:"cardPath,omitempty"` // default /.well-known/agent-card.json

@@ -193,7 +193,7 @@ func contains(l []string, s string) bool {
 }
 
 // Latitudes: choices the document permits. With each on, no row may be executed-fail or not-tested (the
-// falsification gate's rule); the ids and the sentences that permit them are in README.md "Latitudes".
+// falsification gate's rule); the ids and the sentences that permit them are in docs/latitudes.md.
 func TestLatitudesSurvive(t *testing.T) {
 	for _, lat := range []string{mock.LatDiscoveryV2Only, mock.LatDiscoveryV1AndV2, mock.LatUniformRefusal,
 		mock.LatMessageReply, mock.LatRVariety, mock.LatNoisyAuth, mock.LatNoRESTPushConfig, mock.LatReordered,
