@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -168,7 +169,13 @@ func (s *session) listTasks(note string) ([]string, *a2a.Exchange) {
 		case resp != nil && resp.Error != nil:
 			obs = fmt.Sprintf("JSON-RPC error %d %s", resp.Error.Code, resp.Error.Message)
 		}
-		s.w.Blocked("ListTasks, which this row observes tasks through, is not served (" + obs + ", " + ex.Summary() + ")")
+		remedy := ""
+		if ex != nil && (ex.Status == http.StatusUnauthorized || ex.Status == http.StatusForbidden) ||
+			resp != nil && resp.Error != nil && (resp.Error.Code == -31401 || resp.Error.Code == -31403) {
+			// The agent lists tasks only for a caller it knows: a credential it accepts is the operator's to state.
+			remedy = "; it refuses this caller: name a credential ListTasks accepts in documents.interview.principal"
+		}
+		s.w.Blocked("ListTasks, which this row observes tasks through, is not served (" + obs + ", " + ex.Summary() + ")" + remedy)
 	}
 	var lt struct {
 		Tasks []struct {
