@@ -10,6 +10,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/suites"
 )
@@ -19,7 +20,7 @@ import (
 func TestAllowOriginsGetNoCredentials(t *testing.T) {
 	var mu sync.Mutex
 	reqs, withAuth := 0, 0
-	other := remoteListen(t, func(w http.ResponseWriter, r *http.Request) {
+	other := harnesstest.RemoteListen(t, func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		reqs++
 		if r.Header.Get("Authorization") != "" || r.Header.Get("X-Api-Key") != "" {
@@ -29,7 +30,7 @@ func TestAllowOriginsGetNoCredentials(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no"}}`))
 	})
-	card := remoteListen(t, func(w http.ResponseWriter, r *http.Request) {
+	card := harnesstest.RemoteListen(t, func(w http.ResponseWriter, r *http.Request) {
 		var exts []any
 		for _, d := range catalog.Documents {
 			exts = append(exts, map[string]any{"uri": d.URI})

@@ -15,6 +15,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
 	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/suites"
 )
@@ -47,7 +48,7 @@ func echoForms() map[string]string {
 // a redirect carrying the token in its URL, error messages, JSON-escaped and base64 members, a response header.
 func echoAgent(t *testing.T) string {
 	var base string
-	base = remoteListen(t, func(w http.ResponseWriter, r *http.Request) {
+	base = harnesstest.RemoteListen(t, func(w http.ResponseWriter, r *http.Request) {
 		auth := r.Header.Get("Authorization") + " " + r.Header.Get("X-Api-Key")
 		w.Header().Set("X-Echo", auth)
 		switch {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
+	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/suites"
 )
@@ -20,7 +21,7 @@ func halfDead(t *testing.T, post func(w http.ResponseWriter, r *http.Request, st
 	stop := make(chan struct{})
 	t.Cleanup(func() { close(stop) })
 	var base string
-	base = remoteListen(t, func(w http.ResponseWriter, r *http.Request) {
+	base = harnesstest.RemoteListen(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "agent-card.json") {
 			var exts []any
 			for _, d := range catalog.Documents {

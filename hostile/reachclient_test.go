@@ -14,6 +14,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 )
 
@@ -91,8 +92,8 @@ func TestEveryClientObeysReach(t *testing.T) {
 	local := newRecorder(t)
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(local.url, "http://"))
 	hostAddr := hostAddress(t)
-	host6 := listen(t, "[::1]:0", func(w http.ResponseWriter, r *http.Request) { local.add("::1 " + r.URL.Path) })
-	onHost := listen(t, net.JoinHostPort(hostAddr, "0"), func(w http.ResponseWriter, r *http.Request) {
+	host6 := harnesstest.Listen(t, "[::1]:0", func(w http.ResponseWriter, r *http.Request) { local.add("::1 " + r.URL.Path) })
+	onHost := harnesstest.Listen(t, net.JoinHostPort(hostAddr, "0"), func(w http.ResponseWriter, r *http.Request) {
 		local.add("host " + r.URL.Path)
 	})
 	spellings := []string{local.url, "http://localhost:" + port, "http://127.1:" + port, "http://2130706433:" + port,
@@ -105,7 +106,7 @@ func TestEveryClientObeysReach(t *testing.T) {
 	}
 	allow = append(allow, local.url, onHost, host6)
 	spellings = append(spellings, allow...)
-	card := remoteListen(t, func(w http.ResponseWriter, r *http.Request) {
+	card := harnesstest.RemoteListen(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"name":"r","supportedInterfaces":[{"url":"` + local.url + `/rpc","protocolBinding":"JSONRPC","protocolVersion":"1.0"}]}`))
 	})

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/suites"
 )
@@ -38,21 +39,9 @@ type recorder struct {
 	url  string
 }
 
-func listen(t *testing.T, addr string, h http.HandlerFunc) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return "http://" + ln.Addr().String()
-}
-
 func newRecorder(t *testing.T) *recorder {
 	r := &recorder{}
-	r.url = listen(t, "127.0.0.1:0", func(w http.ResponseWriter, req *http.Request) {
+	r.url = harnesstest.Listen(t, "127.0.0.1:0", func(w http.ResponseWriter, req *http.Request) {
 		r.mu.Lock()
 		r.seen = append(r.seen, req.Method+" "+req.URL.Path+" auth="+req.Header.Get("Authorization"))
 		r.mu.Unlock()
@@ -68,14 +57,14 @@ func (r *recorder) requests() []string {
 	return append([]string(nil), r.seen...)
 }
 
-// A truly remote card (remoteListen: 203.0.113.7 to every rule) points its
+// A truly remote card (harnesstest.RemoteListen: 203.0.113.7 to every rule) points its
 // interfaces, its proposals and its discovery at services on loopback: the harness refuses every such URL before
 // dialing, names the rule, and the configured credential reaches no listener but the card's own origin.
 func TestRemoteTargetNeverReachesLoopback(t *testing.T) {
 	local := newRecorder(t)
 	const secret = "Bearer remote-target-token-0123456789"
 	cardURL := ""
-	base := remoteListen(t, func(w http.ResponseWriter, req *http.Request) {
+	base := harnesstest.RemoteListen(t, func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Path != "/.well-known/agent-card.json" {
 			http.NotFound(w, req)
 			return
@@ -135,7 +124,7 @@ func TestRemoteTargetNeverReachesLoopback(t *testing.T) {
 // remote target never reaches this host); the run blocks every row with the rule and the remedy, and fails none.
 func TestOwnHostTargetBlocks(t *testing.T) {
 	host := hostAddress(t)
-	card := listen(t, net.JoinHostPort(host, "0"), func(w http.ResponseWriter, r *http.Request) {
+	card := harnesstest.Listen(t, net.JoinHostPort(host, "0"), func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"name":"x"}`))
 	})

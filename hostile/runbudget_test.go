@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/harnesstest"
 	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/suites"
 )
@@ -21,7 +22,7 @@ func TestEveryReplyNearTheBodyCap(t *testing.T) {
 	const big = 8<<20 - 4096
 	pad := bytes.Repeat([]byte("x"), big)
 	var base string
-	base = listen(t, "127.0.0.1:0", func(w http.ResponseWriter, r *http.Request) {
+	base = harnesstest.Listen(t, "127.0.0.1:0", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		if r.URL.Path == "/.well-known/agent-card.json" {
 			_ = json.NewEncoder(w).Encode(map[string]any{

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"crypto/tls"
 	"encoding/json"
 	"io"
@@ -12,32 +11,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/extconf/extconf/fixtures/testpki"
-	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/harnesstest"
 )
-
-// simRemote serves h on loopback as the truly remote 203.0.113.9 (harness.SimulateRemote carries the connection
-// there after the reach rule judged the remote address) and returns its base URL.
-func simRemote(t *testing.T, h http.HandlerFunc) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	t.Cleanup(a2a.SimulateRemote(func(ctx context.Context, network, addr string) (net.Conn, error) {
-		if h, p, _ := net.SplitHostPort(addr); h == "203.0.113.9" && p == port {
-			addr = ln.Addr().String()
-		}
-		return (&net.Dialer{}).DialContext(ctx, network, addr)
-	}))
-	return "http://" + net.JoinHostPort("203.0.113.9", port)
-}
 
 // Issue 37.1 (HIGH): config init derives schema-interface's section by POSTing describe_skill as principal A to the
 // card's interface. A remote card whose interfaces point at this host (127.0.0.1, this host's address) must not
@@ -60,10 +37,10 @@ func TestConfigInitObeysReach(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 	}
-	loop := listenOn(t, "127.0.0.1:0", rec)
+	loop := harnesstest.Listen(t, "127.0.0.1:0", rec)
 	onHost := loop
 	if a := ownAddress(); a != "" {
-		onHost = listenOn(t, net.JoinHostPort(a, "0"), rec)
+		onHost = harnesstest.Listen(t, net.JoinHostPort(a, "0"), rec)
 	}
 	// The reference schema-interface card, its interfaces moved to this host's listeners.
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: testpki.CAPool()}}}
@@ -84,7 +61,7 @@ func TestConfigInitObeysReach(t *testing.T) {
 	}
 	body, _ := json.Marshal(card)
 	cardGets := 0
-	remote := simRemote(t, func(w http.ResponseWriter, r *http.Request) {
+	remote := harnesstest.RemoteListen(t, func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		cardGets++
 		mu.Unlock()
@@ -104,18 +81,6 @@ func TestConfigInitObeysReach(t *testing.T) {
 	if !strings.Contains(stdout+stderr, "this host's own address") && !strings.Contains(stdout+stderr, "refused") {
 		t.Logf("(the refusal is not named on stdout/stderr)\n%s\n%s", stdout, stderr)
 	}
-}
-
-func listenOn(t *testing.T, addr string, h http.HandlerFunc) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	return "http://" + ln.Addr().String()
 }
 
 func ownAddress() string {
