@@ -114,43 +114,43 @@ func cmdClient(ctx context.Context, args []string, stdout, stderr io.Writer) (in
 	}
 	tmp, err := os.MkdirTemp("", "extconf-client-")
 	if err != nil {
-		return exitFail, err
+		return exitHarness, err
 	}
 	defer os.RemoveAll(tmp)
 	o, err := certify.Options(cat, clientcert.Driver{Command: *cmdFlag, Dir: *dirFlag, Timeout: *timeoutFlag}, tmp, docs...)
 	if err != nil {
-		return exitFail, err
+		return exitHarness, err
 	}
 	o.Progress = stderr
 	o.ProxyPorts = ports
 	res, err := clientcert.Run(ctx, o)
 	if err != nil {
-		return exitFail, err
+		return exitHarness, err
 	}
 	if *jsonFlag != "" {
 		b, err := json.MarshalIndent(res, "", "  ")
 		if err != nil {
-			return exitFail, err
+			return exitHarness, err
 		}
 		if err := os.WriteFile(*jsonFlag, b, 0o644); err != nil {
-			return exitFail, err
+			return writeFailed(err)
 		}
 	}
 	b, transcript := clientcert.Bundle(res, cat, docs, st.runner)
 	if st.key != nil {
 		if err := evidence.Sign(b, st.key); err != nil {
-			return exitFail, fmt.Errorf("signing: %w", err)
+			return exitHarness, fmt.Errorf("signing: %w", err)
 		}
 	}
 	dir := *outFlag
 	if dir == "" {
 		if dir, err = runDir(); err != nil {
-			return exitFail, err
+			return exitHarness, err
 		}
 	}
 	path, err := evidence.WriteDir(dir, b, transcript)
 	if err != nil {
-		return exitFail, err
+		return writeFailed(err)
 	}
 	clientcert.WriteTable(stdout, res)
 	fmt.Fprintf(stdout, "bundle: %s (%s; status %s over every client row, scope %s)\n", path, b.Kind, b.Status, res.ScopeStatus)
