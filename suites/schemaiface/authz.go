@@ -228,7 +228,7 @@ func registerAuthz(e *harness.Env) {
 			w.Need("authorization.resource.canaries", false, "strings of the denied resource principal B must never see")
 		}
 		for _, c := range pc.Canaries {
-			w.Negative(!containsBytes(an.ex, c), "the refusal does not contain "+fmt.Sprintf("%q", c), clip(string(an.ex.ResponseBody), 300), an.ex)
+			w.Negative(!disclosed(an.ex, c), "the refusal does not contain "+fmt.Sprintf("%q", c), clip(string(an.ex.ResponseBody), 300), an.ex)
 		}
 	})
 
@@ -289,21 +289,6 @@ func anyMap(m map[string]Case) map[string]any {
 		out[k] = v
 	}
 	return out
-}
-
-func containsBytes(ex *a2a.Exchange, s string) bool {
-	if ex == nil {
-		return false
-	}
-	if bytesContains(ex.ResponseBody, s) || headerHas(ex.ResponseHeader, s) {
-		return true
-	}
-	for _, ev := range ex.Events {
-		if bytesContains(ev, s) {
-			return true
-		}
-	}
-	return false
 }
 
 func bytesContains(b []byte, s string) bool {

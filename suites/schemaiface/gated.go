@@ -331,7 +331,7 @@ func registerGated(e *harness.Env) {
 		}
 		for _, an := range ans {
 			for _, ps := range s.prof.Sensitive.PolicyStrings {
-				w.Negative(an.state() != a2a.StateCompleted && !containsBytes(an.ex, ps), fmt.Sprintf("the refusal (%s) does not show %q", an.ex.Note, ps), an.describe(), an.ex)
+				w.Negative(an.state() != a2a.StateCompleted && !disclosed(an.ex, ps), fmt.Sprintf("the refusal (%s) does not show %q", an.ex.Note, ps), an.describe(), an.ex)
 			}
 		}
 	})
@@ -343,7 +343,7 @@ func registerGated(e *harness.Env) {
 		pr := s.prof.Sensitive.Prohibited
 		s.primaryControl("SI-9.57c", "valid arguments")
 		an := s.invoke(s.client("A"), false, modeSync, pr.Skill, pr.Arguments, pr.Skill+" with a prohibited value and a schema error")
-		w.Negative(an.state() != a2a.StateCompleted && !containsBytes(an.ex, pr.Canary), fmt.Sprintf("the refusal does not echo %q", pr.Canary), clip(string(an.ex.ResponseBody), 300), an.ex)
+		w.Negative(an.state() != a2a.StateCompleted && !disclosed(an.ex, pr.Canary), fmt.Sprintf("the refusal does not echo %q", pr.Canary), clip(string(an.ex.ResponseBody), 300), an.ex)
 	})
 	spec(e, "SI-10.1", "a skill whose interface failed at start-up is neither advertised nor served unconstrained", func(w *harness.W) {
 		s := open(w, "SI-10.1")
