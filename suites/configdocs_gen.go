@@ -137,6 +137,7 @@ var configDocs = map[string]string{
 	"github.com/extconf/extconf/suites/schemaiface.Profile.FaultInput":                     "FaultInput are arguments that drive the skill's domain logic to produce invalid output.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.InputSideEffect":                "InputSideEffect is an invalid request that would have a side effect if domain logic ran before validation.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.InputSideEffect.Check":          "Check are arguments of a read showing no side effect happened.",
+	"github.com/extconf/extconf/suites/schemaiface.Profile.InputSideEffect.CheckSkill":     "CheckSkill is the skill the read invokes (default: skill), for an agent with one operation per skill.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.InputSideEffect.Invalid":        "Invalid are arguments invalid against input_schema.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.InputSideEffect.Skill":          "Skill is the skill with the side effect.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Limits":                         "Limits are the target's payload size and nesting limits (derived by probing where the agent reports them).",

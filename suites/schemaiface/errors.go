@@ -1,6 +1,7 @@
 package schemaiface
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -168,12 +169,14 @@ func registerErrors(e *harness.Env) {
 		// never passed on the Artifact half alone.
 		w.Need("inputSideEffect", s.prof.InputSideEffect != nil, inputSideEffectWhat)
 		if se := s.prof.InputSideEffect; se != nil {
-			before := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state before the invalid request")
+			// "One operation per skill is preferred": the read showing the state may be another skill (checkSkill).
+			read := cmp.Or(se.CheckSkill, se.Skill)
+			before := s.invoke(cl, false, modeSync, read, se.Check, "state before the invalid request")
 			after0 := s.invoke(cl, false, modeSync, se.Skill, se.Invalid, "invalid request with a side effect")
 			w.Negative(after0.state() != a2a.StateCompleted && len(taskArtifacts(after0.task)) == 0, "the invalid side-effecting request is refused before domain logic", after0.describe(), after0.ex)
-			after := s.invoke(cl, false, modeSync, se.Skill, se.Check, "state after the invalid request")
-			b1, _ := resultOf(before.task, se.Skill)
-			b2, _ := resultOf(after.task, se.Skill)
+			after := s.invoke(cl, false, modeSync, read, se.Check, "state after the invalid request")
+			b1, _ := resultOf(before.task, read)
+			b2, _ := resultOf(after.task, read)
 			w.Negative(before.state() == a2a.StateCompleted && string(mustJSON(b1)) == string(mustJSON(b2)),
 				"the follow-up read shows no side effect", fmt.Sprintf("before %s, after %s", mustJSON(b1), mustJSON(b2)), after.ex)
 		}

@@ -153,6 +153,8 @@ type Profile struct {
 		Invalid json.RawMessage `json:"invalid"`
 		// Check are arguments of a read showing no side effect happened.
 		Check json.RawMessage `json:"check"`
+		// CheckSkill is the skill the read invokes (default: skill), for an agent with one operation per skill.
+		CheckSkill string `json:"checkSkill,omitempty"`
 	} `json:"inputSideEffect,omitempty"`
 	// FaultInput are arguments that drive the skill's domain logic to produce invalid output.
 	FaultInput *Case `json:"faultInput,omitempty"`
