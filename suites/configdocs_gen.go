@@ -143,7 +143,7 @@ var configDocs = map[string]string{
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Limits":                         "Limits are the target's payload size and nesting limits (derived by probing where the agent reports them).",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Limits.Arguments":               "Arguments are its valid arguments.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Limits.NestingDepth":            "NestingDepth is the nesting limit (the probe nests message.metadata).",
-	"github.com/extconf/extconf/suites/schemaiface.Profile.Limits.Pad":                     "Pad is the JSON Pointer of a string member of arguments lengthened to cross the payload limit.",
+	"github.com/extconf/extconf/suites/schemaiface.Profile.Limits.Pad":                     "Pad is the JSON Pointer of a string member of arguments lengthened to cross the payload limit (default: the message metadata carries the padding, for inputs whose every string is bounded).",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Limits.PayloadBytes":            "PayloadBytes is the payload size limit in bytes.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Limits.Skill":                   "Skill is the skill the limit probes invoke.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.MultiOperation":                 "MultiOperation is a skill whose input selects one of several operations.",

@@ -20,8 +20,7 @@ func limitRefusal(an *answer) bool {
 		(an.task == nil && an.ex != nil && an.ex.Status == http.StatusRequestEntityTooLarge && an.code() == "")
 }
 
-// limits finds the payload and nesting limits on the first side-effect-free skill with arguments (payload only
-// when the arguments carry a plain string member to lengthen).
+// limits finds the payload and nesting limits on the first side-effect-free skill with arguments.
 func (ag *Agent) limits(args map[string]json.RawMessage) *limitsProfile {
 	for _, e := range ag.entries {
 		doc := ag.Docs[e.SkillID]
@@ -29,14 +28,14 @@ func (ag *Agent) limits(args map[string]json.RawMessage) *limitsProfile {
 		if !ok || doc == nil || !sideEffectFree(doc) {
 			continue
 		}
-		l := &limitsProfile{Skill: e.SkillID, Arguments: a}
-		if pad := padMember(inputSchema(doc), a); pad != "" {
-			l.Pad = pad
-			if lo, ok := ag.boundary(16<<10, 4<<20, 8192, func(n int) *answer {
-				return ag.send(ag.A, e.SkillID, padded(e, a, pad, n), fmt.Sprintf("derive limits.payloadBytes: a request of about %d bytes", n))
-			}); ok {
-				l.PayloadBytes = lo + 4096
-			}
+		// A free string member of the arguments is lengthened; without one (every string bounded by the schema)
+		// the message metadata carries the padding ("MUST enforce limits on … payload size" says not where).
+		pad := padMember(inputSchema(doc), a)
+		l := &limitsProfile{Skill: e.SkillID, Arguments: a, Pad: pad}
+		if lo, ok := ag.boundary(16<<10, 4<<20, 8192, func(n int) *answer {
+			return ag.send(ag.A, e.SkillID, padded(e, a, pad, n), fmt.Sprintf("derive limits.payloadBytes: a request of about %d bytes", n))
+		}); ok {
+			l.PayloadBytes = lo + 4096
 		}
 		if lo, ok := ag.boundary(16, 1024, 16, func(n int) *answer {
 			return ag.send(ag.A, e.SkillID, nested(e, a, n), fmt.Sprintf("derive limits.nestingDepth: metadata nested %d deep", n))
@@ -54,7 +53,7 @@ func (ag *Agent) limits(args map[string]json.RawMessage) *limitsProfile {
 type limitsProfile = struct {
 	Skill        string          `json:"skill"`
 	Arguments    json.RawMessage `json:"arguments"`
-	Pad          string          `json:"pad"`
+	Pad          string          `json:"pad,omitempty"`
 	PayloadBytes int             `json:"payloadBytes,omitempty"`
 	NestingDepth int             `json:"nestingDepth,omitempty"`
 }

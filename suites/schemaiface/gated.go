@@ -369,7 +369,7 @@ func registerGated(e *harness.Env) {
 			l := s.prof.Limits
 			switch row {
 			case "SI-12.2h":
-				w.Need("limits.payloadBytes", l != nil && l.PayloadBytes > 0, "the target's payload size limit, a skill, its arguments and the string member to lengthen")
+				w.Need("limits.payloadBytes", l != nil && l.PayloadBytes > 0, "the target's payload size limit, a skill and its arguments")
 			case "SI-12.2i":
 				w.Need("limits.nestingDepth", l != nil && l.NestingDepth > 0, "the target's nesting limit, a skill and its arguments")
 			default:
@@ -463,8 +463,16 @@ func registerGated(e *harness.Env) {
 	})
 }
 
-// padded is a request for skill whose string member at pad is lengthened so the Message is about size bytes.
+// padded is a request for skill whose string member at pad (or, when pad is empty, the message metadata's
+// extconf_padding) is lengthened so the Message is about size bytes.
 func padded(en entry, args json.RawMessage, pad string, size int) a2a.Message {
+	if pad == "" {
+		msg := message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, args))
+		msg.Metadata = json.RawMessage(`{"extconf_padding":""}`)
+		n := max(size-len(mustJSON(msg)), 0)
+		msg.Metadata = json.RawMessage(`{"extconf_padding":"` + strings.Repeat("x", n) + `"}`)
+		return msg
+	}
 	m := cloneArgs(args)
 	setPtr(m, pad, "")
 	base := len(mustJSON(message(invokeReq(en.SkillID, en.SkillVersion, en.Digest, mustJSON(m)))))

@@ -21,7 +21,7 @@ func limitsNote(l *limitsProfile) string {
 	}
 	note := fmt.Sprintf("limits derived on %s: %s (requests just under completed, just over were refused with resource_limit_exceeded)", l.Skill, strings.Join(found, ", "))
 	if len(missing) > 0 {
-		note += "; not derived: " + strings.Join(missing, ", ") + " (no size up to the probe's bound was refused with the limit, or no string member to lengthen): give it, or declare it absent"
+		note += "; not derived: " + strings.Join(missing, ", ") + " (no size up to the probe's bound was refused with the limit): give it, or declare it absent"
 	}
 	return note
 }

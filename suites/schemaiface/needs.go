@@ -41,7 +41,7 @@ func (document) Needs() []harness.Need {
 		{Member: "sensitive.policyStrings", What: "strings of local policy state no error may show", Rows: []string{"SI-9.57b"}},
 		{Member: "sensitive.prohibited", What: "arguments with a prohibited value and one unrelated schema error, and the value", Rows: []string{"SI-9.57c"}},
 		{Member: "failedInitSkill", What: "a skill whose interface failed to load, assemble or validate, and plausible arguments (declare it absent when every skill's interface loaded)", Rows: []string{"SI-10.1"}},
-		{Member: "limits.payloadBytes", What: "the target's payload size limit, a skill, its arguments and the string member to lengthen", Rows: []string{"SI-12.2h"}},
+		{Member: "limits.payloadBytes", What: "the target's payload size limit, a skill and its arguments", Rows: []string{"SI-12.2h"}},
 		{Member: "limits.nestingDepth", What: "the target's nesting limit, a skill and its arguments", Rows: []string{"SI-12.2i"}},
 		{Member: "limits", What: "the target's payload size or nesting limit, a skill and its arguments", Rows: []string{"SI-12.3a", "SI-9.51c"}},
 		{Member: "revocation", What: "a permitted request, a revoke hook, a request the revocation forbids", Rows: []string{"SI-12.6", "SI-12.7c"}},

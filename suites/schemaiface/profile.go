@@ -185,8 +185,9 @@ type Profile struct {
 		Skill string `json:"skill"`
 		// Arguments are its valid arguments.
 		Arguments json.RawMessage `json:"arguments"`
-		// Pad is the JSON Pointer of a string member of arguments lengthened to cross the payload limit.
-		Pad string `json:"pad"`
+		// Pad is the JSON Pointer of a string member of arguments lengthened to cross the payload limit (default:
+		// the message metadata carries the padding, for inputs whose every string is bounded).
+		Pad string `json:"pad,omitempty"`
 		// PayloadBytes is the payload size limit in bytes.
 		PayloadBytes int `json:"payloadBytes,omitempty"`
 		// NestingDepth is the nesting limit (the probe nests message.metadata).
