@@ -19,13 +19,16 @@ var repo, _ = filepath.Abs("../..")
 
 // example is one independent agent: its package and the document section its target.json configures.
 type example struct {
-	dir string // examples/agents/<dir>, a Go main package
-	doc string // documents.<doc> in target.json
+	dir string            // examples/agents/<dir>, a Go main package
+	doc string            // documents.<doc> in target.json
+	env map[string]string // the environment its target.json reads credentials from ({"fromEnv": …})
 }
 
 var examples = []example{
 	{dir: "on-request", doc: "on-request"},
 	{dir: "interview", doc: "interview"},
+	{dir: "schema-interface", doc: "schema-interface", env: map[string]string{
+		"EDGE_NOC_BEARER": "Bearer test-only-noc-token", "EDGE_MONITOR_BEARER": "Bearer test-only-monitor-token"}},
 }
 
 // build compiles a main package into dir and returns the binary's path.
@@ -155,6 +158,9 @@ func TestIndependentAgents(t *testing.T) {
 	runsuite := build(t, bin, "./cmd/runsuite", "runsuite")
 	for _, ex := range examples {
 		t.Run(ex.dir, func(t *testing.T) {
+			for k, v := range ex.env {
+				t.Setenv(k, v)
+			}
 			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir))
 			cfg, err := os.ReadFile(filepath.Join(ex.dir, "target.json"))
 			if err != nil {
