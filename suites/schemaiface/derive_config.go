@@ -3,6 +3,7 @@ package schemaiface
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -50,12 +51,15 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, _ string, car
 	faulty := func(skill string) bool {
 		return skill == in.UnavailableSkill || (in.CorruptSkill != nil && skill == in.CorruptSkill.Skill)
 	}
+	_, hasA := cfg.PrincipalOf(docID, "A")
+	refused := false // describe_skill answered HTTP 401 to a caller the configuration gave no credential
 	// The run's survey: one describe_skill per advertised skill, skills the section names faulty excepted.
 	for _, e := range entriesOf(params) {
 		if e.SkillID == "" || faulty(e.SkillID) || ag.Docs[e.SkillID] != nil || ag.Degraded[e.SkillID] != "" {
 			continue
 		}
 		an, _ := post(ctx, ag.A, rpc, rest, false, modeSync, message(describeReq(e.SkillID)), "config: describe_skill("+e.SkillID+")")
+		refused = refused || (!hasA && an.ex != nil && an.ex.Status == http.StatusUnauthorized)
 		d := &docSeen{skill: e.SkillID, ans: an}
 		readDescribe(d)
 		if c := an.code(); an.state() != a2a.StateCompleted && (c == skiface.InterfaceUnavailable || c == skiface.InterfaceInvalid) {
@@ -117,7 +121,11 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, _ string, car
 		_, ok := givenArgs(skill)
 		return ok
 	}
-	return notes, append(argumentNeeds(skills, ag.Docs, has), derivedNeeds(ag.Docs, &in.Profile, dv)...)
+	needs := append(argumentNeeds(skills, ag.Docs, has), derivedNeeds(ag.Docs, &in.Profile, dv)...)
+	if refused {
+		needs = append([]harness.Need{credentialNeed()}, needs...)
+	}
+	return notes, needs
 }
 
 // derivedNeeds are the rows a derivation leaves blocked beyond the static table: SI-8.3 for each advertised

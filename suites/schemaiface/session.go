@@ -230,7 +230,7 @@ type surveyKey struct{}
 // noArguments is why no skill has valid arguments: the operator gave none and, when the agent answered the
 // derivation's valid candidates, how it answered them (a Message, a refusal): the real cause, not a missing member.
 func (s *sess) noArguments() string {
-	msg := "no valid arguments for any advertised skill (set requests[\"<skill_id>\"] to a JSON arguments object, or the profile's arguments)"
+	msg := "no valid arguments for any advertised skill (give documents.schema-interface.arguments[\"<skill_id>\"], a JSON arguments object)"
 	if s.dv == nil || len(s.dv.Refused) == 0 {
 		return msg
 	}
