@@ -181,9 +181,15 @@ func registerAuthz(e *harness.Env) {
 			w.Negative(refusal(an) && refusedWith(an, skiface.AuthorizationFailed), "principal B is refused the "+mode+" skill "+c.Skill, an.describe(), an.ex)
 		}
 		// "In every mode": a mode advertised but never probed (the derivation sends no request that may have side
-		// effects) is not passed on the others' strength.
+		// effects) is not passed on the others' strength — unless the operator declares that mode has no request
+		// principal B is refused (reading 33): the modes with a case are graded, the declaration is quoted.
+		in, _ := s.e.Input(docID).(*Input)
 		for _, mode := range advertisedModes(s.survey()) {
 			if _, ok := modes[mode]; !ok {
+				if why, absent := modeAbsent(in, mode); absent {
+					w.Note(fmt.Sprintf("%s not graded: the operator declares documents.%s.absent.authorization.modes.%s: %q", mode, docID, mode, why))
+					continue
+				}
 				w.Need("authorization.modes."+mode, false, modeWhat(mode))
 			}
 		}
@@ -344,4 +350,12 @@ func advertisedModes(sv *survey) []string {
 
 func modeWhat(mode string) string {
 	return "a request of principal A that principal B may not make, for a skill advertising default_mode " + mode + " (advertised, never probed: no derived request of such a skill is sent)"
+}
+
+// modeAbsent is the operator's declaration that no request in default_mode mode is one principal B is refused.
+func modeAbsent(in *Input, mode string) (string, bool) {
+	if in == nil {
+		return "", false
+	}
+	return in.Declared("authorization.modes." + mode)
 }

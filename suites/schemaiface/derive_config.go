@@ -121,7 +121,7 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, _ string, car
 		_, ok := givenArgs(skill)
 		return ok
 	}
-	needs := append(argumentNeeds(skills, ag.Docs, has), derivedNeeds(ag.Docs, &in.Profile, dv)...)
+	needs := append(argumentNeeds(skills, ag.Docs, has), derivedNeeds(ag.Docs, &in, dv)...)
 	if refused {
 		needs = append([]harness.Need{credentialNeed()}, needs...)
 	}
@@ -130,10 +130,10 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, _ string, car
 
 // derivedNeeds are the rows a derivation leaves blocked beyond the static table: SI-8.3 for each advertised
 // default_mode no case covers, SI-8.10a/b when the constraints were derived (they cannot fail on those).
-func derivedNeeds(docs map[string]map[string]any, given *Profile, dv *Derivation) []harness.Need {
+func derivedNeeds(docs map[string]map[string]any, given *Input, dv *Derivation) []harness.Need {
 	var out []harness.Need
 	modes := map[string]Case{}
-	for _, p := range []*Profile{given, &dv.Profile} {
+	for _, p := range []*Profile{&given.Profile, &dv.Profile} {
 		if p.Authorization != nil {
 			for m, c := range p.Authorization.Modes {
 				modes[m] = c
@@ -145,7 +145,7 @@ func derivedNeeds(docs map[string]map[string]any, given *Profile, dv *Derivation
 		au, _ := d["authority"].(map[string]any)
 		if m, ok := au["default_mode"].(string); ok && m != "" && !seen[m] {
 			seen[m] = true
-			if _, covered := modes[m]; !covered && len(modes) > 0 {
+			if _, covered := modes[m]; !covered && len(modes) > 0 && !given.declared("authorization.modes."+m) {
 				out = append(out, harness.Need{Member: "authorization.modes." + m, What: modeWhat(m), Rows: []string{"SI-8.3"}})
 			}
 		}
@@ -154,4 +154,10 @@ func derivedNeeds(docs map[string]map[string]any, given *Profile, dv *Derivation
 		out = append(out, harness.Need{Member: "constraints", What: constraintsWhat, Rows: []string{"SI-8.10a", "SI-8.10b"}})
 	}
 	return out
+}
+
+// declared reports whether the operator declares member absent.
+func (in *Input) declared(member string) bool {
+	_, ok := in.Declared(member)
+	return ok
 }

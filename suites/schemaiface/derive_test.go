@@ -173,3 +173,18 @@ func TestChangeSkillRowKilledOnRecommendOnly(t *testing.T) {
 		t.Errorf("SI-6.5a with %s, only credentials: %s %q, want executed-fail on propose_remediation", sabotage.SIInputNotValidated, r.Verdict, r.Detail)
 	}
 }
+
+// A mode the operator declares has no request principal B is refused is quoted, not blocked on, while the modes
+// with a case are graded (reading 33): with only the credentials and execute declared absent, SI-8.3 passes on the
+// derived observe_only and recommend_only cases; config check predicts the same (TestEveryAbsenceDeclared…).
+func TestModeDeclaredAbsentGradesTheOthers(t *testing.T) {
+	got, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		credentialsOnly(tgt)
+		tgt.Config.Inputs = map[string]any{"schema-interface": &schemaiface.Input{Absences: harness.Absences{Absent: map[string]string{
+			"authorization.modes.execute": "B may make every execute request"}}}}
+	})
+	r := got["SI-8.3"]
+	if r.Verdict != harness.ExecutedPass || !strings.Contains(r.Detail, `execute not graded: the operator declares documents.schema-interface.absent.authorization.modes.execute`) {
+		t.Errorf("SI-8.3: %s (%s), want executed-pass quoting the execute declaration", r.Verdict, r.Detail)
+	}
+}
