@@ -161,6 +161,11 @@ func registerAuthz(e *harness.Env) {
 				}
 			}
 		}
+		if az.Skill != nil {
+			// authorization.skill is a skill of another mode: only an observe_only case can meet the row, and the
+			// operator may declare there is none (reading 34).
+			s.w.Need("authorization.modes.observe_only", false, observeOnlyWhat)
+		}
 		s.w.Need("authorization.modes.observe_only|authorization.skill", false, "an observe_only skill principal A may use and principal B may not")
 		return "", nil
 	}
@@ -359,3 +364,6 @@ func modeAbsent(in *Input, mode string) (string, bool) {
 	}
 	return in.Declared("authorization.modes." + mode)
 }
+
+// observeOnlyWhat is what SI-8.2b and SI-12.4b need when authorization.skill names a skill of another mode.
+const observeOnlyWhat = "an observe_only skill principal A may use and principal B may not (authorization.skill is not observe_only)"

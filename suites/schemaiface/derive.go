@@ -212,7 +212,7 @@ func Derive(ag *Agent, given *Profile, givenArgs func(skill string) (json.RawMes
 				p.Authorization.Skill = &cc
 				d.Notes["authorization.skill"] = "authorization.skill derived: " + why
 			}
-			if wantModes && p.Authorization.Modes[mode].Skill == "" {
+			if wantModes && p.Authorization.Modes[mode].Skill == "" && !absent("authorization.modes."+mode) {
 				if p.Authorization.Modes == nil {
 					p.Authorization.Modes = map[string]Case{}
 				}

@@ -150,6 +150,12 @@ func derivedNeeds(docs map[string]map[string]any, given *Input, dv *Derivation) 
 			}
 		}
 	}
+	// SI-8.2b / SI-12.4b: a given authorization.skill of another mode does not meet the observe_only need.
+	if _, covered := modes["observe_only"]; !covered && given.Authorization != nil && given.Authorization.Skill != nil {
+		if au, _ := docs[given.Authorization.Skill.Skill]["authority"].(map[string]any); au != nil && au["default_mode"] != "observe_only" {
+			out = append(out, harness.Need{Member: "authorization.modes.observe_only", What: observeOnlyWhat, Rows: []string{"SI-12.4b", "SI-8.2b"}})
+		}
+	}
 	if dv.Notes["constraints"] != "" {
 		out = append(out, harness.Need{Member: "constraints", What: constraintsWhat, Rows: []string{"SI-8.10a", "SI-8.10b"}})
 	}

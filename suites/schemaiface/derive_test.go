@@ -188,3 +188,20 @@ func TestModeDeclaredAbsentGradesTheOthers(t *testing.T) {
 		t.Errorf("SI-8.3: %s (%s), want executed-pass quoting the execute declaration", r.Verdict, r.Detail)
 	}
 }
+
+// An authorization.skill of another mode does not meet SI-8.2b / SI-12.4b's observe_only need: the rows need
+// authorization.modes.observe_only, which the operator may declare absent (reading 34). Before, they blocked on
+// the combined member although one half was given, and config check predicted them passing.
+func TestObserveOnlyNeedWithAnExecuteSkillCase(t *testing.T) {
+	got, _ := run(t, sabotage.Set{}, func(tgt *target.Target) {
+		credentialsOnly(tgt)
+		tgt.Config.Requests = map[string][]string{schemaiface.ProfileKey: {`{"authorization":{"skill":{"skill":"manage_resource","arguments":{"operation":"read","resource_id":"r-a-only"}}}}`}}
+		tgt.Config.Inputs = map[string]any{"schema-interface": &schemaiface.Input{Absences: harness.Absences{Absent: map[string]string{
+			"authorization.modes.observe_only": "B may make every observe_only request"}}}}
+	})
+	for _, row := range []string{"SI-8.2b", "SI-12.4b"} {
+		if r := got[row]; r.Verdict != harness.Inapplicable || !strings.Contains(r.Detail, "absent.authorization.modes.observe_only") {
+			t.Errorf("%s: %s (%s), want inapplicable quoting the observe_only declaration", row, r.Verdict, r.Detail)
+		}
+	}
+}
