@@ -29,10 +29,15 @@ type policy struct {
 type condition struct {
 	code, message string
 	state         a2a.TaskState
+	details       []any // input_invalid: where the input failed, never its values
 }
 
-func rejected(code, msg string) *condition { return &condition{code, msg, a2a.TaskStateRejected} }
-func failed(code, msg string) *condition   { return &condition{code, msg, a2a.TaskStateFailed} }
+func rejected(code, msg string) *condition {
+	return &condition{code: code, message: msg, state: a2a.TaskStateRejected}
+}
+func failed(code, msg string) *condition {
+	return &condition{code: code, message: msg, state: a2a.TaskStateFailed}
+}
 
 // Execute answers one request: a describe_skill request or a domain-skill request, each one Data Part.
 func (ag *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
@@ -60,6 +65,9 @@ func (ag *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.S
 			e := map[string]any{"code": c.code}
 			if c.message != "" {
 				e["message"] = c.message
+			}
+			if len(c.details) > 0 {
+				e["details"] = c.details
 			}
 			msg := a2a.NewMessageForTask(a2a.MessageRoleAgent, ec, a2a.NewDataPart(map[string]any{"error": e}))
 			yield(a2a.NewStatusUpdateEvent(ec, c.state, msg), nil)
@@ -145,8 +153,10 @@ func (ag *agent) invoke(ec *a2asrv.ExecutorContext, req map[string]any) ([]a2a.E
 		return nil, rejected("interface_mismatch", "skill_version and interface_digest must name the active interface")
 	}
 	args, present := req["arguments"]
-	if !present || valid(sk.input, args) != nil {
-		return nil, rejected("input_invalid", "the arguments do not validate against input_schema")
+	if err := valid(sk.input, args); !present || err != nil {
+		c := rejected("input_invalid", "the arguments do not validate against input_schema")
+		c.details = details(err)
+		return nil, c
 	}
 	result, records := ag.run(id, args.(map[string]any))
 	if valid(sk.output, result) != nil {

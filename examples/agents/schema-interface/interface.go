@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/gowebpki/jcs"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -210,4 +211,26 @@ func valid(s *jsonschema.Schema, v any) error {
 		return err
 	}
 	return s.Validate(inst)
+}
+
+// details lists where an instance failed its schema: instance_path (a JSON Pointer), schema_path and keyword, at
+// most five, never the instance's values ("Diagnostic details MUST NOT disclose … input values").
+func details(err error) []any {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	var out []any
+	var walk func(u jsonschema.OutputUnit)
+	walk = func(u jsonschema.OutputUnit) {
+		if u.Error != nil && len(u.Errors) == 0 && len(out) < 5 {
+			kw := u.KeywordLocation[strings.LastIndex(u.KeywordLocation, "/")+1:]
+			out = append(out, map[string]any{"instance_path": u.InstanceLocation, "schema_path": u.KeywordLocation, "keyword": kw})
+		}
+		for _, c := range u.Errors {
+			walk(c)
+		}
+	}
+	walk(*ve.DetailedOutput())
+	return out
 }
