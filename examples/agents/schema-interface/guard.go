@@ -17,9 +17,9 @@ const (
 	maxNesting = 32
 )
 
-// guard is the hosting platform in front of the A2A handler: it authenticates the caller, enforces the request
-// limits, and echoes the activated extension.
-func (ag *agent) guard(next http.Handler) http.Handler {
+// guard is the hosting platform in front of an A2A binding's handler (rest: HTTP+JSON, else JSON-RPC): it
+// authenticates the caller, enforces the request limits, and echoes the activated extension.
+func (ag *agent) guard(next http.Handler, rest bool) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		if err != nil {
@@ -33,11 +33,11 @@ func (ag *agent) guard(next http.Handler) http.Handler {
 		auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if _, known := ag.tokens[auth]; !ok || !known {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="branch-noc"`)
-			rpcError(w, body, http.StatusUnauthorized, "authentication required", "authorization_failed")
+			bindingError(w, rest, body, http.StatusUnauthorized, "authentication required", "authorization_failed")
 			return
 		}
 		if depth(body) > maxNesting {
-			rpcError(w, body, http.StatusOK, "request exceeds the nesting limit", "resource_limit_exceeded")
+			bindingError(w, rest, body, http.StatusBadRequest, "request exceeds the nesting limit", "resource_limit_exceeded")
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -48,9 +48,18 @@ func (ag *agent) guard(next http.Handler) http.Handler {
 	})
 }
 
-// rpcError answers before any task exists, through the JSON-RPC binding's error, exposing the condition as an
-// ErrorInfo reason ("SHOULD expose the same machine-readable code when that binding permits it").
-func rpcError(w http.ResponseWriter, body []byte, status int, msg, condition string) {
+// bindingError answers before any task exists, through the binding's error, exposing the condition as an
+// ErrorInfo reason ("SHOULD expose the same machine-readable code when that binding permits it"): a google.rpc.Status
+// for HTTP+JSON, a JSON-RPC error (HTTP 200 unless authentication failed) otherwise.
+func bindingError(w http.ResponseWriter, rest bool, body []byte, status int, msg, condition string) {
+	info := map[string]any{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": condition, "domain": "branch-noc.example"}
+	w.Header().Set("Content-Type", "application/json")
+	if rest {
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": status,
+			"status": map[int]string{401: "UNAUTHENTICATED", 400: "INVALID_ARGUMENT"}[status], "message": msg, "details": []any{info}}})
+		return
+	}
 	var req struct {
 		ID json.RawMessage `json:"id"`
 	}
@@ -58,12 +67,11 @@ func rpcError(w http.ResponseWriter, body []byte, status int, msg, condition str
 	if len(req.ID) == 0 {
 		req.ID = json.RawMessage("null")
 	}
-	w.Header().Set("Content-Type", "application/json")
+	if status != http.StatusUnauthorized {
+		status = http.StatusOK
+	}
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{
-		"code": -32600, "message": msg,
-		"data": []any{map[string]any{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": condition, "domain": "branch-noc.example"}},
-	}})
+	_ = json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32600, "message": msg, "data": []any{info}}})
 }
 
 // depth is the deepest nesting of arrays and objects in a JSON text (0 when it is not JSON: the handler answers it).

@@ -61,7 +61,9 @@ func main() {
 	base := "http://" + ln.Addr().String()
 	mux := http.NewServeMux()
 	mux.Handle("/.well-known/agent-card.json", a2asrv.NewStaticAgentCardHandler(ag.card(base)))
-	mux.Handle("/a2a/v1", ag.guard(a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(ag))))
+	h := a2asrv.NewHandler(ag)
+	mux.Handle("/a2a/v1", ag.guard(a2asrv.NewJSONRPCHandler(h), false))
+	mux.Handle("/rest/", http.StripPrefix("/rest", ag.guard(a2asrv.NewRESTHandler(h), true)))
 	fmt.Printf("agent %s/.well-known/agent-card.json\n", base)
 	log.Fatal(http.Serve(ln, mux))
 }
@@ -85,11 +87,12 @@ func (ag *agent) card(base string) *a2a.AgentCard {
 		skills = append(skills, about[id])
 	}
 	return &a2a.AgentCard{
-		Name:                "Branch edge interface agent",
-		Description:         "Reads and sets the interfaces of the branch's edge and core routers.",
-		Version:             "1.0.0",
-		SupportedInterfaces: []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/a2a/v1", a2a.TransportProtocolJSONRPC)},
-		Provider:            &a2a.AgentProvider{Org: "Example Branch Networks", URL: base},
+		Name:        "Branch edge interface agent",
+		Description: "Reads and sets the interfaces of the branch's edge and core routers.",
+		Version:     "1.0.0",
+		SupportedInterfaces: []*a2a.AgentInterface{a2a.NewAgentInterface(base+"/a2a/v1", a2a.TransportProtocolJSONRPC),
+			a2a.NewAgentInterface(base+"/rest", a2a.TransportProtocolHTTPJSON)},
+		Provider: &a2a.AgentProvider{Org: "Example Branch Networks", URL: base},
 		Capabilities: a2a.AgentCapabilities{Streaming: true, Extensions: []a2a.AgentExtension{{
 			URI: extURI, Description: "Schema interfaces for advertised skills", Required: false,
 			Params: map[string]any{"interface_version": "1.0", "skills": bindings},
