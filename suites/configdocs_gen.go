@@ -158,6 +158,7 @@ var configDocs = map[string]string{
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Revocation.Skill":               "Skill is the skill the revoked grant covers.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Semantic":                       "Semantic is a structurally valid but semantically invalid request.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Semantic.Check":                 "Check are arguments of a read showing the invalid request's target is unchanged.",
+	"github.com/extconf/extconf/suites/schemaiface.Profile.Semantic.CheckSkill":            "CheckSkill is the skill the read invokes (default: skill), for an agent with one operation per skill.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Semantic.Invalid":               "Invalid are arguments valid against input_schema that domain logic rejects.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Semantic.Skill":                 "Skill is the skill both requests invoke.",
 	"github.com/extconf/extconf/suites/schemaiface.Profile.Semantic.Valid":                 "Valid are arguments that complete.",

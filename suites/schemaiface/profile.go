@@ -144,6 +144,8 @@ type Profile struct {
 		Invalid json.RawMessage `json:"invalid"`
 		// Check are arguments of a read showing the invalid request's target is unchanged.
 		Check json.RawMessage `json:"check,omitempty"`
+		// CheckSkill is the skill the read invokes (default: skill), for an agent with one operation per skill.
+		CheckSkill string `json:"checkSkill,omitempty"`
 	} `json:"semantic,omitempty"`
 	// InputSideEffect is an invalid request that would have a side effect if domain logic ran before validation.
 	InputSideEffect *struct {
