@@ -158,6 +158,9 @@ func (ag *agent) invoke(ec *a2asrv.ExecutorContext, req map[string]any) ([]a2a.E
 		c.details = details(err)
 		return nil, c
 	}
+	if why := semantic(id, args.(map[string]any)); why != "" {
+		return nil, rejected("constraint_rejected", why)
+	}
 	result, records := ag.run(id, args.(map[string]any))
 	if valid(sk.output, result) != nil {
 		return nil, failed("output_invalid", "the skill produced output that does not validate")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"sync"
 	"time"
 )
@@ -18,6 +19,17 @@ func newInventory() *inventory { return &inventory{admin: map[string]string{}} }
 type record struct {
 	id, kind string
 	value    map[string]any
+}
+
+// semantic is the domain check a valid input may still fail: an edge router's uplink (xe-0/0/0) is its site's
+// only path to the core, so this agent never shuts it down ("The receiving agent remains responsible for
+// domain-semantic validation … before acting on the input").
+func semantic(id string, args map[string]any) string {
+	if id == "set_interface_admin_status" && args["admin_status"] == "down" && args["interface"] == "xe-0/0/0" &&
+		strings.HasPrefix(args["router"].(string), "edge-") {
+		return "an edge router's uplink is never shut down by this agent"
+	}
+	return ""
 }
 
 // run is the skills' domain logic. Its input has been validated; its output is validated by the caller.
