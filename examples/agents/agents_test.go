@@ -3,6 +3,7 @@ package agents
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,17 +20,31 @@ var repo, _ = filepath.Abs("../..")
 
 // example is one independent agent: its package and the document section its target.json configures.
 type example struct {
-	dir string            // examples/agents/<dir>, a Go main package
-	doc string            // documents.<doc> in target.json
-	env map[string]string // the environment its target.json reads credentials from ({"fromEnv": …})
+	dir    string            // examples/agents/<dir>, a Go main package
+	doc    string            // documents.<doc> in the configuration
+	config string            // the configuration in dir (default target.json)
+	args   []string          // the agent's flags beyond -addr
+	env    map[string]string // the environment its configuration reads credentials from ({"fromEnv": …})
 }
 
 var examples = []example{
 	{dir: "on-request", doc: "on-request"},
 	{dir: "interview", doc: "interview"},
+	// a2a-go's default task store: ListTasks answers named users only, so the operator declares it absent.
+	{dir: "interview", doc: "interview", config: "target-private-tasks.json", args: []string{"-private-tasks"}},
 	{dir: "schema-interface", doc: "schema-interface", env: map[string]string{
 		"EDGE_NOC_BEARER": "Bearer test-only-noc-token", "EDGE_MONITOR_BEARER": "Bearer test-only-monitor-token"}},
 }
+
+// name is the subtest's name: the directory, and the configuration when it is not target.json.
+func (ex example) name() string {
+	if ex.config == "" {
+		return ex.dir
+	}
+	return ex.dir + "/" + strings.TrimSuffix(ex.config, ".json")
+}
+
+func (ex example) configFile() string { return filepath.Join(ex.dir, cmp.Or(ex.config, "target.json")) }
 
 // build compiles a main package into dir and returns the binary's path.
 func build(t *testing.T, dir, pkg, name string) string {
@@ -44,9 +59,9 @@ func build(t *testing.T, dir, pkg, name string) string {
 }
 
 // start runs an agent on a loopback port and returns its card URL (its first line: "agent <URL>").
-func start(t *testing.T, bin string) string {
+func start(t *testing.T, bin string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -157,22 +172,22 @@ func TestIndependentAgents(t *testing.T) {
 	bin := t.TempDir()
 	runsuite := build(t, bin, "./cmd/runsuite", "runsuite")
 	for _, ex := range examples {
-		t.Run(ex.dir, func(t *testing.T) {
+		t.Run(ex.name(), func(t *testing.T) {
 			for k, v := range ex.env {
 				t.Setenv(k, v)
 			}
-			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir))
-			cfg, err := os.ReadFile(filepath.Join(ex.dir, "target.json"))
+			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir), ex.args...)
+			cfg, err := os.ReadFile(ex.configFile())
 			if err != nil {
 				t.Fatal(err)
 			}
-			check := exec.Command(runsuite, "config", "check", filepath.Join(ex.dir, "target.json"), "--target", url)
+			check := exec.Command(runsuite, "config", "check", ex.configFile(), "--target", url)
 			if b, err := check.CombinedOutput(); err != nil || !strings.Contains(string(b), "predicted: 0 rows blocked") {
-				t.Fatalf("config check with target.json: %v, want exit 0 and 0 rows predicted blocked\n%s", err, b)
+				t.Fatalf("config check with %s: %v, want exit 0 and 0 rows predicted blocked\n%s", ex.configFile(), err, b)
 			}
 			code, head, out := run(t, runsuite, url, cfg)
 			if code != 0 || !strings.HasPrefix(head, "PASSED") {
-				t.Fatalf("with target.json: exit %d %q, want 0 PASSED\n%s", code, head, out)
+				t.Fatalf("with %s: exit %d %q, want 0 PASSED\n%s", ex.configFile(), code, head, out)
 			}
 			var c struct {
 				Documents map[string]map[string]any `json:"documents"`
