@@ -1,6 +1,9 @@
 package a2a
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // ProtocolVersion is the value of the A2A-Version header this harness speaks.
 const ProtocolVersion = "1.0"
@@ -122,6 +125,18 @@ type SecurityRequirement struct {
 // StringList is the proto wrapper for a list of scopes.
 type StringList struct {
 	List []string `json:"list,omitempty"`
+}
+
+// UnmarshalJSON reads the ProtoJSON form {"list": [...]} and also a bare [...], the form a2a-go v2 (the
+// official Go SDK, through v2.3.1) writes: no row grades the scopes' shape, and refusing the whole card for it
+// made every row of every document fail against a correct host built on that SDK.
+func (l *StringList) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimSpace(b); len(t) > 0 && t[0] == '[' {
+		l.List = nil
+		return json.Unmarshal(t, &l.List)
+	}
+	type plain StringList
+	return json.Unmarshal(b, (*plain)(l))
 }
 
 // AgentSkill is one skill of the card.
