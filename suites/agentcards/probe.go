@@ -106,8 +106,17 @@ func (a answer) describe() string {
 
 // authRefused reports an answer that refuses the caller as unauthenticated or unauthorized (A2A 1.0: HTTP 401 /
 // 403) and carries no result.
+// On JSON-RPC the refusal may ride an HTTP 200 as error -31401 (UNAUTHENTICATED) or -31403 (PERMISSION_DENIED),
+// the codes a2a-go v2 (the official Go SDK) gives them: A2A 1.0 leaves the JSON-RPC code of these custom, and §D.6
+// asks that the request be refused, not for a status (README, reading 19).
 func (a answer) authRefused() bool {
-	return (a.status == http.StatusUnauthorized || a.status == http.StatusForbidden) && !a.result
+	if a.result {
+		return false
+	}
+	if a.leg.binding == a2a.BindingJSONRPC && (a.code == "-31401" || a.code == "-31403") {
+		return true
+	}
+	return a.status == http.StatusUnauthorized || a.status == http.StatusForbidden
 }
 
 // probeReq is what varies between probes: the routing value, the task id and the message id.
