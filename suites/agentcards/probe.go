@@ -1,6 +1,7 @@
 package agentcards
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -115,6 +116,9 @@ func (a answer) authRefused() bool {
 	}
 	if a.leg.binding == a2a.BindingJSONRPC && (a.code == "-31401" || a.code == "-31403") {
 		return true
+	}
+	if a.leg.binding != a2a.BindingJSONRPC && (strings.HasPrefix(a.code, "401/") || strings.HasPrefix(a.code, "403/")) {
+		return true // a stream whose event is the 401/403 google.rpc.Status
 	}
 	return a.status == http.StatusUnauthorized || a.status == http.StatusForbidden
 }
@@ -235,10 +239,33 @@ func probeREST(ctx context.Context, c *a2a.Client, base string, l leg, p probeRe
 	}
 	ans.status, ans.body, ans.header = ex.Status, ex.ResponseBody, ex.ResponseHeader
 	ans.result = ex.Status >= 200 && ex.Status < 300
-	if !ans.result {
+	if ans.result && strings.HasPrefix(ex.ResponseHeader.Get("Content-Type"), "text/event-stream") {
+		ans.result, ans.code = restStream(ex.ResponseBody)
+	} else if !ans.result {
 		ans.code = restCode(ex.ResponseBody, ex.Status)
 	}
 	return ans
+}
+
+// restStream reads an HTTP+JSON stream: a stream may open (200) before the host refuses, then carry the refusal as
+// its event, a google.rpc.Status (a2a-go v2 does so). Only an event that is not an error is a result; the first
+// error event gives the code (README, reading 19).
+func restStream(body []byte) (result bool, code string) {
+	_ = a2a.ReadSSE(bytes.NewReader(body), len(body)+1, 1<<16, func(e a2a.SSEEvent) {
+		var probe struct {
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(e.Data, &probe) == nil && len(probe.Error) > 0 {
+			if code == "" {
+				code = restCode(e.Data, 200)
+			}
+			return
+		}
+		if len(bytes.TrimSpace(e.Data)) > 0 {
+			result = true
+		}
+	})
+	return result, code
 }
 
 // restCode is the HTTP+JSON error identity: google.rpc.Status code and status, and every ErrorInfo reason.
