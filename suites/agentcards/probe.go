@@ -298,10 +298,11 @@ var refusalToken = regexp.MustCompile(`[A-Za-z0-9._~-]+|(?s:.)`)
 // sameAsBaseline reports whether a (for routing value ra) is the refusal n (for rn) apart from what two identical
 // never-minted requests (n, n2) already differ in and from the routing value itself: the body baseline of §D.6
 // and of the non-disclosure reading (a 401 quoting the request path, a fresh request id). Status and code are
-// compared as they are. It is not §D.7c's reading, whose "same body" stays literal.
+// compared as they are. §D.7c uses it with R compared (ra, rn empty). A timestamp of the answer's own time is
+// not compared either (ownTimeless).
 func sameAsBaseline(a, n, n2 answer, ra, rn string) (status, code, body bool) {
 	status, code = a.status == n.status, a.code == n.code
-	ta, tn, t2 := bodyTokens(a.body, ra), bodyTokens(n.body, rn), bodyTokens(n2.body, rn)
+	ta, tn, t2 := bodyTokens(ownTimeless(a), ra), bodyTokens(ownTimeless(n), rn), bodyTokens(ownTimeless(n2), rn)
 	if len(ta) != len(tn) {
 		return status, code, false
 	}

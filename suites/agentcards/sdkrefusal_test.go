@@ -1,7 +1,10 @@
 package agentcards
 
 import (
+	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/extconf/extconf/harness/a2a"
 )
@@ -36,5 +39,29 @@ func TestRESTStreamErrorEventIsNoResult(t *testing.T) {
 	served := "data: {\"task\":{\"id\":\"t1\",\"status\":{\"state\":\"TASK_STATE_SUBMITTED\"}}}\n\n"
 	if result, _ := restStream([]byte(served)); !result {
 		t.Error("a stream carrying a task is not read as a result")
+	}
+}
+
+// TestBodyBaselineIgnoresPerResponseValues: an SSE event id and a timestamp of the answer's own time vary between
+// identical requests and say nothing of R; a body quoting R still differs (§D.7c's "same body").
+func TestBodyBaselineIgnoresPerResponseValues(t *testing.T) {
+	now := time.Now().UTC()
+	mk := func(id, r string, at time.Time) answer {
+		body := "id: " + id + "\ndata: {\"error\":{\"code\":-31403,\"message\":\"no agent" + r + "\",\"data\":[{\"metadata\":{\"timestamp\":\"" + at.Format(time.RFC3339) + "\"}}]}}\n\n"
+		return answer{status: 200, code: "-31403", body: []byte(body), header: http.Header{}, ex: &a2a.Exchange{Started: at, DurationMS: 3}}
+	}
+	never, never2 := mk("e6fcf990", "", now), mk("35751754", "", now)
+	foreign := mk("be216183", "", now.Add(time.Second))
+	if _, _, bd := sameAsBaseline(foreign, never, never2, "", ""); !bd {
+		t.Error("a refusal differing from the never-minted one only in its event id and its own second is not the same body")
+	}
+	quoting := mk("be216183", " agt-8d75f240aaa25e9a6d9cb049", now)
+	if _, _, bd := sameAsBaseline(quoting, never, never2, "", ""); bd {
+		t.Error("a refusal quoting R reads as the never-minted body")
+	}
+	old := mk("be216183", "", now)
+	old.body = []byte(strings.Replace(string(old.body), now.Format(time.RFC3339), "2026-01-02T03:04:05Z", 1))
+	if _, _, bd := sameAsBaseline(old, never, never2, "", ""); bd {
+		t.Error("a timestamp far from the exchange (an install date) is not compared")
 	}
 }
