@@ -18,6 +18,13 @@ const canariesAny = "canaries.systemPrompt|canaries.handoffSchema|canaries.crede
 
 func (document) Needs() []harness.Need {
 	return []harness.Need{
+		// The principals come first: a row is predicted under the first member it misses, and without A nothing
+		// about R can be asked (the run blocks these rows naming principals.A or principals.B).
+		// Whether A's and B's inventories share an agent is the host's state: config check --target lists both.
+		// First: declared absent, AC-B.2f is inapplicable whatever else is missing (the spec asks it first).
+		{Member: "sharedAgent", Derived: true, What: "an agent in both A's and B's inventories with an a2aTenant (declare it absent when no agent is listed to two callers)", Rows: []string{"AC-B.2f"}},
+		{Member: "principals.A", Always: true, Given: principalGiven(roleA), What: "principal A, a caller of tenant A: the name of its credential (credentials.<name>: {header, value, tenant, workspace, id})", Rows: rowsNeedingA},
+		{Member: "principals.B", Always: true, Given: principalGiven(roleB), What: "principal B, a caller of a second tenant with an agent installed there only (the RFC's OPENWOP_TEST_TENANT_B_API_KEY): the name of its credential", Rows: rowsNeedingB},
 		{Member: "routed.A", What: "per agent of A's inventory, the workflows the host routes to it", Rows: []string{"AC-B.2e", "AC-V2.3i"}},
 		{Member: "workflowless.A", What: "agentIds of A's inventory with no workflow routed", Rows: []string{"AC-B.3a"}},
 		{Member: "canaries.systemPrompt", What: "strings planted in agents' system prompts", Rows: []string{"AC-C.5a"}},
@@ -29,10 +36,23 @@ func (document) Needs() []harness.Need {
 		{Member: "credential.id", Given: credentialGiven("id"), What: "principal A's own identifier as the host knows it: credentials.<name>.id of the credential principals.A names (declare it absent when the host shows callers none)", Rows: []string{"AC-B.2d", "AC-V2.2c"}},
 		{Member: "principals.A-restricted", Given: func(cfg target.Config) bool { _, ok := principalFor(cfg, roleRestricted); return ok },
 			What: "a caller that authenticates but GET /agents/{agentId} refuses (declare it absent when the host has no such caller)", Rows: []string{"AC-D.6b", "AC-V2.5b"}},
-		// Whether A's and B's inventories share an agent is the host's state: config check --target lists both.
-		{Member: "sharedAgent", Derived: true, What: "an agent in both A's and B's inventories with an a2aTenant (declare it absent when no agent is listed to two callers)", Rows: []string{"AC-B.2f"}},
 		{Member: "degraded.A", What: "agentIds of A's inventory whose agents are degraded", Rows: []string{"AC-V2.4b"}},
 	}
+}
+
+// rowsNeedingA block without principal A (measured: the independent host's run without it); rowsNeedingB
+// block without principal B once A is given.
+var (
+	rowsNeedingA = []string{"AC-B.2a", "AC-B.2b", "AC-B.2c", "AC-B.2d", "AC-B.2e", "AC-B.2f", "AC-B.2g", "AC-B.3a", "AC-B.3b",
+		"AC-C.4a", "AC-C.4b", "AC-C.4c", "AC-C.5a", "AC-C.5b", "AC-C.5c", "AC-D.6a", "AC-D.6b", "AC-D.6c", "AC-D.7a",
+		"AC-D.7b", "AC-D.7c", "AC-D.8", "AC-D.9", "AC-V2.2a", "AC-V2.2b", "AC-V2.2c", "AC-V2.3a", "AC-V2.3b", "AC-V2.3c",
+		"AC-V2.3d", "AC-V2.3e", "AC-V2.3f", "AC-V2.3g", "AC-V2.3h", "AC-V2.3i", "AC-V2.4", "AC-V2.4b", "AC-V2.5a",
+		"AC-V2.5b", "AC-V2.5c", "AC-V2.6", "AC-V2.7", "AC-INV.1a", "AC-INV.1b"}
+	rowsNeedingB = []string{"AC-B.2f", "AC-D.7a", "AC-D.7b", "AC-D.7c", "AC-D.9", "AC-V2.6", "AC-INV.1a", "AC-INV.1b"}
+)
+
+func principalGiven(role string) func(cfg target.Config) bool {
+	return func(cfg target.Config) bool { _, ok := principalFor(cfg, role); return ok }
 }
 
 // credentialGiven reports whether principal A's credential carries the identifier field.

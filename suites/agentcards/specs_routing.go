@@ -100,6 +100,7 @@ func registerRoutingValue(s *session, spec specFn) {
 	})
 
 	spec("AC-B.2f", "a2aTenant is stable for the agent: two callers who both list an agent read the same R for it", func(w *harness.W, row string) {
+		w.UnlessAbsent("sharedAgent") // the operator's word that no agent is listed to two callers
 		if _, ok := principalFor(s.cfg(), roleB); !ok {
 			w.Blocked(blockedPrincipal(roleB))
 		}
@@ -120,6 +121,9 @@ func registerRoutingValue(s *session, spec specFn) {
 	})
 
 	spec("AC-B.2g", "every a2aTenant is 1 to 128 characters of ^[A-Za-z0-9._~-]+$", func(w *harness.W, row string) {
+		if _, ok := principalFor(s.cfg(), roleA); !ok {
+			w.Blocked(blockedPrincipal(roleA)) // without it the row asserted nothing and read not-tested
+		}
 		for _, r := range []string{roleA, roleB} {
 			if _, ok := principalFor(s.cfg(), r); !ok {
 				continue
