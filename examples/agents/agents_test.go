@@ -26,6 +26,7 @@ type example struct {
 var examples = []example{
 	{dir: "on-request", doc: "on-request"},
 	{dir: "interview", doc: "interview"},
+	{dir: "agent-cards", doc: "agent-cards"},
 }
 
 // build compiles a main package into dir and returns the binary's path.
