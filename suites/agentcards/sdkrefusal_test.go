@@ -65,3 +65,19 @@ func TestBodyBaselineIgnoresPerResponseValues(t *testing.T) {
 		t.Error("a timestamp far from the exchange (an install date) is not compared")
 	}
 }
+
+// TestRestrictedRefusalAgainstItsBaseline: AC-D.6b accepts, for A-restricted, the refusal of an R outside its
+// inventory; on a2a-go v2 streams that refusal carries a fresh SSE event id each time, so it is recognised against
+// a second identical never-minted request, not byte for byte.
+func TestRestrictedRefusalAgainstItsBaseline(t *testing.T) {
+	mk := func(id string) answer {
+		return answer{status: 200, code: "-32602", body: []byte("id: " + id + "\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"extconf-ac-probe\",\"error\":{\"code\":-32602,\"message\":\"unknown tenant\"}}\n\n")}
+	}
+	a, n, n2 := mk("ae3dc83a"), mk("0b1c2d3e"), mk("77aa0c1f")
+	if _, _, bd := same(a, n); bd {
+		t.Fatal("the fixture's bodies are byte-identical: the test shows nothing")
+	}
+	if st, cd, bd := sameAsBaseline(a, n, n2, "agt-94780557ee584d65fa47abd2", "agt-1f2e3d4c5b6a798812345678"); !st || !cd || !bd {
+		t.Errorf("the never-minted refusal with another event id is not recognised: %v %v %v", st, cd, bd)
+	}
+}
