@@ -155,14 +155,16 @@ func (s *session) needProbes(w *harness.W, row string) ifaces {
 // refusal is not a vacuous one. An operation the host refuses uniformly before resolving R (the same answer for
 // both) discloses nothing and is still compared; it is no failed control (README, reading 8).
 func (s *session) controlRMatters(w *harness.W, row string, ifs ifaces) {
-	ctrl, never := s.answers(w.Ctx(), ifs, "ctrl"), s.answers(w.Ctx(), ifs, "never")
+	ctrl, never, never2 := s.answers(w.Ctx(), ifs, "ctrl"), s.answers(w.Ctx(), ifs, "never"), s.answers(w.Ctx(), ifs, "never2")
+	rA, rn := s.rOf(w.Ctx(), ifs, "ctrl"), s.rOf(w.Ctx(), ifs, "never")
 	for _, b := range ifs.bindings() {
 		var differs []string
 		var all []string
 		var ex *a2a.Exchange
 		for _, op := range operations {
 			l := leg{b, op}
-			st, cd, bd := same(ctrl[l], never[l])
+			// Against the baseline: a fresh SSE event id or timestamp is no sign that R was resolved.
+			st, cd, bd := sameAsBaseline(ctrl[l], never[l], never2[l], rA, rn)
 			if ctrl[l].ex != nil && !(st && cd && bd) {
 				differs = append(differs, op)
 				if ex == nil {
