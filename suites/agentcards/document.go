@@ -44,7 +44,12 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, cardURL strin
 			notes = append(notes, m.member+" derived: "+o+m.path+" answers with JSON")
 		}
 	}
-	return notes, sharedAgentNeeds(ctx, cl, cfg, sec)
+	_, had := sec["inventory"]
+	needs := inventoryNeed(ctx, cl, cfg, sec, o+"/agents")
+	if _, now := sec["inventory"]; now && !had {
+		notes = append(notes, "inventory derived: "+o+"/agents answers principal A's inventory")
+	}
+	return notes, append(needs, sharedAgentNeeds(ctx, cl, cfg, sec)...)
 }
 
 // sharedAgentNeeds is AC-B.2f's need on this host: none unless principals A and B are both configured, their

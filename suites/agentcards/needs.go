@@ -25,6 +25,7 @@ func (document) Needs() []harness.Need {
 		{Member: "sharedAgent", Derived: true, What: "an agent in both A's and B's inventories with an a2aTenant (declare it absent when no agent is listed to two callers)", Rows: []string{"AC-B.2f"}},
 		{Member: "principals.A", Always: true, Given: principalGiven(roleA), What: "principal A, a caller of tenant A: the name of its credential (credentials.<name>: {header, value, tenant, workspace, id})", Rows: rowsNeedingA},
 		{Member: "principals.B", Always: true, Given: principalGiven(roleB), What: "principal B, a caller of a second tenant with an agent installed there only (the RFC's OPENWOP_TEST_TENANT_B_API_KEY): the name of its credential", Rows: rowsNeedingB},
+		{Member: "inventory", Always: true, Derived: true, What: inventoryWhat, Rows: rowsNeedingA},
 		{Member: "routed.A", What: "per agent of A's inventory, the workflows the host routes to it", Rows: []string{"AC-B.2e", "AC-V2.3i"}},
 		{Member: "workflowless.A", What: "agentIds of A's inventory with no workflow routed", Rows: []string{"AC-B.3a"}},
 		{Member: "canaries.systemPrompt", What: "strings planted in agents' system prompts", Rows: []string{"AC-C.5a"}},
@@ -105,6 +106,9 @@ func (s *session) needListing(w *harness.W, row, r string, wantR bool) *listing 
 	l := s.listing(w.Ctx(), r)
 	if errors.Is(l.err, errNoInventory) {
 		w.Blocked(l.err.Error())
+	}
+	if errors.Is(l.err, errInventoryElsewhere) {
+		w.Need("inventory", false, inventoryWhat+": "+l.err.Error())
 	}
 	if l.err != nil {
 		w.Failf(l.ex, "GET /agents as principal "+r+" answers the caller's inventory", "%v", l.err)

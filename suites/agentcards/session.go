@@ -358,6 +358,9 @@ func (s *session) list(ctx context.Context, c *a2a.Client, note string) *listing
 	}
 	var raw []byte
 	raw, l.ex, l.err = c.FetchJSON(ctx, u, a2a.Call{Note: note})
+	if l.err != nil && s.cfg().Inventory == "" && noRoute(l.ex) {
+		l.err = fmt.Errorf("%w: GET %s answers HTTP %d (%s)", errInventoryElsewhere, u, l.ex.Status, l.ex.ID)
+	}
 	if l.err != nil {
 		return l
 	}
