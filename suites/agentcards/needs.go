@@ -22,7 +22,7 @@ func (document) Needs() []harness.Need {
 		// about R can be asked (the run blocks these rows naming principals.A or principals.B).
 		// Whether A's and B's inventories share an agent is the host's state: config check --target lists both.
 		// First: declared absent, AC-B.2f is inapplicable whatever else is missing (the spec asks it first).
-		{Member: "sharedAgent", Derived: true, What: "an agent in both A's and B's inventories with an a2aTenant (declare it absent when no agent is listed to two callers)", Rows: []string{"AC-B.2f"}},
+		{Member: "sharedAgent", Derived: true, What: "an agent in both A's and B's inventories with an a2aTenant (declare it absent when no agent is listed to two callers)", Rows: []string{"AC-B.2f", "AC-D.9"}},
 		{Member: "principals.A", Always: true, Given: principalGiven(roleA), What: "principal A, a caller of tenant A: the name of its credential (credentials.<name>: {header, value, tenant, workspace, id})", Rows: rowsNeedingA},
 		{Member: "principals.B", Always: true, Given: principalGiven(roleB), What: "principal B, a caller of a second tenant with an agent installed there only (the RFC's OPENWOP_TEST_TENANT_B_API_KEY): the name of its credential", Rows: rowsNeedingB},
 		{Member: "inventory", Always: true, Derived: true, What: inventoryWhat, Rows: rowsNeedingA},

@@ -52,7 +52,7 @@ func TestWithoutAPrincipalPredictionEqualsRun(t *testing.T) {
 	}
 }
 
-// Declared absent, the shared agent makes AC-B.2f inapplicable even without principal B, as config check predicts
+// Declared absent, the shared agent makes AC-B.2f and AC-D.9 inapplicable even without principal B, as config check predicts
 // (the statement that no agent is listed to two callers needs no second caller to be true).
 func TestSharedAgentDeclaredAbsentWithoutB(t *testing.T) {
 	rows := run(t, func(c *target.Config) {
@@ -68,8 +68,10 @@ func TestSharedAgentDeclaredAbsentWithoutB(t *testing.T) {
 		}
 		in.Absent = map[string]string{"sharedAgent": "agents are installed per tenant"}
 	})
-	if r := rows["AC-B.2f"]; r.Verdict != harness.Inapplicable || !strings.Contains(r.Detail, "sharedAgent") {
-		t.Errorf("AC-B.2f: %s (%s), want inapplicable quoting the declaration", r.Verdict, r.Detail)
+	for _, id := range []string{"AC-B.2f", "AC-D.9"} {
+		if r := rows[id]; r.Verdict != harness.Inapplicable || !strings.Contains(r.Detail, "sharedAgent") {
+			t.Errorf("%s: %s (%s), want inapplicable quoting the declaration", id, r.Verdict, r.Detail)
+		}
 	}
 	if r := rows["AC-D.7a"]; r.Verdict != harness.Blocked || !strings.Contains(r.Detail, "principals.B") {
 		t.Errorf("AC-D.7a: %s (%s), want blocked naming principals.B", r.Verdict, r.Detail)

@@ -117,7 +117,7 @@ func registerRoutingValue(s *session, spec specFn) {
 			w.Check(eA.R == eB.R, fmt.Sprintf("%s has one a2aTenant for A and for B (same agent, same host version)", eA.AgentID),
 				fmt.Sprintf("A reads %q, B reads %q", eA.R, eB.R), lB.ex)
 		}
-		w.NeedStated("sharedAgent", shared > 0, "no agent is in both A's and B's inventories with an a2aTenant: install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants)")
+		w.NeedStated("sharedAgent", shared > 0, "documents.agent-cards.sharedAgent: no agent is in both A's and B's inventories with an a2aTenant; install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants)")
 	})
 
 	spec("AC-B.2g", "every a2aTenant is 1 to 128 characters of ^[A-Za-z0-9._~-]+$", func(w *harness.W, row string) {
