@@ -88,14 +88,15 @@ func (s *session) needCard(w *harness.W, row string) (*a2a.AgentCard, []byte, *a
 	return card, raw, ex, ifs
 }
 
+// blockedPrincipal leads with the member to give, so that a headline cut short still names it.
 func blockedPrincipal(role string) string {
 	switch role {
 	case roleB:
-		return "needs principal B, a caller in a second tenant with an agent installed in that tenant only (the RFC's OPENWOP_TEST_TENANT_B_API_KEY): name its credential in documents.agent-cards.principals.B (credentials.<name>: {header, value})"
+		return "documents.agent-cards.principals.B: needs principal B, a caller in a second tenant with an agent installed in that tenant only (the RFC's OPENWOP_TEST_TENANT_B_API_KEY): name its credential there (credentials.<name>: {header, value})"
 	case roleRestricted:
-		return "needs principal A-restricted, a caller that authenticates but that GET /agents/{agentId} refuses (e.g. without runs:read): name its credential in documents.agent-cards.principals[\"A-restricted\"] (credentials.<name>: {header, value})"
+		return "documents.agent-cards.principals.A-restricted: needs principal A-restricted, a caller that authenticates but that GET /agents/{agentId} refuses (e.g. without runs:read): name its credential there (credentials.<name>: {header, value})"
 	}
-	return "needs principal A, a caller in tenant A: name its credential in documents.agent-cards.principals.A (credentials.<name>: {header, value})"
+	return "documents.agent-cards.principals.A: needs principal A, a caller in tenant A: name its credential there (credentials.<name>: {header, value})"
 }
 
 // needListing returns role's GET /agents; wantR blocks the spec when no entry carries an a2aTenant.

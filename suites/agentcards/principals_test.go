@@ -38,6 +38,10 @@ func TestWithoutAPrincipalPredictionEqualsRun(t *testing.T) {
 					predicted = append(predicted, p.Row)
 				}
 			}
+			// The headline quotes a cause cut short: the member comes first.
+			if d := rows["AC-D.7a"].Detail; !strings.HasPrefix(strings.TrimPrefix(d, "blocked: "), "documents.agent-cards.principals."+role) {
+				t.Errorf("AC-D.7a blocked detail %q does not lead with documents.agent-cards.principals.%s", d, role)
+			}
 			sort.Strings(blocked)
 			sort.Strings(predicted)
 			if len(blocked) == 0 || len(blocked) != len(predicted) {
