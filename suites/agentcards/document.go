@@ -2,6 +2,7 @@ package agentcards
 
 import (
 	"context"
+	"strings"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -17,7 +18,13 @@ func (document) ID() string              { return "agent-cards" }
 func (document) Suites() []harness.Suite { return []harness.Suite{Suite()} }
 
 // Origins: the operator's OpenWOP discovery document and inventory, which may live off the card's origin.
-func (document) Origins(cfg target.Config) []string { return []string{cfg.Discovery, cfg.Inventory} }
+// A path-only inventory lies on the discovery document's origin and adds none.
+func (document) Origins(cfg target.Config) []string {
+	if strings.HasPrefix(cfg.Inventory, "/") {
+		return []string{cfg.Discovery}
+	}
+	return []string{cfg.Discovery, cfg.Inventory}
+}
 
 func (document) LimitsMember() string                { return "" }
 func (document) CheckConfig(cfg target.Config) error { return nil }
@@ -57,7 +64,11 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, cardURL strin
 func sharedAgentNeeds(ctx context.Context, cl *a2a.Client, cfg target.Config, sec map[string]any) []harness.Need {
 	inv, _ := sec["inventory"].(string)
 	if inv == "" {
-		inv = cfg.Inventory
+		disc, _ := sec["discovery"].(string)
+		if disc == "" {
+			disc = cfg.Discovery
+		}
+		inv = resolveInventory(cfg.Inventory, disc)
 	}
 	if inv == "" {
 		return nil

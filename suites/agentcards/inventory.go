@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -14,14 +15,26 @@ import (
 // errInventoryElsewhere: GET /agents at the guessed location (the discovery origin's /agents) answered "no such
 // route". RFC 0202 names the operation GET /agents, not where a host mounts it (a v2 host may serve /v2/agents),
 // so that answer is no verdict on the host: the rows block naming documents.agent-cards.inventory.
-var errInventoryElsewhere = errors.New("GET /agents is not served at the guessed location")
+var errInventoryElsewhere = errors.New("GET /agents is not served at this location")
 
 // noRoute reports an answer that says nothing is served at the URL.
 func noRoute(ex *a2a.Exchange) bool {
 	return ex != nil && (ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed || ex.Status == http.StatusGone)
 }
 
-const inventoryWhat = "the URL where the host serves GET /agents, when it is not /agents on the discovery document's origin"
+const inventoryWhat = "the URL where the host serves GET /agents, or its path on the discovery document's origin (\"/v2/agents\"), when it is not /agents there"
+
+// resolveInventory reads a configured inventory that is a path ("/v2/agents") on the discovery document's origin,
+// so one configuration serves every deployment of a host.
+func resolveInventory(inv, discovery string) string {
+	if !strings.HasPrefix(inv, "/") {
+		return inv
+	}
+	if o := origin(discovery); o != "" {
+		return o + inv
+	}
+	return ""
+}
 
 // inventoryNeed is the deriver's view of the inventory: derived (written into sec) when principal A's GET
 // /agents answers an inventory at the guessed location, a need for every row that lists A's inventory when that

@@ -43,3 +43,22 @@ func TestInventoryLocationIsPredicted(t *testing.T) {
 		t.Errorf("inventory at /agents: needs %+v, section %v, want it derived", n, sec)
 	}
 }
+
+// A configured inventory may be a path on the discovery document's origin, so one configuration serves every
+// deployment (the independent host's target.json says "/v2/agents").
+func TestInventoryPathResolvesOnDiscoveryOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"/v2/agents":                    "https://host.example:8443/v2/agents",
+		"https://inv.example/v2/agents": "https://inv.example/v2/agents",
+	} {
+		if got := resolveInventory(in, "https://host.example:8443/.well-known/openwop"); got != want {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+	if got := resolveInventory("/v2/agents", ""); got != "" {
+		t.Errorf("a path with no discovery origin resolved to %q", got)
+	}
+	if o := (document{}).Origins(target.Config{Discovery: "https://d.example/x", Inventory: "/v2/agents"}); len(o) != 1 {
+		t.Errorf("a path-only inventory adds an origin: %v", o)
+	}
+}

@@ -125,7 +125,7 @@ func (s *session) discoveryURL() string {
 // inventoryURL is the operator's `inventory` when given, else GET /agents on the discovery document's origin.
 func (s *session) inventoryURL() string {
 	if u := s.cfg().Inventory; u != "" {
-		return u
+		return resolveInventory(u, s.discoveryURL())
 	}
 	if o := origin(s.discoveryURL()); o != "" {
 		return o + "/agents"
@@ -358,7 +358,9 @@ func (s *session) list(ctx context.Context, c *a2a.Client, note string) *listing
 	}
 	var raw []byte
 	raw, l.ex, l.err = c.FetchJSON(ctx, u, a2a.Call{Note: note})
-	if l.err != nil && s.cfg().Inventory == "" && noRoute(l.ex) {
+	if l.err != nil && noRoute(l.ex) {
+		// Guessed or stated, a location that serves nothing is no verdict on the host: RFC 0202 names the
+		// operation, not its path.
 		l.err = fmt.Errorf("%w: GET %s answers HTTP %d (%s)", errInventoryElsewhere, u, l.ex.Status, l.ex.ID)
 	}
 	if l.err != nil {
