@@ -81,14 +81,15 @@ func taskOf(payload any) a2a.TaskID {
 	return ""
 }
 
-// cardFor answers GetExtendedAgentCard: the agent's card for a resolved R, the host's extended card without one.
+// cardFor answers GetExtendedAgentCard: the agent's card for a resolved R. The host has no extended card of its
+// own (it declares the operation for the per-agent cards, §A.1), so without a tenant it says so.
 func (h *host) cardFor(ctx context.Context, _ *a2a.GetExtendedAgentCardRequest) (*a2a.AgentCard, error) {
 	cc, _ := a2asrv.CallContextFrom(ctx)
 	p, _ := cc.User.Attributes["principal"].(*principal)
 	if a, ok := ctx.Value(resolvedKey{}).(*agent); ok && p != nil {
 		return h.agentCard(p, a), nil
 	}
-	return h.extendedCard(), nil
+	return nil, a2a.ErrExtendedCardNotConfigured
 }
 
 // store is the SDK's in-memory store, remembering which caller tenant and agent each task belongs to.

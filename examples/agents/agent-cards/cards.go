@@ -29,13 +29,6 @@ func (h *host) publicCard() *a2a.AgentCard {
 	}
 }
 
-// extendedCard is the host's authenticated card: the public one plus the accounting export.
-func (h *host) extendedCard() *a2a.AgentCard {
-	c := h.publicCard()
-	c.Skills = append(c.Skills, skill(workflows["export-ledger-rows"]))
-	return c
-}
-
 // agentCard projects an inventory entry (interop.md §"Per-agent cards"): name the persona, version the pack
 // version, description the description or else the label; the host card's interfaces each with tenant R, its
 // capabilities and security schemes; one skill per workflow routed to the agent for this caller.

@@ -40,12 +40,11 @@ var principals = map[string]*principal{
 }
 
 var workflows = map[string]workflow{
-	"plan-route":         {"plan-route", "Plan a delivery route", "Orders the stops of a delivery run."},
-	"reschedule-drop":    {"reschedule-drop", "Reschedule a drop", "Moves a delivery to another slot and tells the consignee."},
-	"check-invoice":      {"check-invoice", "Check a carrier invoice", "Compares a carrier invoice with the booked rates."},
-	"translate-notice":   {"translate-notice", "Translate a notice", "Translates a customer notice into the consignee's language."},
-	"triage-claim":       {"triage-claim", "Triage a damage claim", "Sorts a damage claim by severity and evidence."},
-	"export-ledger-rows": {"export-ledger-rows", "Export ledger rows", "Exports booked freight costs for accounting."},
+	"plan-route":       {"plan-route", "Plan a delivery route", "Orders the stops of a delivery run."},
+	"reschedule-drop":  {"reschedule-drop", "Reschedule a drop", "Moves a delivery to another slot and tells the consignee."},
+	"check-invoice":    {"check-invoice", "Check a carrier invoice", "Compares a carrier invoice with the booked rates."},
+	"translate-notice": {"translate-notice", "Translate a notice", "Translates a customer notice into the consignee's language."},
+	"triage-claim":     {"triage-claim", "Triage a damage claim", "Sorts a damage claim by severity and evidence."},
 }
 
 var agents = []*agent{

@@ -42,8 +42,8 @@ func main() {
 	mux := http.NewServeMux()
 	mux.Handle("GET /.well-known/agent-card.json", a2asrv.NewStaticAgentCardHandler(h.publicCard()))
 	mux.HandleFunc("GET /.well-known/openwop", h.discovery)
-	mux.HandleFunc("GET /agents", h.agentsList)
-	mux.HandleFunc("GET /agents/{agentId}", h.agentGet)
+	mux.HandleFunc("GET /v2/agents", h.agentsList) // the platform's OpenWOP v2 API lives under /v2
+	mux.HandleFunc("GET /v2/agents/{agentId}", h.agentGet)
 	mux.Handle("POST /a2a", a2asrv.NewJSONRPCHandler(handler))
 	mux.Handle("/a2a/http/", http.StripPrefix("/a2a/http", rest(handler)))
 	fmt.Printf("agent %s/.well-known/agent-card.json\n", h.base)
