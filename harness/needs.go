@@ -51,6 +51,10 @@ func (w *W) NeedStated(member string, ok bool, reason string) {
 	w.Blocked(fmt.Sprintf("%s; or declare it absent: documents.%s.absent[%q] with the reason", reason, doc, member))
 }
 
+// UnlessAbsent ends the spec inapplicable when the operator declares member absent, before the spec asks for
+// anything else (a row whose condition the operator denies needs none of its other inputs); else it returns.
+func (w *W) UnlessAbsent(member string) { w.needAbsent(member) }
+
 // needAbsent ends the spec inapplicable when member is declared absent; it returns the row's document id.
 func (w *W) needAbsent(member string) string {
 	doc := ""
@@ -119,11 +123,15 @@ func PredictConfig(cfg target.Config, secs map[string]json.RawMessage, docs ...D
 			empty[need.Member] = empty[need.Member] || need.Empty
 		}
 		for _, need := range n.Needs() {
-			if need.Derived || needGiven(cfg, sec, need, empty) {
+			if needGiven(cfg, sec, need, empty) {
 				continue
 			}
 			verdict, why := Blocked, need.What
-			if w, ok := absentIn(sec, need.Member); ok {
+			w, absent := absentIn(sec, need.Member)
+			if need.Derived && !absent {
+				continue // the deriver reports it when probing cannot derive it
+			}
+			if absent {
 				verdict, why = Inapplicable, w
 			}
 			for _, r := range need.Rows {

@@ -51,7 +51,7 @@ var configDocs = map[string]string{
 	"github.com/extconf/extconf/suites/agentcards.Input":                                   "Input is the agent-cards section of the target configuration (documents[\"agent-cards\"]).",
 	"github.com/extconf/extconf/suites/agentcards.Input.Degraded":                          "Degraded: per principal, agentIds in its inventory whose agents are degraded (V2.4b).",
 	"github.com/extconf/extconf/suites/agentcards.Input.Discovery":                         "the OpenWOP discovery document URL",
-	"github.com/extconf/extconf/suites/agentcards.Input.Inventory":                         "the OpenWOP inventory URL",
+	"github.com/extconf/extconf/suites/agentcards.Input.Inventory":                         "the OpenWOP inventory URL, or its path on the discovery document's origin (\"/v2/agents\")",
 	"github.com/extconf/extconf/suites/agentcards.Input.Principals":                        "Principals names the credentials (target configuration \"credentials\") of the principals: \"A\" (required), \"A-restricted\" (authenticates, refused by GET /agents/{agentId}), \"B\" (a second tenant).",
 	"github.com/extconf/extconf/suites/agentcards.Input.Routed":                            "Routed: per principal, agentId → the workflows the host routes to the agent for that principal (V2.3i).",
 	"github.com/extconf/extconf/suites/agentcards.Input.Workflowless":                      "Workflowless: per principal, agentIds in its inventory with no workflow routed (B.3a).",

@@ -34,6 +34,7 @@ var examples = []example{
 	{dir: "interview", doc: "interview", config: "target-private-tasks.json", args: []string{"-private-tasks"}},
 	{dir: "schema-interface", doc: "schema-interface", env: map[string]string{
 		"EDGE_NOC_BEARER": "Bearer test-only-noc-token", "EDGE_MONITOR_BEARER": "Bearer test-only-monitor-token"}},
+	{dir: "agent-cards", doc: "agent-cards"},
 }
 
 // name is the subtest's name: the directory, and the configuration when it is not target.json.

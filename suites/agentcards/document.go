@@ -2,6 +2,7 @@ package agentcards
 
 import (
 	"context"
+	"strings"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -17,7 +18,13 @@ func (document) ID() string              { return "agent-cards" }
 func (document) Suites() []harness.Suite { return []harness.Suite{Suite()} }
 
 // Origins: the operator's OpenWOP discovery document and inventory, which may live off the card's origin.
-func (document) Origins(cfg target.Config) []string { return []string{cfg.Discovery, cfg.Inventory} }
+// A path-only inventory lies on the discovery document's origin and adds none.
+func (document) Origins(cfg target.Config) []string {
+	if strings.HasPrefix(cfg.Inventory, "/") {
+		return []string{cfg.Discovery}
+	}
+	return []string{cfg.Discovery, cfg.Inventory}
+}
 
 func (document) LimitsMember() string                { return "" }
 func (document) CheckConfig(cfg target.Config) error { return nil }
@@ -44,7 +51,12 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, cardURL strin
 			notes = append(notes, m.member+" derived: "+o+m.path+" answers with JSON")
 		}
 	}
-	return notes, sharedAgentNeeds(ctx, cl, cfg, sec)
+	_, had := sec["inventory"]
+	needs := inventoryNeed(ctx, cl, cfg, sec, o+"/agents")
+	if _, now := sec["inventory"]; now && !had {
+		notes = append(notes, "inventory derived: "+o+"/agents answers principal A's inventory")
+	}
+	return notes, append(needs, sharedAgentNeeds(ctx, cl, cfg, sec)...)
 }
 
 // sharedAgentNeeds is AC-B.2f's need on this host: none unless principals A and B are both configured, their
@@ -52,7 +64,11 @@ func (document) DeriveSection(ctx context.Context, cl *a2a.Client, cardURL strin
 func sharedAgentNeeds(ctx context.Context, cl *a2a.Client, cfg target.Config, sec map[string]any) []harness.Need {
 	inv, _ := sec["inventory"].(string)
 	if inv == "" {
-		inv = cfg.Inventory
+		disc, _ := sec["discovery"].(string)
+		if disc == "" {
+			disc = cfg.Discovery
+		}
+		inv = resolveInventory(cfg.Inventory, disc)
 	}
 	if inv == "" {
 		return nil

@@ -15,7 +15,7 @@ type Input struct {
 	// "A-restricted" (authenticates, refused by GET /agents/{agentId}), "B" (a second tenant).
 	Principals map[string]string `json:"principals,omitempty"`
 	Discovery  string            `json:"discovery,omitempty"` // the OpenWOP discovery document URL
-	Inventory  string            `json:"inventory,omitempty"` // the OpenWOP inventory URL
+	Inventory  string            `json:"inventory,omitempty"` // the OpenWOP inventory URL, or its path on the discovery document's origin ("/v2/agents")
 	// Routed: per principal, agentId → the workflows the host routes to the agent for that principal (V2.3i).
 	Routed map[string]map[string][]string `json:"routed,omitempty"`
 	// Workflowless: per principal, agentIds in its inventory with no workflow routed (B.3a).

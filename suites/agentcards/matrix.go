@@ -137,7 +137,7 @@ func (s *session) setFor(ctx context.Context, set string, st *setup) (*a2a.Clien
 		return s.badClient(), never, true
 	case "restricted:A":
 		return withRole(roleRestricted, rA)
-	case "restricted:never":
+	case "restricted:never", "restricted:never2": // never2: D.6b's baseline, the same request again
 		return withRole(roleRestricted, never)
 	case "foreign:B":
 		return withRole(roleA, s.foreignB(ctx).entry.R)

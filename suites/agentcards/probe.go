@@ -1,6 +1,7 @@
 package agentcards
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -106,8 +107,20 @@ func (a answer) describe() string {
 
 // authRefused reports an answer that refuses the caller as unauthenticated or unauthorized (A2A 1.0: HTTP 401 /
 // 403) and carries no result.
+// On JSON-RPC the refusal may ride an HTTP 200 as error -31401 (UNAUTHENTICATED) or -31403 (PERMISSION_DENIED),
+// the codes a2a-go v2 (the official Go SDK) gives them: A2A 1.0 leaves the JSON-RPC code of these custom, and §D.6
+// asks that the request be refused, not for a status (README, reading 19).
 func (a answer) authRefused() bool {
-	return (a.status == http.StatusUnauthorized || a.status == http.StatusForbidden) && !a.result
+	if a.result {
+		return false
+	}
+	if a.leg.binding == a2a.BindingJSONRPC && (a.code == "-31401" || a.code == "-31403") {
+		return true
+	}
+	if a.leg.binding != a2a.BindingJSONRPC && (strings.HasPrefix(a.code, "401/") || strings.HasPrefix(a.code, "403/")) {
+		return true // a stream whose event is the 401/403 google.rpc.Status
+	}
+	return a.status == http.StatusUnauthorized || a.status == http.StatusForbidden
 }
 
 // probeReq is what varies between probes: the routing value, the task id and the message id.
@@ -226,10 +239,33 @@ func probeREST(ctx context.Context, c *a2a.Client, base string, l leg, p probeRe
 	}
 	ans.status, ans.body, ans.header = ex.Status, ex.ResponseBody, ex.ResponseHeader
 	ans.result = ex.Status >= 200 && ex.Status < 300
-	if !ans.result {
+	if ans.result && strings.HasPrefix(ex.ResponseHeader.Get("Content-Type"), "text/event-stream") {
+		ans.result, ans.code = restStream(ex.ResponseBody)
+	} else if !ans.result {
 		ans.code = restCode(ex.ResponseBody, ex.Status)
 	}
 	return ans
+}
+
+// restStream reads an HTTP+JSON stream: a stream may open (200) before the host refuses, then carry the refusal as
+// its event, a google.rpc.Status (a2a-go v2 does so). Only an event that is not an error is a result; the first
+// error event gives the code (README, reading 19).
+func restStream(body []byte) (result bool, code string) {
+	_ = a2a.ReadSSE(bytes.NewReader(body), len(body)+1, 1<<16, func(e a2a.SSEEvent) {
+		var probe struct {
+			Error json.RawMessage `json:"error"`
+		}
+		if json.Unmarshal(e.Data, &probe) == nil && len(probe.Error) > 0 {
+			if code == "" {
+				code = restCode(e.Data, 200)
+			}
+			return
+		}
+		if len(bytes.TrimSpace(e.Data)) > 0 {
+			result = true
+		}
+	})
+	return result, code
 }
 
 // restCode is the HTTP+JSON error identity: google.rpc.Status code and status, and every ErrorInfo reason.
@@ -262,10 +298,11 @@ var refusalToken = regexp.MustCompile(`[A-Za-z0-9._~-]+|(?s:.)`)
 // sameAsBaseline reports whether a (for routing value ra) is the refusal n (for rn) apart from what two identical
 // never-minted requests (n, n2) already differ in and from the routing value itself: the body baseline of §D.6
 // and of the non-disclosure reading (a 401 quoting the request path, a fresh request id). Status and code are
-// compared as they are. It is not §D.7c's reading, whose "same body" stays literal.
+// compared as they are. §D.7c uses it with R compared (ra, rn empty). A timestamp of the answer's own time is
+// not compared either (ownTimeless).
 func sameAsBaseline(a, n, n2 answer, ra, rn string) (status, code, body bool) {
 	status, code = a.status == n.status, a.code == n.code
-	ta, tn, t2 := bodyTokens(a.body, ra), bodyTokens(n.body, rn), bodyTokens(n2.body, rn)
+	ta, tn, t2 := bodyTokens(ownTimeless(a), ra), bodyTokens(ownTimeless(n), rn), bodyTokens(ownTimeless(n2), rn)
 	if len(ta) != len(tn) {
 		return status, code, false
 	}

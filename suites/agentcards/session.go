@@ -125,7 +125,7 @@ func (s *session) discoveryURL() string {
 // inventoryURL is the operator's `inventory` when given, else GET /agents on the discovery document's origin.
 func (s *session) inventoryURL() string {
 	if u := s.cfg().Inventory; u != "" {
-		return u
+		return resolveInventory(u, s.discoveryURL())
 	}
 	if o := origin(s.discoveryURL()); o != "" {
 		return o + "/agents"
@@ -358,6 +358,11 @@ func (s *session) list(ctx context.Context, c *a2a.Client, note string) *listing
 	}
 	var raw []byte
 	raw, l.ex, l.err = c.FetchJSON(ctx, u, a2a.Call{Note: note})
+	if l.err != nil && noRoute(l.ex) {
+		// Guessed or stated, a location that serves nothing is no verdict on the host: RFC 0202 names the
+		// operation, not its path.
+		l.err = fmt.Errorf("%w: GET %s answers HTTP %d (%s)", errInventoryElsewhere, u, l.ex.Status, l.ex.ID)
+	}
 	if l.err != nil {
 		return l
 	}
@@ -420,6 +425,9 @@ type fetched struct {
 	raw    []byte // the card (JSON-RPC result / HTTP+JSON body) when it was a success
 	ex     *a2a.Exchange
 	failed string // why there is no card: transport error, JSON-RPC error, HTTP status
+	// notConfigured: the answer is A2A's ExtendedAgentCardNotConfigured (-32007, or the HTTP+JSON ErrorInfo reason
+	// EXTENDED_AGENT_CARD_NOT_CONFIGURED): the host declares the operation and has no such card.
+	notConfigured bool
 }
 
 func (f fetched) card() (*a2a.AgentCard, error) {
@@ -442,6 +450,7 @@ func getCardRPC(ctx context.Context, c *a2a.Client, u, tenant, note string) fetc
 		f.failed = err.Error()
 	case resp.Error != nil:
 		f.failed = fmt.Sprintf("JSON-RPC error %d %q (HTTP %d)", resp.Error.Code, resp.Error.Message, ex.Status)
+		f.notConfigured = resp.Error.Code == -32007
 	case len(resp.Result) == 0 || resp.Result[0] != '{':
 		f.failed = "result is not an object: " + clip(string(resp.Result), 200)
 	default:
@@ -462,6 +471,7 @@ func getCardREST(ctx context.Context, c *a2a.Client, base, tenant, note string) 
 		f.failed = err.Error()
 	case ex.Status != 200:
 		f.failed = fmt.Sprintf("HTTP %d: %s", ex.Status, clip(string(ex.ResponseBody), 200))
+		f.notConfigured = strings.Contains(restCode(ex.ResponseBody, ex.Status), "EXTENDED_AGENT_CARD_NOT_CONFIGURED")
 	case !json.Valid(ex.ResponseBody) || len(ex.ResponseBody) == 0 || ex.ResponseBody[0] != '{':
 		f.failed = "the body is not a JSON object"
 	default:

@@ -10,7 +10,7 @@ import (
 	"github.com/extconf/extconf/harness/target"
 )
 
-// config check predicts AC-B.2f blocked exactly where the run blocks it: A's and B's inventories share no agent.
+// config check predicts AC-B.2f and AC-D.9 blocked exactly where the run blocks them: A's and B's inventories share no agent.
 func TestSharedAgentNeedIsDerived(t *testing.T) {
 	inventories := map[string]string{
 		"Bearer a": `{"agents": [{"agentId": "x", "a2aTenant": "r1"}]}`,
@@ -25,7 +25,7 @@ func TestSharedAgentNeedIsDerived(t *testing.T) {
 		"agent-cards.A": {Header: "Authorization", Value: "Bearer a"}, "agent-cards.B": {Header: "Authorization", Value: "Bearer b"}}}
 	cl := a2a.NewClient(a2a.Options{})
 	sec := map[string]any{"inventory": srv.URL + "/agents"}
-	if n := sharedAgentNeeds(context.Background(), cl, cfg, sec); len(n) != 1 || n[0].Member != "sharedAgent" {
+	if n := sharedAgentNeeds(context.Background(), cl, cfg, sec); len(n) != 1 || n[0].Member != "sharedAgent" || len(n[0].Rows) != 2 {
 		t.Errorf("no shared agent: needs %+v, want sharedAgent", n)
 	}
 	inventories["Bearer b"] = `{"agents": [{"agentId": "x", "a2aTenant": "r1"}]}`

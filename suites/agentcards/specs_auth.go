@@ -61,10 +61,14 @@ func registerAuth(s *session, spec specFn) {
 		w.Control(getR != nil && getR.Status != 200, "GET /agents/"+st.primary.AgentID+" refuses A-restricted", statusOf(getR), getR)
 		ctrl := s.answers(w.Ctx(), ifs, "ctrl")
 		restricted, restrictedNever := s.answers(w.Ctx(), ifs, "restricted:A"), s.answers(w.Ctx(), ifs, "restricted:never")
+		// The refusal of an R outside the inventory is recognised against its own baseline (what two identical
+		// never-minted requests differ in: an SSE event id, a timestamp), as §D.6c's is (README, reading 4).
+		restrictedNever2 := s.answers(w.Ctx(), ifs, "restricted:never2")
+		rR, rn := s.rOf(w.Ctx(), ifs, "restricted:A"), s.rOf(w.Ctx(), ifs, "restricted:never")
 		for _, l := range legs(ifs) {
 			w.Check(ctrl[l].ex != nil && !ctrl[l].authRefused(), fmt.Sprintf("%s carrying R is served for A, whom GET /agents/{agentId} serves", l), ctrl[l].describe(), ctrl[l].ex)
 			a, n := restricted[l], restrictedNever[l]
-			st, cd, bd := same(a, n)
+			st, cd, bd := sameAsBaseline(a, n, restrictedNever2[l], rR, rn)
 			refused := !a.result && (a.authRefused() || st && cd && bd)
 			w.Negative(refused, fmt.Sprintf("%s carrying A's R is refused for A-restricted, whom GET /agents/{agentId} refuses (an authorization refusal, or the refusal of an R outside its inventory)", l),
 				fmt.Sprintf("A-restricted with R: %s | with a never-minted R: %s", a.describe(), n.describe()), a.ex)

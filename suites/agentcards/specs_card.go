@@ -32,7 +32,9 @@ func registerCard(s *session, spec specFn) {
 			host := s.hostExtended(w.Ctx(), ifs)
 			for _, b := range bs {
 				if h, ok := host[b]; ok {
-					w.Control(h.raw != nil, b+" GetExtendedAgentCard without tenant, as A, returns the host's extended card", h.failed, h.ex)
+					// A host with no extended card of its own answers ExtendedAgentCardNotConfigured (A2A: declared
+					// but absent); the per-agent card is then compared with the public card alone (README, reading 20).
+					w.Control(h.raw != nil || h.notConfigured, b+" GetExtendedAgentCard without tenant, as A, returns the host's extended card, or says it has none (ExtendedAgentCardNotConfigured)", h.failed, h.ex)
 				}
 			}
 			for _, c := range s.needAgentCards(w, row, ifs) {

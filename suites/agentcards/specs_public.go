@@ -11,6 +11,9 @@ import (
 
 func registerPublic(s *session, spec specFn) {
 	noR := func(w *harness.W, row string) {
+		if _, ok := principalFor(s.cfg(), roleA); !ok {
+			w.Blocked(blockedPrincipal(roleA)) // its Rs are the ones to look for; config check predicts it so
+		}
 		cards := s.publicCards(w, row)
 		known := map[string]string{}
 		for _, r := range []string{roleA, roleB} {

@@ -51,8 +51,8 @@ var foreignLabel = map[string]string{"foreign:B": "tenant B's R", "foreign:unapp
 func registerRefusal(s *session, spec specFn) {
 	// compare grades each foreign R against the never-minted one; withHeaders also compares the response headers
 	// apart from the per-response ones (perResponse, and those the never-minted baseline shows varying).
-	// literal keeps "the same body" byte for byte (§D.7c); otherwise bodies are compared against the never-minted
-	// baseline (sameAsBaseline: what two identical never-minted requests differ in, and R itself, are not compared).
+	// literal keeps R in the body comparison (§D.7c: a refusal quoting R differs) and skips only what two identical
+	// never-minted requests differ in; otherwise R itself is not compared either (sameAsBaseline).
 	compare := func(what string, withHeaders, literal bool, ok func(st, cd, bd bool) bool) func(w *harness.W, row string) {
 		return func(w *harness.W, row string) {
 			ifs, sets := s.needForeign(w, row)
@@ -65,6 +65,12 @@ func registerRefusal(s *session, spec specFn) {
 				rs := s.rOf(w.Ctx(), ifs, set)
 				for _, l := range legs(ifs) {
 					st, cd, bd := same(got[l], never[l])
+					if literal && !bd {
+						// "the same body" of a never-minted R: what two identical never-minted requests already
+						// differ in (an SSE event id, a timestamp) is no body of its own; R is still compared, so
+						// a refusal quoting R differs (README, reading 16).
+						_, _, bd = sameAsBaseline(got[l], never[l], never2[l], "", "")
+					}
 					if !literal {
 						st, cd, bd = sameAsBaseline(got[l], never[l], never2[l], rs, rn)
 					}
@@ -80,7 +86,7 @@ func registerRefusal(s *session, spec specFn) {
 	}
 	spec("AC-D.7a", "every operation answers an R outside the caller's inventory with the HTTP status of a never-minted R", compare("same HTTP status", false, true, func(st, _, _ bool) bool { return st }))
 	spec("AC-D.7b", "every operation answers an R outside the caller's inventory with the error code of a never-minted R", compare("same error code", false, true, func(_, cd, _ bool) bool { return cd }))
-	spec("AC-D.7c", "every operation answers an R outside the caller's inventory with the body of a never-minted R, byte for byte", compare("same body, byte for byte", false, true, func(_, _, bd bool) bool { return bd }))
+	spec("AC-D.7c", "every operation answers an R outside the caller's inventory with the body of a never-minted R, byte for byte", compare("same body, byte for byte apart from what two identical never-minted requests differ in", false, true, func(_, _, bd bool) bool { return bd }))
 	spec("AC-V2.6", "every operation returns for an R outside the caller's inventory what it returns for a never-minted R (interop.md)", compare("same status, headers and body (apart from what two never-minted requests differ in)", true, false, func(st, _, bd bool) bool { return st && bd }))
 
 	spec("AC-INV.1b", "no operation addressed by R discloses whether an agent outside the caller's inventory exists, authenticated or not", func(w *harness.W, row string) {

@@ -100,6 +100,7 @@ func registerRoutingValue(s *session, spec specFn) {
 	})
 
 	spec("AC-B.2f", "a2aTenant is stable for the agent: two callers who both list an agent read the same R for it", func(w *harness.W, row string) {
+		w.UnlessAbsent("sharedAgent") // the operator's word that no agent is listed to two callers
 		if _, ok := principalFor(s.cfg(), roleB); !ok {
 			w.Blocked(blockedPrincipal(roleB))
 		}
@@ -116,10 +117,13 @@ func registerRoutingValue(s *session, spec specFn) {
 			w.Check(eA.R == eB.R, fmt.Sprintf("%s has one a2aTenant for A and for B (same agent, same host version)", eA.AgentID),
 				fmt.Sprintf("A reads %q, B reads %q", eA.R, eB.R), lB.ex)
 		}
-		w.NeedStated("sharedAgent", shared > 0, "no agent is in both A's and B's inventories with an a2aTenant: install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants)")
+		w.NeedStated("sharedAgent", shared > 0, "documents.agent-cards.sharedAgent: no agent is in both A's and B's inventories with an a2aTenant; install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants)")
 	})
 
 	spec("AC-B.2g", "every a2aTenant is 1 to 128 characters of ^[A-Za-z0-9._~-]+$", func(w *harness.W, row string) {
+		if _, ok := principalFor(s.cfg(), roleA); !ok {
+			w.Blocked(blockedPrincipal(roleA)) // without it the row asserted nothing and read not-tested
+		}
 		for _, r := range []string{roleA, roleB} {
 			if _, ok := principalFor(s.cfg(), r); !ok {
 				continue

@@ -15,6 +15,7 @@ import (
 // served to B through that agent's R.
 func registerTenant(s *session, spec specFn) {
 	spec("AC-D.9", "a run made through R stays in the caller's tenant of record", func(w *harness.W, row string) {
+		w.UnlessAbsent("sharedAgent") // no agent in two inventories: a run has one tenant it can land in
 		_, _, _, ifs := s.needCard(w, row)
 		if _, ok := principalFor(s.cfg(), roleB); !ok {
 			w.Blocked(blockedPrincipal(roleB))
@@ -28,9 +29,7 @@ func registerTenant(s *session, spec specFn) {
 				break
 			}
 		}
-		if eA.AgentID == "" {
-			w.Blocked("no agent is in both A's and B's inventories with an a2aTenant: install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants), so a run made through it has two tenants it could land in")
-		}
+		w.NeedStated("sharedAgent", eA.AgentID != "", "documents.agent-cards.sharedAgent: no agent is in both A's and B's inventories with an a2aTenant; install one agent in tenant B that A's workspace also holds (host-scoped, or installed in both tenants), so a run made through it has two tenants it could land in")
 		cA, _ := s.client(roleA)
 		cB, _ := s.client(roleB)
 		ctx := w.Ctx()
