@@ -242,9 +242,7 @@ func registerAgentSpecs(s *state) {
 		}
 		d.needEntries(w)
 		ps := termsPrincipals(e.Target.Config)
-		if len(ps) == 0 {
-			w.Blocked("no principals configured: list credentials in documents.terms.principals, each with id = the Agent SoW party (parties.offered_to handle or owner) it stands for")
-		}
+		w.Need("principals", len(ps) > 0, "the agent serves an extended card (capabilities.extendedAgentCard): list in documents.terms.principals the credentials of its clients, each with id = the Agent SoW party (parties.offered_to handle or owner) it stands for, or declare principals absent when no client has a directed offer")
 		named := map[string]bool{} // parties some directed proposal names
 		checked := 0
 		for _, p := range ps {
@@ -291,7 +289,7 @@ func registerAgentSpecs(s *state) {
 			}
 		}
 		if others == 0 {
-			w.Blocked("every configured principal is a party some directed proposal names: configure a principal that is not, so the restriction can be observed")
+			w.Blocked("every principal of documents.terms.principals is a party some directed proposal names: add one that is not, so the restriction can be observed")
 		}
 		if checked == 0 {
 			w.Inapplicable("no card served to a configured principal lists a directed standing proposal")

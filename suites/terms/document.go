@@ -21,10 +21,15 @@ func (document) Suites() []harness.Suite { return []harness.Suite{Suite()} }
 func (document) Input() any { return &Input{} }
 
 // DeriveSection (harness.SectionDeriver) derives nothing; it reports what this card's rows need: the claim map only
-// where the card's prose states a claim the lexicon flags (TE-4.1b/c read inapplicable otherwise, as the spec does).
+// where the card's prose states a claim the lexicon flags (TE-4.1b/c read inapplicable otherwise, as the spec does),
+// principals only where the card serves an extended card (TE-3.5f reads inapplicable otherwise).
 func (document) DeriveSection(_ context.Context, _ *a2a.Client, _ string, card *a2a.AgentCard, cfg target.Config, sec map[string]any) ([]string, []harness.Need) {
-	if _, given := sec["claims"]; given || cfg.Agents[RoleClaims] != "" || card == nil {
+	if card == nil {
 		return nil, nil
+	}
+	needs := principalsNeed(card, cfg, sec)
+	if _, given := sec["claims"]; given || cfg.Agents[RoleClaims] != "" {
+		return nil, needs
 	}
 	var rows []string
 	for _, c := range []struct {
@@ -39,15 +44,28 @@ func (document) DeriveSection(_ context.Context, _ *a2a.Client, _ string, card *
 		}
 	}
 	if len(rows) == 0 {
-		return nil, nil
+		return nil, needs
 	}
+	n := need("claims")
+	n.Rows = rows
+	return nil, append(needs, n)
+}
+
+// principalsNeed: TE-3.5f calls GetExtendedAgentCard as each principal when the card declares the extended card.
+func principalsNeed(card *a2a.AgentCard, cfg target.Config, sec map[string]any) []harness.Need {
+	if _, given := sec["principals"]; given || !card.Capabilities.ExtendedAgentCard || len(termsPrincipals(cfg)) > 0 {
+		return nil
+	}
+	return []harness.Need{need("principals")}
+}
+
+func need(member string) harness.Need {
 	for _, n := range (document{}).Needs() {
-		if n.Member == "claims" {
-			n.Rows = rows
-			return nil, []harness.Need{n}
+		if n.Member == member {
+			return n
 		}
 	}
-	return nil, nil
+	panic("terms: no need " + member)
 }
 
 // flaggedTexts are the card's sentences the lexicon of kind flags.
