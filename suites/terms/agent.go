@@ -372,6 +372,7 @@ func registerAgentSpecs(s *state) {
 			}
 			for _, c := range mine {
 				w.Control(spanIn(prose, c.Span), fmt.Sprintf("the claim map's span %q occurs in the card's prose", c.Span), "not found in the card", cex)
+				c.Proposal = s.proposalURL(c.Proposal)
 				en, ok := d.entryByURL(c.Proposal)
 				if !ok && d.someEntryLacksURL() {
 					w.Blocked(fmt.Sprintf("the claim map points at %s, and an entry has no url (see TE-3.3a)", c.Proposal))
