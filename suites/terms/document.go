@@ -27,7 +27,7 @@ func (document) DeriveSection(_ context.Context, _ *a2a.Client, _ string, card *
 	if card == nil {
 		return nil, nil
 	}
-	needs := principalsNeed(card, cfg, sec)
+	needs := append(principalsNeed(card, cfg, sec), changeHookNeed(card, cfg, sec)...)
 	if _, given := sec["claims"]; given || cfg.Agents[RoleClaims] != "" {
 		return nil, needs
 	}
@@ -57,6 +57,29 @@ func principalsNeed(card *a2a.AgentCard, cfg target.Config, sec map[string]any) 
 		return nil
 	}
 	return []harness.Need{need("principals")}
+}
+
+// changeHookNeed: TE-8.3a/c need the hook on any card declaring the extension, TE-8.3b only on a signed card (it
+// reads inapplicable on an unsigned one before asking for the hook).
+func changeHookNeed(card *a2a.AgentCard, cfg target.Config, sec map[string]any) []harness.Need {
+	if _, given := sec["changeHook"]; given || cfg.Agents[RoleChangeHook] != "" || !declares(card) {
+		return nil
+	}
+	n := need("changeHook")
+	n.Rows = []string{"TE-8.3a", "TE-8.3c"}
+	if len(card.Signatures) > 0 {
+		n.Rows = []string{"TE-8.3a", "TE-8.3b", "TE-8.3c"}
+	}
+	return []harness.Need{n}
+}
+
+func declares(card *a2a.AgentCard) bool {
+	for _, x := range card.Capabilities.Extensions {
+		if x.URI == vterms.URI {
+			return true
+		}
+	}
+	return false
 }
 
 func need(member string) harness.Need {

@@ -25,3 +25,29 @@ func TestPrincipalsNeededWhereTheExtendedCardIs(t *testing.T) {
 		t.Errorf("principals given: needs %+v, want none", needs)
 	}
 }
+
+// The independent terms agent's card is unsigned: TE-8.3b reads inapplicable there before asking for the change
+// hook, so config check must not predict it blocked (it did: 8.3a/b/c from the static table).
+func TestChangeHookRowsFollowTheCard(t *testing.T) {
+	card := &a2a.AgentCard{Capabilities: a2a.AgentCapabilities{Extensions: []a2a.AgentExtension{{URI: "https://agentsow.com/extensions/a2a-terms/v1"}}}}
+	rows := func() []string {
+		_, needs := (document{}).DeriveSection(t.Context(), nil, "", card, target.Config{}, map[string]any{})
+		for _, n := range needs {
+			if n.Member == "changeHook" {
+				return n.Rows
+			}
+		}
+		return nil
+	}
+	if got := rows(); len(got) != 2 || got[0] != "TE-8.3a" || got[1] != "TE-8.3c" {
+		t.Errorf("unsigned card: changeHook rows %v, want TE-8.3a TE-8.3c", got)
+	}
+	card.Signatures = []a2a.AgentCardSignature{{Protected: "e30", Signature: "AA"}}
+	if got := rows(); len(got) != 3 {
+		t.Errorf("signed card: changeHook rows %v, want TE-8.3a TE-8.3b TE-8.3c", got)
+	}
+	card.Capabilities.Extensions = nil
+	if got := rows(); got != nil {
+		t.Errorf("a card without the extension: changeHook rows %v, want none (the rows are inapplicable)", got)
+	}
+}
