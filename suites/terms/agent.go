@@ -246,9 +246,8 @@ func registerAgentSpecs(s *state) {
 		named := map[string]bool{} // parties some directed proposal names
 		checked := 0
 		for _, p := range ps {
-			if p.ID == "" {
-				w.Blocked(fmt.Sprintf("principal %s has no id: set it to the Agent SoW party (handle or owner) the credential stands for", p.name))
-			}
+			cred := strings.TrimPrefix(p.name, "terms-") // Input.Apply's key for the credential documents.terms.principals names
+			w.NeedStated("principals", p.ID != "", fmt.Sprintf("credentials.%s.id is missing: set it to the Agent SoW party (parties.offered_to handle or owner) the credential stands for", cred))
 			c := e.Client.WithHeader(p.Header, p.Value)
 			call := a2a.Call{Note: "extended card for " + p.name}
 			if v, _ := d.entry["required"].(bool); v {

@@ -2,6 +2,7 @@ package terms
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -52,11 +53,24 @@ func (document) DeriveSection(_ context.Context, _ *a2a.Client, _ string, card *
 }
 
 // principalsNeed: TE-3.5f calls GetExtendedAgentCard as each principal when the card declares the extended card.
+// A principal whose credential has no id (the party it stands for) blocks the row too.
 func principalsNeed(card *a2a.AgentCard, cfg target.Config, sec map[string]any) []harness.Need {
-	if _, given := sec["principals"]; given || !card.Capabilities.ExtendedAgentCard || len(termsPrincipals(cfg)) > 0 {
+	if !card.Capabilities.ExtendedAgentCard {
 		return nil
 	}
-	return []harness.Need{need("principals")}
+	listed, given := sec["principals"].([]any)
+	if !given && len(termsPrincipals(cfg)) == 0 {
+		return []harness.Need{need("principals")}
+	}
+	for _, name := range listed {
+		n, _ := name.(string)
+		if cr, ok := cfg.Credentials[n]; ok && cr.ID == "" {
+			nd := need("principals")
+			nd.What = fmt.Sprintf("credentials.%s.id: the Agent SoW party (parties.offered_to handle or owner) credential %s stands for", n, n)
+			return []harness.Need{nd}
+		}
+	}
+	return nil
 }
 
 // changeHookNeed: TE-8.3a/c need the hook on any card declaring the extension, TE-8.3b only on a signed card (it

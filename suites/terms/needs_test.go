@@ -1,6 +1,7 @@
 package terms
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/extconf/extconf/harness/a2a"
@@ -49,5 +50,23 @@ func TestChangeHookRowsFollowTheCard(t *testing.T) {
 	card.Capabilities.Extensions = nil
 	if got := rows(); got != nil {
 		t.Errorf("a card without the extension: changeHook rows %v, want none (the rows are inapplicable)", got)
+	}
+}
+
+// A listed principal whose credential carries no id blocks TE-3.5f in the run; config check says so, naming
+// credentials.<name>.id (it predicted 0 against the independent terms agent's configuration without Berger's id).
+func TestPrincipalWithoutIDIsNeeded(t *testing.T) {
+	card := &a2a.AgentCard{Capabilities: a2a.AgentCapabilities{ExtendedAgentCard: true}}
+	cfg := target.Config{Credentials: map[string]target.Credential{"kfue.berger": {Header: "Authorization"}, "kfue.rheinwerk": {Header: "Authorization", ID: "einkauf@rheinwerk.example"}}}
+	sec := map[string]any{"principals": []any{"kfue.rheinwerk", "kfue.berger"}}
+	_, needs := (document{}).DeriveSection(t.Context(), nil, "", card, cfg, sec)
+	if len(needs) != 1 || needs[0].Member != "principals" || !strings.Contains(needs[0].What, "credentials.kfue.berger.id") {
+		t.Fatalf("needs %+v, want principals naming credentials.kfue.berger.id", needs)
+	}
+	cr := cfg.Credentials["kfue.berger"]
+	cr.ID = "kanzlei@berger-partner.example"
+	cfg.Credentials["kfue.berger"] = cr
+	if _, needs := (document{}).DeriveSection(t.Context(), nil, "", card, cfg, sec); len(needs) != 0 {
+		t.Errorf("every id given: needs %+v, want none", needs)
 	}
 }
