@@ -21,11 +21,15 @@ var repo, _ = filepath.Abs("../..")
 type example struct {
 	dir string // examples/agents/<dir>, a Go main package
 	doc string // documents.<doc> in target.json
+	// tls: the agent serves HTTPS with a certificate from a test CA it writes to -ca-file FILE; the run is given
+	// that file as caFile (the trust a deployment gets from a public CA), which is no fact of the operator's.
+	tls bool
 }
 
 var examples = []example{
 	{dir: "on-request", doc: "on-request"},
 	{dir: "interview", doc: "interview"},
+	{dir: "terms", doc: "terms", tls: true},
 }
 
 // build compiles a main package into dir and returns the binary's path.
@@ -41,9 +45,9 @@ func build(t *testing.T, dir, pkg, name string) string {
 }
 
 // start runs an agent on a loopback port and returns its card URL (its first line: "agent <URL>").
-func start(t *testing.T, bin string) string {
+func start(t *testing.T, bin string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, "-addr", "127.0.0.1:0")
+	cmd := exec.Command(bin, append([]string{"-addr", "127.0.0.1:0"}, args...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -106,6 +110,17 @@ func run(t *testing.T, runsuite, url string, cfg []byte) (int, string, string) {
 	return code, headline, out.String()
 }
 
+// withCAFile sets the configuration's caFile (a member outside documents: no fact is removed with it).
+func withCAFile(t *testing.T, cfg []byte, caFile string) []byte {
+	var c map[string]any
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	c["caFile"] = caFile
+	b, _ := json.Marshal(c)
+	return b
+}
+
 // facts lists the paths of every fact of a section: its members, the operator statement's members one by one,
 // and each absence declaration.
 func facts(sec map[string]any) [][]string {
@@ -155,12 +170,24 @@ func TestIndependentAgents(t *testing.T) {
 	runsuite := build(t, bin, "./cmd/runsuite", "runsuite")
 	for _, ex := range examples {
 		t.Run(ex.dir, func(t *testing.T) {
-			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir))
+			var args []string
+			caFile := filepath.Join(t.TempDir(), "ca.pem")
+			if ex.tls {
+				args = []string{"-ca-file", caFile}
+			}
+			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir), args...)
 			cfg, err := os.ReadFile(filepath.Join(ex.dir, "target.json"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			check := exec.Command(runsuite, "config", "check", filepath.Join(ex.dir, "target.json"), "--target", url)
+			if ex.tls {
+				cfg = withCAFile(t, cfg, caFile)
+			}
+			cfgPath := filepath.Join(t.TempDir(), "target.json")
+			if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			check := exec.Command(runsuite, "config", "check", cfgPath, "--target", url)
 			if b, err := check.CombinedOutput(); err != nil || !strings.Contains(string(b), "predicted: 0 rows blocked") {
 				t.Fatalf("config check with target.json: %v, want exit 0 and 0 rows predicted blocked\n%s", err, b)
 			}
