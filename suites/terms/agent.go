@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/extconf/extconf/fixtures/sow"
@@ -242,12 +243,12 @@ func registerAgentSpecs(s *state) {
 		}
 		d.needEntries(w)
 		ps := termsPrincipals(e.Target.Config)
-		w.Need("principals", len(ps) > 0, "the agent serves an extended card (capabilities.extendedAgentCard): list in documents.terms.principals the credentials of its clients, each with id = the Agent SoW party (parties.offered_to handle or owner) it stands for, or declare principals absent when no client has a directed offer")
+		w.Need("principals", len(ps) > 0, "the agent serves an extended card (capabilities.extendedAgentCard): list in documents.terms.principals the credentials of its clients, each with id = the Agent SoW party (parties.offered_to agent key, handle or owner) it stands for, or declare principals absent when no client has a directed offer")
 		named := map[string]bool{} // parties some directed proposal names
 		checked := 0
 		for _, p := range ps {
 			cred := strings.TrimPrefix(p.name, "terms-") // Input.Apply's key for the credential documents.terms.principals names
-			w.NeedStated("principals", p.ID != "", fmt.Sprintf("credentials.%s.id is missing: set it to the Agent SoW party (parties.offered_to handle or owner) the credential stands for", cred))
+			w.NeedStated("principals", p.ID != "", fmt.Sprintf("credentials.%s.id is missing: set it to the Agent SoW party (parties.offered_to agent key, handle or owner) the credential stands for", cred))
 			c := e.Client.WithHeader(p.Header, p.Value)
 			call := a2a.Call{Note: "extended card for " + p.name}
 			if v, _ := d.entry["required"].(bool); v {
@@ -272,11 +273,11 @@ func registerAgentSpecs(s *state) {
 				if !directed {
 					continue
 				}
-				handle, _ := to["handle"].(string)
-				owner, _ := to["owner"].(string)
-				named[handle], named[owner] = true, true
+				for _, n := range partyNames(to) {
+					named[n] = true
+				}
 				checked++
-				w.Negative(p.ID == handle || p.ID == owner,
+				w.Negative(slices.Contains(partyNames(to), p.ID),
 					fmt.Sprintf("a directed proposal listed to principal %s (party %s) is offered to that party", p.name, p.ID),
 					fmt.Sprintf("%s is offered to %s", en.URL, jsonOf(to)), fex)
 			}

@@ -154,3 +154,16 @@ func pricesOf(docs []map[string]any) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// partyNames are the names a credential's id may give for the party parties.offered_to names: its agent key (Agent
+// SoW §12.1.1 "The match is on the agent key"), its handle and its owner ("labels for people"). Empty ones are
+// left out.
+func partyNames(to map[string]any) []string {
+	var out []string
+	for _, k := range []string{"agent", "handle", "owner"} {
+		if v, _ := to[k].(string); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -66,7 +66,7 @@ func principalsNeed(card *a2a.AgentCard, cfg target.Config, sec map[string]any) 
 		n, _ := name.(string)
 		if cr, ok := cfg.Credentials[n]; ok && cr.ID == "" {
 			nd := need("principals")
-			nd.What = fmt.Sprintf("credentials.%s.id: the Agent SoW party (parties.offered_to handle or owner) credential %s stands for", n, n)
+			nd.What = fmt.Sprintf("credentials.%s.id: the Agent SoW party (parties.offered_to agent key, handle or owner) credential %s stands for", n, n)
 			return []harness.Need{nd}
 		}
 	}
