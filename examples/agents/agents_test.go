@@ -24,12 +24,15 @@ type example struct {
 	// tls: the agent serves HTTPS with a certificate from a test CA it writes to -ca-file FILE; the run is given
 	// that file as caFile (the trust a deployment gets from a public CA), which is no fact of the operator's.
 	tls bool
+	// credentialIDs: the ids of target.json's credentials are operator facts too (the party each stands for);
+	// without one the run names credentials.<name>.id.
+	credentialIDs bool
 }
 
 var examples = []example{
 	{dir: "on-request", doc: "on-request"},
 	{dir: "interview", doc: "interview"},
-	{dir: "terms", doc: "terms", tls: true},
+	{dir: "terms", doc: "terms", tls: true, credentialIDs: true},
 }
 
 // build compiles a main package into dir and returns the binary's path.
@@ -117,6 +120,27 @@ func withCAFile(t *testing.T, cfg []byte, caFile string) []byte {
 		t.Fatal(err)
 	}
 	c["caFile"] = caFile
+	b, _ := json.Marshal(c)
+	return b
+}
+
+func credentialsOf(t *testing.T, cfg []byte) map[string]map[string]any {
+	var c struct {
+		Credentials map[string]map[string]any `json:"credentials"`
+	}
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c.Credentials
+}
+
+// withoutCredentialID returns cfg with credentials.<name>.id removed.
+func withoutCredentialID(t *testing.T, cfg []byte, name string) []byte {
+	var c map[string]any
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	delete(c["credentials"].(map[string]any)[name].(map[string]any), "id")
 	b, _ := json.Marshal(c)
 	return b
 }
@@ -210,6 +234,17 @@ func TestIndependentAgents(t *testing.T) {
 					}
 					if !strings.Contains(head, fmt.Sprintf("documents.%s.", ex.doc)) || !strings.Contains(head, name) {
 						t.Errorf("headline %q does not name documents.%s.%s", head, ex.doc, name)
+					}
+				})
+			}
+			if !ex.credentialIDs {
+				return
+			}
+			for name := range credentialsOf(t, cfg) {
+				t.Run("without credentials."+name+".id", func(t *testing.T) {
+					code, head, out := run(t, runsuite, url, withoutCredentialID(t, cfg, name))
+					if code != 4 || !strings.HasPrefix(head, "INCOMPLETE") || !strings.Contains(head, "credentials."+name+".id") {
+						t.Fatalf("exit %d %q, want 4 INCOMPLETE naming credentials.%s.id\n%s", code, head, name, out)
 					}
 				})
 			}
