@@ -93,6 +93,7 @@ type RowPrediction struct {
 	Verdict  string // Blocked or Inapplicable
 	Member   string // the missing (or declared absent) member, "documents.<id>.<path>"
 	Why      string // Need.What, or the operator's declaration
+	Always   bool   // Need.Always: the member cannot be declared absent
 }
 
 // Predict reads the documents' Needs tables against cfg's sections: a row whose member (any of "a|b"
@@ -130,7 +131,7 @@ func PredictConfig(cfg target.Config, secs map[string]json.RawMessage, docs ...D
 					continue
 				}
 				seen[r] = true
-				preds = append(preds, RowPrediction{Document: d.ID(), Row: r, Verdict: verdict, Member: "documents." + d.ID() + "." + need.Member, Why: why})
+				preds = append(preds, RowPrediction{Document: d.ID(), Row: r, Verdict: verdict, Member: "documents." + d.ID() + "." + need.Member, Why: why, Always: need.Always})
 			}
 		}
 	}
@@ -279,7 +280,7 @@ func WithTargetNeeds(preds []RowPrediction, needs map[string][]Need, secs map[st
 			for _, r := range n.Rows {
 				if !seen[doc+" "+r] {
 					seen[doc+" "+r] = true
-					preds = append(preds, RowPrediction{Document: doc, Row: r, Verdict: verdict, Member: "documents." + doc + "." + n.Member, Why: why})
+					preds = append(preds, RowPrediction{Document: doc, Row: r, Verdict: verdict, Member: "documents." + doc + "." + n.Member, Why: why, Always: n.Always})
 				}
 			}
 		}

@@ -227,7 +227,7 @@ func cmdConfigInit(ctx context.Context, args []string, stdout, stderr io.Writer)
 			declared = append(declared, d)
 		}
 	}
-	printPredictions(stderr, "still to give (or declare absent under documents.<id>.absent)",
+	printPredictions(stderr, "still to give",
 		harness.WithTargetNeeds(harness.PredictConfig(base, secRaw, declared...), targetNeeds, secRaw))
 	for _, a := range trustAsks(ctx, p, base) {
 		fmt.Fprintf(stderr, "  give         %s\n", a)
@@ -256,6 +256,8 @@ func printPredictions(w io.Writer, title string, preds []harness.RowPrediction) 
 	type group struct {
 		verdict, member, why string
 		rows                 []string
+		always               bool
+		doc                  string
 	}
 	var groups []*group
 	idx := map[string]*group{}
@@ -263,7 +265,7 @@ func printPredictions(w io.Writer, title string, preds []harness.RowPrediction) 
 		k := p.Verdict + "\x00" + p.Member
 		g := idx[k]
 		if g == nil {
-			g = &group{verdict: p.Verdict, member: p.Member, why: p.Why}
+			g = &group{verdict: p.Verdict, member: p.Member, why: p.Why, always: p.Always, doc: p.Document}
 			idx[k] = g
 			groups = append(groups, g)
 		}
@@ -275,6 +277,11 @@ func printPredictions(w io.Writer, title string, preds []harness.RowPrediction) 
 	fmt.Fprintf(w, "%s: %d rows blocked\n", title, blocked)
 	for _, g := range groups {
 		fmt.Fprintf(w, "  %-12s %s (%s): %s\n", g.verdict, g.member, g.why, strings.Join(g.rows, " "))
+		if g.verdict == harness.Blocked && !g.always {
+			// The declaration's exact place: a member is declared absent by its name in the input table.
+			m := strings.TrimPrefix(g.member, "documents."+g.doc+".")
+			fmt.Fprintf(w, "  %-12s or declare it absent: documents.%s.absent.%s = \"<why>\"\n", "", g.doc, m)
+		}
 	}
 	return blocked
 }

@@ -3,6 +3,7 @@ package agents
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,21 +20,35 @@ var repo, _ = filepath.Abs("../..")
 
 // example is one independent agent: its package and the document section its target.json configures.
 type example struct {
-	dir string // examples/agents/<dir>, a Go main package
-	doc string // documents.<doc> in target.json
+	dir    string   // examples/agents/<dir>, a Go main package
+	doc    string   // documents.<doc> in the configuration
+	config string   // the configuration in dir (default target.json)
+	args   []string // the agent's flags beyond -addr
 	// tls: the agent serves HTTPS with a certificate from a test CA it writes to -ca-file FILE; the run is given
 	// that file as caFile (the trust a deployment gets from a public CA), which is no fact of the operator's.
 	tls bool
-	// credentialIDs: the ids of target.json's credentials are operator facts too (the party each stands for);
-	// without one the run names credentials.<name>.id.
+	// credentialIDs: the ids of the configuration's credentials are operator facts too (the party each stands
+	// for); without one the run names credentials.<name>.id.
 	credentialIDs bool
 }
 
 var examples = []example{
 	{dir: "on-request", doc: "on-request"},
 	{dir: "interview", doc: "interview"},
+	// a2a-go's default task store: ListTasks answers named users only, so the operator declares it absent.
+	{dir: "interview", doc: "interview", config: "target-private-tasks.json", args: []string{"-private-tasks"}},
 	{dir: "terms", doc: "terms", tls: true, credentialIDs: true},
 }
+
+// name is the subtest's name: the directory, and the configuration when it is not target.json.
+func (ex example) name() string {
+	if ex.config == "" {
+		return ex.dir
+	}
+	return ex.dir + "/" + strings.TrimSuffix(ex.config, ".json")
+}
+
+func (ex example) configFile() string { return filepath.Join(ex.dir, cmp.Or(ex.config, "target.json")) }
 
 // build compiles a main package into dir and returns the binary's path.
 func build(t *testing.T, dir, pkg, name string) string {
@@ -193,31 +208,31 @@ func TestIndependentAgents(t *testing.T) {
 	bin := t.TempDir()
 	runsuite := build(t, bin, "./cmd/runsuite", "runsuite")
 	for _, ex := range examples {
-		t.Run(ex.dir, func(t *testing.T) {
-			var args []string
+		t.Run(ex.name(), func(t *testing.T) {
+			args := ex.args
 			caFile := filepath.Join(t.TempDir(), "ca.pem")
 			if ex.tls {
-				args = []string{"-ca-file", caFile}
+				args = append(append([]string(nil), args...), "-ca-file", caFile)
 			}
 			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir), args...)
-			cfg, err := os.ReadFile(filepath.Join(ex.dir, "target.json"))
+			cfg, err := os.ReadFile(ex.configFile())
 			if err != nil {
 				t.Fatal(err)
 			}
 			if ex.tls {
 				cfg = withCAFile(t, cfg, caFile)
 			}
-			cfgPath := filepath.Join(t.TempDir(), "target.json")
+			cfgPath := filepath.Join(t.TempDir(), filepath.Base(ex.configFile()))
 			if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			check := exec.Command(runsuite, "config", "check", cfgPath, "--target", url)
 			if b, err := check.CombinedOutput(); err != nil || !strings.Contains(string(b), "predicted: 0 rows blocked") {
-				t.Fatalf("config check with target.json: %v, want exit 0 and 0 rows predicted blocked\n%s", err, b)
+				t.Fatalf("config check with %s: %v, want exit 0 and 0 rows predicted blocked\n%s", ex.configFile(), err, b)
 			}
 			code, head, out := run(t, runsuite, url, cfg)
 			if code != 0 || !strings.HasPrefix(head, "PASSED") {
-				t.Fatalf("with target.json: exit %d %q, want 0 PASSED\n%s", code, head, out)
+				t.Fatalf("with %s: exit %d %q, want 0 PASSED\n%s", ex.configFile(), code, head, out)
 			}
 			var c struct {
 				Documents map[string]map[string]any `json:"documents"`

@@ -1,12 +1,6 @@
 package interview
 
-import (
-	"context"
-
-	"github.com/extconf/extconf/harness"
-	"github.com/extconf/extconf/harness/a2a"
-	"github.com/extconf/extconf/harness/target"
-)
+import "github.com/extconf/extconf/harness"
 
 // Document registers this suite with the engine (cmd wires every document in suites.All).
 func Document() harness.Document { return document{} }
@@ -18,8 +12,3 @@ func (document) Suites() []harness.Suite { return []harness.Suite{Suite()} }
 
 // Input: the interview section (principal, extra agents, requests).
 func (document) Input() any { return &Input{} }
-
-// DeriveSection (harness.SectionDeriver): request texts from the skills' examples, as the run asks by default.
-func (document) DeriveSection(_ context.Context, _ *a2a.Client, _ string, card *a2a.AgentCard, _ target.Config, sec map[string]any) ([]string, []harness.Need) {
-	return harness.ExampleRequests(card, sec), nil
-}

@@ -1,6 +1,9 @@
 package interview
 
-import "github.com/extconf/extconf/harness/target"
+import (
+	"github.com/extconf/extconf/harness"
+	"github.com/extconf/extconf/harness/target"
+)
 
 // Input is the interview section of the target configuration (documents["interview"]).
 type Input struct {
@@ -12,6 +15,7 @@ type Input struct {
 	Agents *Agents `json:"agents,omitempty"`
 	// Requests: skill id → request texts that reach the skill (default: the card's examples).
 	Requests map[string][]string `json:"requests,omitempty"`
+	harness.Absences
 }
 
 // Agents are the interview's extra agents (card URLs).

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -169,13 +168,10 @@ func (s *session) listTasks(note string) ([]string, *a2a.Exchange) {
 		case resp != nil && resp.Error != nil:
 			obs = fmt.Sprintf("JSON-RPC error %d %s", resp.Error.Code, resp.Error.Message)
 		}
-		remedy := ""
-		if ex != nil && (ex.Status == http.StatusUnauthorized || ex.Status == http.StatusForbidden) ||
-			resp != nil && resp.Error != nil && (resp.Error.Code == -31401 || resp.Error.Code == -31403) {
-			// The agent lists tasks only for a caller it knows: a credential it accepts is the operator's to state.
-			remedy = "; it refuses this caller: name a credential ListTasks accepts in documents.interview.principal"
+		if ex == nil || ex.Status == 0 { // no answer: the agent's reachability, not a capability to state
+			s.w.Blocked("ListTasks, which this row observes tasks through, got no answer (" + obs + ")")
 		}
-		s.w.Blocked("ListTasks, which this row observes tasks through, is not served (" + obs + ", " + ex.Summary() + ")" + remedy)
+		s.w.Need(listTasksMember, false, listTasksRemedy(obs+", "+ex.Summary(), ex, resp)+"; or declare documents.interview.absent.listTasks with the reason")
 	}
 	var lt struct {
 		Tasks []struct {

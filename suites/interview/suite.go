@@ -111,7 +111,7 @@ func (s *session) admitted(ex *a2a.Exchange) {
 	}
 	switch ex.Status {
 	case http.StatusUnauthorized, http.StatusForbidden:
-		s.w.Blocked(fmt.Sprintf("interview calls need admission (HTTP %d, %s); supply principals.A in the target configuration", ex.Status, ex.Summary()))
+		s.w.Blocked(fmt.Sprintf("interview calls need admission (HTTP %d, %s); name a credential the agent admits in documents.interview.principal", ex.Status, ex.Summary()))
 	case http.StatusTooManyRequests:
 		s.w.Blocked("the agent rate-limits interview calls (HTTP 429, " + ex.Summary() + "); run again later or admit the harness")
 	}

@@ -29,6 +29,7 @@ const extURI = "https://agentsow.com/extensions/a2a-interview/v1"
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "listen address (loopback)")
+	private := flag.Bool("private-tasks", false, "keep a2a-go's default: ListTasks answers named users only, and this agent names none")
 	flag.Parse()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -47,7 +48,11 @@ func main() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/agent-card.json", serveBytes(cardBytes))
 	mux.HandleFunc("/.well-known/jwks.json", serveBytes(jwks))
-	mux.Handle("/a2a/v1", iv.wrap(a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(hours{}, a2asrv.WithCallInterceptors(public{})))))
+	var opts []a2asrv.RequestHandlerOption
+	if !*private {
+		opts = append(opts, a2asrv.WithCallInterceptors(public{}))
+	}
+	mux.Handle("/a2a/v1", iv.wrap(a2asrv.NewJSONRPCHandler(a2asrv.NewHandler(hours{}, opts...))))
 	fmt.Printf("agent %s/.well-known/agent-card.json\n", base)
 	log.Fatal(http.Serve(ln, mux))
 }
