@@ -3,6 +3,7 @@ package terms
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -29,18 +30,18 @@ func (document) DeriveSection(_ context.Context, _ *a2a.Client, _ string, card *
 		return nil, nil
 	}
 	needs := append(principalsNeed(card, cfg, sec), changeHookNeed(card, cfg, sec)...)
-	if _, given := sec["claims"]; given || cfg.Agents[RoleClaims] != "" {
-		return nil, needs
+	if cfg.Agents[RoleClaims] != "" {
+		return nil, needs // a claim map at a URL is read by the run
 	}
-	var rows []string
-	for _, c := range []struct {
-		row string
-		lex func() []string
-	}{
-		{"TE-4.1b", func() []string { return flaggedTexts(card, "term") }},
-		{"TE-4.1c", func() []string { return flaggedTexts(card, "data-use") }},
-	} {
-		if len(c.lex()) > 0 {
+	claims, given := sec["claims"].([]any)
+	var rows, missing []string
+	for _, c := range []struct{ row, kind string }{{"TE-4.1b", "term"}, {"TE-4.1c", "data-use"}} {
+		texts := flaggedTexts(card, c.kind)
+		if given {
+			texts = unmapped(texts, claims, c.kind)
+			missing = append(missing, texts...)
+		}
+		if len(texts) > 0 {
 			rows = append(rows, c.row)
 		}
 	}
@@ -49,7 +50,28 @@ func (document) DeriveSection(_ context.Context, _ *a2a.Client, _ string, card *
 	}
 	n := need("claims")
 	n.Rows = rows
+	if given {
+		n.What = fmt.Sprintf("the claim map maps no clause (or kind none) to %q", missing)
+	}
 	return nil, append(needs, n)
+}
+
+// unmapped are the sentences no span of a claim of kind (or of kind none) occurs in, as TE-4.1b/c judge coverage.
+func unmapped(texts []string, claims []any, kind string) []string {
+	var out []string
+	for _, t := range texts {
+		covered := false
+		for _, c := range claims {
+			m, _ := c.(map[string]any)
+			k, _ := m["kind"].(string)
+			span, _ := m["span"].(string)
+			covered = covered || (k == kind || k == NotAClaim) && span != "" && strings.Contains(strings.ToLower(t), strings.ToLower(span))
+		}
+		if !covered {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // principalsNeed: TE-3.5f calls GetExtendedAgentCard as each principal when the card declares the extended card.

@@ -70,3 +70,30 @@ func TestPrincipalWithoutIDIsNeeded(t *testing.T) {
 		t.Errorf("every id given: needs %+v, want none", needs)
 	}
 }
+
+// Leaving one flagged sentence of the independent terms agent's card out of the claim map made the run FAILED
+// (exit 1) on a correct agent while config check predicted 0: the map is the operator's statement, so the row
+// blocks naming documents.terms.claims and config check predicts it.
+func TestIncompleteClaimMapIsPredicted(t *testing.T) {
+	card := &a2a.AgentCard{Skills: []a2a.AgentSkill{{ID: "translate-contract", Description: "Translates a contract. " +
+		"Orders can be cancelled with 48 hours' notice. Source documents are deleted 14 days after delivery."}}}
+	dataUse := map[string]any{"kind": "data-use", "span": "deleted 14 days after delivery"}
+	needsFor := func(claims ...any) []string {
+		_, needs := (document{}).DeriveSection(t.Context(), nil, "", card, target.Config{}, map[string]any{"claims": claims})
+		for _, n := range needs {
+			if n.Member == "claims" {
+				return n.Rows
+			}
+		}
+		return nil
+	}
+	if rows := needsFor(dataUse); len(rows) != 1 || rows[0] != "TE-4.1b" {
+		t.Errorf("the term sentence unmapped: rows %v, want TE-4.1b", rows)
+	}
+	if rows := needsFor(dataUse, map[string]any{"kind": "none", "span": "cancelled with 48 hours' notice"}); rows != nil {
+		t.Errorf("every sentence mapped (one as none): rows %v, want none", rows)
+	}
+	if rows := needsFor(dataUse, map[string]any{"kind": "term", "span": ""}); len(rows) != 1 {
+		t.Errorf("an empty span maps nothing: rows %v, want TE-4.1b", rows)
+	}
+}
