@@ -392,13 +392,12 @@ func registerAgentSpecs(s *state) {
 			}
 			// A flagged sentence the map leaves out is a fact the operator has not stated (which clause backs it, or
 			// that it states none), not a claim shown unbacked: the row blocks naming the member, never fails.
-			var unmapped []string
+			var unmapped, spans []string
+			for _, c := range append(mine, notClaims...) {
+				spans = append(spans, c.Span)
+			}
 			for _, sn := range flagged {
-				covered := false
-				for _, c := range append(mine, notClaims...) {
-					covered = covered || c.Span != "" && strings.Contains(strings.ToLower(sn.Text), strings.ToLower(c.Span))
-				}
-				if !covered {
+				if !lexicon.Covered(sn.Text, spans) {
 					unmapped = append(unmapped, fmt.Sprintf("%s: %q", sn.Where, sn.Text))
 				}
 			}

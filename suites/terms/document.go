@@ -3,7 +3,6 @@ package terms
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
@@ -56,18 +55,20 @@ func (document) DeriveSection(_ context.Context, _ *a2a.Client, _ string, card *
 	return nil, append(needs, n)
 }
 
-// unmapped are the sentences no span of a claim of kind (or of kind none) occurs in, as TE-4.1b/c judge coverage.
+// unmapped are the sentences whose claims the spans of kind (or of kind none) do not all cover, as TE-4.1b/c judge
+// coverage (vterms.Lexicon.Covered).
 func unmapped(texts []string, claims []any, kind string) []string {
-	var out []string
-	for _, t := range texts {
-		covered := false
-		for _, c := range claims {
-			m, _ := c.(map[string]any)
-			k, _ := m["kind"].(string)
-			span, _ := m["span"].(string)
-			covered = covered || (k == kind || k == NotAClaim) && span != "" && strings.Contains(strings.ToLower(t), strings.ToLower(span))
+	var spans, out []string
+	for _, c := range claims {
+		m, _ := c.(map[string]any)
+		k, _ := m["kind"].(string)
+		span, _ := m["span"].(string)
+		if k == kind || k == NotAClaim {
+			spans = append(spans, span)
 		}
-		if !covered {
+	}
+	for _, t := range texts {
+		if !lexiconOf(kind).Covered(t, spans) {
 			out = append(out, t)
 		}
 	}
@@ -127,14 +128,17 @@ func need(member string) harness.Need {
 	panic("terms: no need " + member)
 }
 
+func lexiconOf(kind string) *vterms.Lexicon {
+	if kind == "data-use" {
+		return vterms.DataUseLexicon
+	}
+	return vterms.TermLexicon
+}
+
 // flaggedTexts are the card's sentences the lexicon of kind flags.
 func flaggedTexts(card *a2a.AgentCard, kind string) []string {
-	lex := vterms.TermLexicon
-	if kind == "data-use" {
-		lex = vterms.DataUseLexicon
-	}
 	var out []string
-	for _, f := range vterms.FlaggedSentences(card, lex) {
+	for _, f := range vterms.FlaggedSentences(card, lexiconOf(kind)) {
 		out = append(out, f.Text)
 	}
 	return out
