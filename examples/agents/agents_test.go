@@ -30,6 +30,9 @@ type example struct {
 	// credentialIDs: the ids of the configuration's credentials are operator facts too (the party each stands
 	// for); without one the run names credentials.<name>.id.
 	credentialIDs bool
+	// elements names a member whose array items are each a fact (terms: each claim of the claim map); without one
+	// the run names documents.<doc>.<member>.
+	elements string
 }
 
 var examples = []example{
@@ -37,7 +40,7 @@ var examples = []example{
 	{dir: "interview", doc: "interview"},
 	// a2a-go's default task store: ListTasks answers named users only, so the operator declares it absent.
 	{dir: "interview", doc: "interview", config: "target-private-tasks.json", args: []string{"-private-tasks"}},
-	{dir: "terms", doc: "terms", tls: true, credentialIDs: true},
+	{dir: "terms", doc: "terms", tls: true, credentialIDs: true, elements: "claims"},
 }
 
 // name is the subtest's name: the directory, and the configuration when it is not target.json.
@@ -149,6 +152,19 @@ func credentialsOf(t *testing.T, cfg []byte) map[string]map[string]any {
 	return c.Credentials
 }
 
+// withoutElement returns cfg with item i of documents.<doc>.<member> removed.
+func withoutElement(t *testing.T, cfg []byte, doc, member string, i int) []byte {
+	var c map[string]any
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	sec := c["documents"].(map[string]any)[doc].(map[string]any)
+	items := sec[member].([]any)
+	sec[member] = append(append([]any(nil), items[:i]...), items[i+1:]...)
+	b, _ := json.Marshal(c)
+	return b
+}
+
 // withoutCredentialID returns cfg with credentials.<name>.id removed.
 func withoutCredentialID(t *testing.T, cfg []byte, name string) []byte {
 	var c map[string]any
@@ -251,6 +267,17 @@ func TestIndependentAgents(t *testing.T) {
 						t.Errorf("headline %q does not name documents.%s.%s", head, ex.doc, name)
 					}
 				})
+			}
+			if ex.elements != "" {
+				items, _ := c.Documents[ex.doc][ex.elements].([]any)
+				for i := range items {
+					t.Run(fmt.Sprintf("without %s[%d]", ex.elements, i), func(t *testing.T) {
+						code, head, out := run(t, runsuite, url, withoutElement(t, cfg, ex.doc, ex.elements, i))
+						if code != 4 || !strings.HasPrefix(head, "INCOMPLETE") || !strings.Contains(head, "documents."+ex.doc+"."+ex.elements) {
+							t.Fatalf("exit %d %q, want 4 INCOMPLETE naming documents.%s.%s\n%s", code, head, ex.doc, ex.elements, out)
+						}
+					})
+				}
 			}
 			if !ex.credentialIDs {
 				return
