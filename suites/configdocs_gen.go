@@ -181,11 +181,11 @@ var configDocs = map[string]string{
 	"github.com/extconf/extconf/suites/terms.Input":                                        "Input is the terms section of the target configuration (documents[\"terms\"]).",
 	"github.com/extconf/extconf/suites/terms.Input.ChangeHook":                             "ChangeHook is a URL that, on POST, publishes a changed standing proposal (and on POST ?revert=1 restores it).",
 	"github.com/extconf/extconf/suites/terms.Input.Claims":                                 "Claims is the claim map, inline: which card prose claims which proposal clause backs.",
-	"github.com/extconf/extconf/suites/terms.Input.Principals":                             "Principals are the callers of GetExtendedAgentCard, each naming a credential (target configuration \"credentials\") whose id is the Agent SoW party (parties.offered_to handle or owner) it stands for.",
+	"github.com/extconf/extconf/suites/terms.Input.Principals":                             "Principals are the callers of GetExtendedAgentCard, each naming a credential (target configuration \"credentials\") whose id is the Agent SoW party (parties.offered_to agent key, handle or owner) it stands for.",
 	"github.com/extconf/extconf/suites/terms.claim":                                        "claim is one mapped span of the operator's claim map (role terms.claims): see README.md.",
 	"github.com/extconf/extconf/suites/terms.claim.Kind":                                   "Kind is \"term\" (a price, a duration, a condition), \"data-use\" (what is done with the caller's data) or \"none\" (the span states no claim: a threshold, an example, a capability).",
 	"github.com/extconf/extconf/suites/terms.claim.Path":                                   "Path is the dotted path of the backing clause inside that proposal (\"data_use.sale\").",
-	"github.com/extconf/extconf/suites/terms.claim.Proposal":                               "Proposal is the url of the listed proposal entry whose clause backs the claim.",
+	"github.com/extconf/extconf/suites/terms.claim.Proposal":                               "Proposal is the url of the listed proposal entry whose clause backs the claim; a reference without a scheme (\"/terms/x.sow.json\") is resolved against the card's URL.",
 	"github.com/extconf/extconf/suites/terms.claim.Span":                                   "Span is the card's prose that states the claim, as it appears in the card.",
 	"github.com/extconf/extconf/suites/terms.claim.Value":                                  "Value is what the clause at path must hold for the claim to be backed.",
 }

@@ -25,6 +25,15 @@ type example struct {
 	config string            // the configuration in dir (default target.json)
 	args   []string          // the agent's flags beyond -addr
 	env    map[string]string // the environment its configuration reads credentials from ({"fromEnv": …})
+	// tls: the agent serves HTTPS with a certificate from a test CA it writes to -ca-file FILE; the run is given
+	// that file as caFile (the trust a deployment gets from a public CA), which is no fact of the operator's.
+	tls bool
+	// credentialIDs: the ids of the configuration's credentials are operator facts too (the party each stands
+	// for); without one the run names credentials.<name>.id.
+	credentialIDs bool
+	// elements names a member whose array items are each a fact (terms: each claim of the claim map); without one
+	// the run names documents.<doc>.<member>.
+	elements string
 }
 
 var examples = []example{
@@ -34,7 +43,8 @@ var examples = []example{
 	{dir: "interview", doc: "interview", config: "target-private-tasks.json", args: []string{"-private-tasks"}},
 	{dir: "schema-interface", doc: "schema-interface", env: map[string]string{
 		"EDGE_NOC_BEARER": "Bearer test-only-noc-token", "EDGE_MONITOR_BEARER": "Bearer test-only-monitor-token"}},
-	{dir: "agent-cards", doc: "agent-cards"},
+	{dir: "agent-cards", doc: "agent-cards", credentialIDs: true},
+	{dir: "terms", doc: "terms", tls: true, credentialIDs: true, elements: "claims"},
 }
 
 // name is the subtest's name: the directory, and the configuration when it is not target.json.
@@ -125,6 +135,51 @@ func run(t *testing.T, runsuite, url string, cfg []byte) (int, string, string) {
 	return code, headline, out.String()
 }
 
+// withCAFile sets the configuration's caFile (a member outside documents: no fact is removed with it).
+func withCAFile(t *testing.T, cfg []byte, caFile string) []byte {
+	var c map[string]any
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	c["caFile"] = caFile
+	b, _ := json.Marshal(c)
+	return b
+}
+
+func credentialsOf(t *testing.T, cfg []byte) map[string]map[string]any {
+	var c struct {
+		Credentials map[string]map[string]any `json:"credentials"`
+	}
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c.Credentials
+}
+
+// withoutElement returns cfg with item i of documents.<doc>.<member> removed.
+func withoutElement(t *testing.T, cfg []byte, doc, member string, i int) []byte {
+	var c map[string]any
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	sec := c["documents"].(map[string]any)[doc].(map[string]any)
+	items := sec[member].([]any)
+	sec[member] = append(append([]any(nil), items[:i]...), items[i+1:]...)
+	b, _ := json.Marshal(c)
+	return b
+}
+
+// withoutCredentialID returns cfg with credentials.<name>.id removed.
+func withoutCredentialID(t *testing.T, cfg []byte, name string) []byte {
+	var c map[string]any
+	if err := json.Unmarshal(cfg, &c); err != nil {
+		t.Fatal(err)
+	}
+	delete(c["credentials"].(map[string]any)[name].(map[string]any), "id")
+	b, _ := json.Marshal(c)
+	return b
+}
+
 // facts lists the paths of every fact of a section: its members, the operator statement's members one by one,
 // and each absence declaration.
 func facts(sec map[string]any) [][]string {
@@ -177,12 +232,24 @@ func TestIndependentAgents(t *testing.T) {
 			for k, v := range ex.env {
 				t.Setenv(k, v)
 			}
-			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir), ex.args...)
+			args := ex.args
+			caFile := filepath.Join(t.TempDir(), "ca.pem")
+			if ex.tls {
+				args = append(append([]string(nil), args...), "-ca-file", caFile)
+			}
+			url := start(t, build(t, bin, "./examples/agents/"+ex.dir, ex.dir), args...)
 			cfg, err := os.ReadFile(ex.configFile())
 			if err != nil {
 				t.Fatal(err)
 			}
-			check := exec.Command(runsuite, "config", "check", ex.configFile(), "--target", url)
+			if ex.tls {
+				cfg = withCAFile(t, cfg, caFile)
+			}
+			cfgPath := filepath.Join(t.TempDir(), filepath.Base(ex.configFile()))
+			if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			check := exec.Command(runsuite, "config", "check", cfgPath, "--target", url)
 			if b, err := check.CombinedOutput(); err != nil || !strings.Contains(string(b), "predicted: 0 rows blocked") {
 				t.Fatalf("config check with %s: %v, want exit 0 and 0 rows predicted blocked\n%s", ex.configFile(), err, b)
 			}
@@ -205,6 +272,28 @@ func TestIndependentAgents(t *testing.T) {
 					}
 					if !strings.Contains(head, fmt.Sprintf("documents.%s.", ex.doc)) || !strings.Contains(head, name) {
 						t.Errorf("headline %q does not name documents.%s.%s", head, ex.doc, name)
+					}
+				})
+			}
+			if ex.elements != "" {
+				items, _ := c.Documents[ex.doc][ex.elements].([]any)
+				for i := range items {
+					t.Run(fmt.Sprintf("without %s[%d]", ex.elements, i), func(t *testing.T) {
+						code, head, out := run(t, runsuite, url, withoutElement(t, cfg, ex.doc, ex.elements, i))
+						if code != 4 || !strings.HasPrefix(head, "INCOMPLETE") || !strings.Contains(head, "documents."+ex.doc+"."+ex.elements) {
+							t.Fatalf("exit %d %q, want 4 INCOMPLETE naming documents.%s.%s\n%s", code, head, ex.doc, ex.elements, out)
+						}
+					})
+				}
+			}
+			if !ex.credentialIDs {
+				return
+			}
+			for name := range credentialsOf(t, cfg) {
+				t.Run("without credentials."+name+".id", func(t *testing.T) {
+					code, head, out := run(t, runsuite, url, withoutCredentialID(t, cfg, name))
+					if code != 4 || !strings.HasPrefix(head, "INCOMPLETE") || !strings.Contains(head, "credentials."+name+".id") {
+						t.Fatalf("exit %d %q, want 4 INCOMPLETE naming credentials.%s.id\n%s", code, head, name, out)
 					}
 				})
 			}

@@ -33,6 +33,48 @@ func (l *Lexicon) Match(sentence string) bool {
 	return false
 }
 
+// Hits are the byte ranges of the lexicon's matches in the lowercased sentence, one per claim it may state (a
+// sentence can state two: "… are deleted after 14 days and are never used to train models"); none for a
+// capability sentence.
+func (l *Lexicon) Hits(sentence string) [][2]int {
+	if Capability(sentence) {
+		return nil
+	}
+	low := strings.ToLower(sentence)
+	var out [][2]int
+	for _, p := range l.patterns {
+		for _, m := range p.FindAllStringIndex(low, -1) {
+			out = append(out, [2]int{m[0], m[1]})
+		}
+	}
+	return out
+}
+
+// Covered reports whether every hit of the lexicon in sentence overlaps an occurrence of one of the spans
+// (case-insensitive; an empty span covers nothing): each claim the sentence may state is mapped.
+func (l *Lexicon) Covered(sentence string, spans []string) bool {
+	low := strings.ToLower(sentence)
+	for _, h := range l.Hits(sentence) {
+		hit := false
+		for _, sp := range spans {
+			sp = strings.ToLower(sp)
+			for from := 0; sp != "" && !hit && from <= len(low); {
+				i := strings.Index(low[from:], sp)
+				if i < 0 {
+					break
+				}
+				start, end := from+i, from+i+len(sp)
+				hit = start < h[1] && h[0] < end
+				from = start + 1
+			}
+		}
+		if !hit {
+			return false
+		}
+	}
+	return true
+}
+
 func lex(kind string, ps ...string) *Lexicon {
 	l := &Lexicon{Kind: kind}
 	for _, p := range ps {

@@ -9,6 +9,7 @@ package terms
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -353,6 +354,9 @@ func PriceBacked(c PriceClaim, verified []map[string]any) Backing {
 		}
 		comparable := false
 		for _, r := range c.Readings {
+			if perCountBacked(p, r, scale) {
+				return Backing{Backed: true}
+			}
 			if r.Scale > scale {
 				continue // "1,999" read as 1.999 in GBP: not a reading this clause can state
 			}
@@ -421,6 +425,30 @@ func jsonInt(v any) (int64, bool) {
 		return i, err == nil
 	}
 	return 0, false
+}
+
+// perCountBacked: a schedule line prices one raw meter count at per_unit/per (Agent SoW §5.5.2 "`per` is the
+// divisor: the number of raw meter counts that make one billable unit"; "A line rates as floor(count × per_unit /
+// per)"), so "EUR 0.12 per source word" is backed by {"per": 100, "per_unit": 1200} in cents, exactly, whatever
+// decimals the per-count price needs (USD 0.002 per token, {"per": 1000, "per_unit": 200}).
+func perCountBacked(p map[string]any, r Amount, scale int) bool {
+	items, _ := p["schedule"].([]any)
+	for _, it := range items {
+		m, _ := it.(map[string]any)
+		unit, ok := jsonInt(m["per_unit"])
+		per, perOK := jsonInt(m["per"])
+		if !ok || !perOK || per <= 1 {
+			continue // per absent or 1: the line's per_unit is the per-count price, compared as any amount
+		}
+		// r.N × 10^-r.Scale × per == unit × 10^-scale, in integers.
+		lhs := new(big.Int).Mul(big.NewInt(r.N), big.NewInt(per))
+		lhs.Mul(lhs, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+		rhs := new(big.Int).Mul(big.NewInt(unit), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(r.Scale)), nil))
+		if lhs.Cmp(rhs) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // priceAmounts lists the amounts of a price clause that can back a claim of the kind: a per-unit claim only a rate

@@ -40,3 +40,35 @@ func TestPriceBackedExactly(t *testing.T) {
 		t.Error("an amount off by a power of ten is not named in the failure")
 	}
 }
+
+// TestPerCountPriceBacked: a schedule line prices one meter count at per_unit/per (Agent SoW §5.5.2), so a card
+// may state the per-count price (the independent terms agent says "EUR 0.12 per source word" over
+// {"per": 100, "per_unit": 1200}), exactly, even below the currency's minor unit.
+func TestPerCountPriceBacked(t *testing.T) {
+	words := map[string]any{"price": map[string]any{"arrangement": "time_and_materials", "currency": "EUR",
+		"schedule": []any{map[string]any{"meter": "source_words", "per": json.Number("100"), "unit": "100 source words", "per_unit": json.Number("1200")}},
+		"cap":      map[string]any{"amount": json.Number("150000")}, "reservation": map[string]any{"window_days": json.Number("30")}}}
+	tokens := map[string]any{"price": map[string]any{"arrangement": "time_and_materials", "currency": "USD",
+		"schedule": []any{map[string]any{"meter": "tokens_out", "per": json.Number("1000"), "per_unit": json.Number("200")}}}}
+	docs := []map[string]any{words, tokens}
+	for _, tc := range []struct {
+		sentence string
+		backed   bool
+	}{
+		{"Billed at EUR 0.12 per source word.", true},
+		{"Billed at EUR 12 per 100 source words.", true}, // the line's own unit
+		{"Billed at EUR 0.13 per source word.", false},
+		{"Billed at EUR 1.20 per source word.", false},
+		{"Output costs USD 0.002 per token.", true}, // below a cent, exactly
+		{"Output costs USD 0.003 per token.", false},
+		{"Capped at EUR 1,500 per engagement.", true},
+	} {
+		claims := SentencePriceClaims(ProseSpan{"description", tc.sentence})
+		if len(claims) != 1 {
+			t.Fatalf("%q: claims %+v", tc.sentence, claims)
+		}
+		if b := PriceBacked(claims[0], docs); b.Backed != tc.backed {
+			t.Errorf("%q: backed %v (%+v), want %v", tc.sentence, b.Backed, b, tc.backed)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,9 +20,11 @@ import (
 const SowSignPrefix = "agent-sow-v1\n"
 
 // AcceptedSowKeyEncodings says which provider key spellings the harness verifies (stated in the catalog and the
-// suite README): an nkey-style Ed25519 user key, or an Ed25519 JWK (as an object or as a JSON string).
-const AcceptedSowKeyEncodings = "Ed25519 only: nkey user public key (\"U…\", base32 of 0xA0 || key || CRC-16/XMODEM little endian) " +
-	"or JWK {\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":…}; sig is base64url or standard base64 (Agent SoW §6 writes \"<base64>\"; padding tolerated) of the 64-byte signature; " +
+// suite README): an nkey-style Ed25519 user key, an Ed25519 JWK (as an object or as a JSON string), or a bare 32-byte
+// key (read as Ed25519 only when it verifies: other key types are 32 bytes too).
+const AcceptedSowKeyEncodings = "Ed25519 only: nkey user public key (\"U…\", base32 of 0xA0 || key || CRC-16/XMODEM little endian), " +
+	"JWK {\"kty\":\"OKP\",\"crv\":\"Ed25519\",\"x\":…}, or the bare 32-byte key in base64, base64url or hex (optionally \"ed25519:\"-prefixed; " +
+	"read as Ed25519 only when its signature verifies, since other key types are 32 bytes too); sig is base64url or standard base64 (Agent SoW §6 writes \"<base64>\"; padding tolerated) of the 64-byte signature; " +
 	"a record with any other key is not checked (the row blocks; a consumer cannot accept it)"
 
 // SowSignedBytes are the Agent SoW §6 signed bytes of doc.
@@ -78,6 +81,7 @@ func VerifyProviderSignature(doc []byte) error {
 		}
 		n++
 		pub, err := ParseSowKey(rec["key"])
+		_, bare := bareKey(rec["key"])
 		if errors.Is(err, ErrKeyUnsupported) {
 			if unsupported == nil {
 				unsupported = fmt.Errorf("%w: signatures[%d].key: %w", ErrSignatureInvalid, i, err)
@@ -96,6 +100,14 @@ func VerifyProviderSignature(doc []byte) error {
 			return fmt.Errorf("%w: signatures[%d].sig is not a base64 or base64url Ed25519 signature", ErrSignatureInvalid, i)
 		}
 		if !ed25519.Verify(pub, msg, raw) {
+			if bare {
+				// A bare key names no type: one that does not verify may be another 32-byte key type (X25519,
+				// BIP-340), so the record is unreadable rather than invalid.
+				if unsupported == nil {
+					unsupported = fmt.Errorf("%w: signatures[%d].key: %w: %s is a bare 32-byte key that does not verify as Ed25519", ErrSignatureInvalid, i, ErrKeyUnsupported, sowClipKey(rec["key"]))
+				}
+				continue
+			}
 			return fmt.Errorf("%w: signatures[%d] (key %s) over the agent-sow-v1 signed bytes", ErrSignatureInvalid, i, sowClipKey(rec["key"]))
 		}
 		verified++
@@ -122,19 +134,43 @@ var nkeyB32 = base32.StdEncoding.WithPadding(base32.NoPadding)
 // nkeyUserPrefix is NATS's prefix byte for user keys (20 << 3: base32 "U").
 const nkeyUserPrefix = 20 << 3
 
-// ParseSowKey reads a signature record's key: an nkey user public key string, a JWK object, or a JWK as a string.
+// ParseSowKey reads a signature record's key: an nkey user public key string, a JWK object, a JWK as a string, or
+// a bare 32-byte key (bareKey).
 func ParseSowKey(raw json.RawMessage) (ed25519.PublicKey, error) {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		if strings.HasPrefix(strings.TrimSpace(s), "{") {
 			return sowParseJWK([]byte(s))
 		}
+		if k, ok := bareKey(raw); ok {
+			return k, nil
+		}
 		if !strings.HasPrefix(s, "U") {
-			return nil, fmt.Errorf("%w: %q is neither an nkey user key nor a JWK", ErrKeyUnsupported, sowClipKey(raw))
+			return nil, fmt.Errorf("%w: %q is neither an nkey user key, a JWK nor a bare 32-byte key", ErrKeyUnsupported, sowClipKey(raw))
 		}
 		return ParseNkeyUser(s)
 	}
 	return sowParseJWK(raw)
+}
+
+// bareKey reads a key string that is the raw 32-byte public key itself: Agent SoW §6 writes "<owner public key>"
+// and names no encoding, and the base64 of §6's "<base64>" sig (or hex) is the plainest spelling. An nkey (56
+// characters) and a JWK never decode to 32 bytes, so the readings do not overlap.
+func bareKey(raw json.RawMessage) (ed25519.PublicKey, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return nil, false
+	}
+	if len(s) > 8 && strings.EqualFold(s[:8], "ed25519:") {
+		s = s[8:]
+	}
+	if b, err := hex.DecodeString(s); err == nil && len(b) == ed25519.PublicKeySize {
+		return ed25519.PublicKey(b), true
+	}
+	if b, err := decodeSowSig(s); err == nil && len(b) == ed25519.PublicKeySize {
+		return ed25519.PublicKey(b), true
+	}
+	return nil, false
 }
 
 // ParseNkeyUser decodes an nkey user public key, checking prefix, length and checksum.

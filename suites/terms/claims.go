@@ -6,6 +6,7 @@ package terms
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/extconf/extconf/harness"
@@ -38,6 +39,25 @@ func (d *decl) someEntryLacksURL() bool {
 	return false
 }
 
+// proposalURL is the claim's proposal as an absolute URL: a reference without a scheme ("/legal/sow/x.json") is
+// resolved against the card's URL (RFC 3986 §5), so one claim map serves every deployment of the same card.
+func (s *state) proposalURL(ref string) string {
+	card, _ := s.e.Target.CardURL(Role)
+	return resolveAgainst(card, ref)
+}
+
+func resolveAgainst(base, ref string) string {
+	r, err := url.Parse(ref)
+	if base == "" || err != nil || r.IsAbs() {
+		return ref
+	}
+	b, err := url.Parse(base)
+	if err != nil || !b.IsAbs() {
+		return ref
+	}
+	return b.ResolveReference(r).String()
+}
+
 func (d *decl) entryByURL(u string) (rawEntry, bool) {
 	for _, en := range d.entries {
 		if en.url == u {
@@ -54,7 +74,8 @@ type claim struct {
 	Kind string `json:"kind"`
 	// Span is the card's prose that states the claim, as it appears in the card.
 	Span string `json:"span"`
-	// Proposal is the url of the listed proposal entry whose clause backs the claim.
+	// Proposal is the url of the listed proposal entry whose clause backs the claim; a reference without a scheme
+	// ("/terms/x.sow.json") is resolved against the card's URL.
 	Proposal string `json:"proposal"`
 	// Path is the dotted path of the backing clause inside that proposal ("data_use.sale").
 	Path string `json:"path"`
@@ -132,4 +153,17 @@ func pricesOf(docs []map[string]any) string {
 		return "none"
 	}
 	return strings.Join(out, ", ")
+}
+
+// partyNames are the names a credential's id may give for the party parties.offered_to names: its agent key (Agent
+// SoW §12.1.1 "The match is on the agent key"), its handle and its owner ("labels for people"). Empty ones are
+// left out.
+func partyNames(to map[string]any) []string {
+	var out []string
+	for _, k := range []string{"agent", "handle", "owner"} {
+		if v, _ := to[k].(string); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }

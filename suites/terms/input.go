@@ -11,7 +11,7 @@ import (
 type Input struct {
 	harness.Absences
 	// Principals are the callers of GetExtendedAgentCard, each naming a credential (target configuration
-	// "credentials") whose id is the Agent SoW party (parties.offered_to handle or owner) it stands for.
+	// "credentials") whose id is the Agent SoW party (parties.offered_to agent key, handle or owner) it stands for.
 	Principals []string `json:"principals,omitempty"`
 	// ChangeHook is a URL that, on POST, publishes a changed standing proposal (and on POST ?revert=1 restores it).
 	ChangeHook string `json:"changeHook,omitempty"`
