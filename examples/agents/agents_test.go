@@ -43,7 +43,7 @@ var examples = []example{
 	{dir: "interview", doc: "interview", config: "target-private-tasks.json", args: []string{"-private-tasks"}},
 	{dir: "schema-interface", doc: "schema-interface", env: map[string]string{
 		"EDGE_NOC_BEARER": "Bearer test-only-noc-token", "EDGE_MONITOR_BEARER": "Bearer test-only-monitor-token"}},
-	{dir: "agent-cards", doc: "agent-cards", credentialIDs: true},
+	{dir: "agent-cards", doc: "agent-cards"},
 	{dir: "terms", doc: "terms", tls: true, credentialIDs: true, elements: "claims"},
 }
 
