@@ -182,6 +182,7 @@ func registerAgentMethods(e *harness.Env) {
 
 	harness.Spec(e, "IV-4.2c", "an interview call creates no task", func(w *harness.W) {
 		const row = "IV-4.2c"
+		w.UnlessAbsent(listTasksMember) // the operator says ListTasks answers nobody it can name: nothing to observe through
 		s := open(w, row, roleMain)
 		taskID, sendEx := s.createTask()
 		ids, lex := s.listTasks("ListTasks after SendMessage")
@@ -202,6 +203,7 @@ func registerAgentMethods(e *harness.Env) {
 
 	harness.Spec(e, "IV-4.2d", "an interview call enqueues nothing that later becomes a task", func(w *harness.W) {
 		const row = "IV-4.2d"
+		w.UnlessAbsent(listTasksMember) // the operator says ListTasks answers nobody it can name: nothing to observe through
 		s := open(w, row, roleMain)
 		start := time.Now()
 		taskID, _ := s.createTask()
