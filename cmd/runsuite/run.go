@@ -262,7 +262,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 			jobs = remoteJobs
 		}
 		if units := planRemoteUnits(docs, rows, jobs, tgt); units != nil {
-			pt := &partTarget{Kind: tgt.Kind, Agents: tgt.Agents, ConfigFile: *cfgFlag, ImageID: tgt.ImageID}
+			pt, err := newPartTarget(tgt)
+			if err != nil {
+				return exitFail, err
+			}
 			return runRemoteSplit(ctx, units, jobs, rows, set, *seedFlag, *strictFlag, limits, docs, pt, tgt, *quietFlag, *falsFlag, st,
 				outputs{dir: *outFlag, junit: *junitFlag, html: *htmlFlag, allowNothingGraded: *allowNothingFlag}, stdout, stderr)
 		}

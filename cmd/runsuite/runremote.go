@@ -3,6 +3,8 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/x509"
+	"encoding/json"
 	"flag"
 	"strings"
 
@@ -13,6 +15,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/catalog"
 	"github.com/extconf/extconf/harness/target"
@@ -32,27 +35,42 @@ import (
 const remoteJobs = 8
 
 // partTarget is what a child needs of a URL or container target the parent made (and, for a container,
-// started): the agents it names and the configuration file, which the child reads itself (no secret is written
-// anywhere, and a credential taken from the environment is taken from the same environment).
+// started): the agents it names and its configuration as the parent holds it (the operator's file, with what a
+// container announced merged in). It travels on the child's stdin with the rest of the run, never in a file.
 type partTarget struct {
-	Kind       string            `json:"kind"`
-	Agents     map[string]string `json:"agents"`
-	ConfigFile string            `json:"configFile,omitempty"`
-	ImageID    string            `json:"imageId,omitempty"`
+	Kind    string            `json:"kind"`
+	Agents  map[string]string `json:"agents"`
+	Config  json.RawMessage   `json:"config"`
+	ImageID string            `json:"imageId,omitempty"`
 }
 
-// target makes the child's target: the parent's agents, the configuration read as the parent read it.
+func newPartTarget(tgt *target.Target) (*partTarget, error) {
+	raw, err := json.Marshal(tgt.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &partTarget{Kind: tgt.Kind, Agents: tgt.Agents, Config: raw, ImageID: tgt.ImageID}, nil
+}
+
+// target makes the child's target: the parent's agents and configuration, its sections decoded afresh (as a
+// container's merged configuration is), trusting what the parent trusts.
 func (p *partTarget) target() (*target.Target, error) {
 	var cfg target.Config
-	if p.ConfigFile != "" {
-		var err error
-		if cfg, err = loadConfig(p.ConfigFile, io.Discard); err != nil {
-			return nil, err
-		}
+	if err := json.Unmarshal(p.Config, &cfg); err != nil {
+		return nil, err
+	}
+	if err := harness.PrepareConfig(&cfg, suites.Documents()...); err != nil {
+		return nil, err
 	}
 	pool, err := cfg.CAPool()
 	if err != nil {
 		return nil, err
+	}
+	if p.Kind == target.KindContainer { // as container.Start: the reference agents' certificates come from the test CA
+		if pool == nil {
+			pool = x509.NewCertPool()
+		}
+		pool.AppendCertsFromPEM(testpki.CACertPEM())
 	}
 	return &target.Target{Kind: p.Kind, Agents: p.Agents, RootCAs: pool, Config: cfg, ImageID: p.ImageID}, nil
 }
