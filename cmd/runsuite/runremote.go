@@ -75,15 +75,21 @@ func (p *partTarget) target() (*target.Target, error) {
 	return &target.Target{Kind: p.Kind, Agents: p.Agents, RootCAs: pool, Config: cfg, ImageID: p.ImageID}, nil
 }
 
-// remoteRowCost is a witnessed row's share of its document's target exchanges (exchanges per row, measured
-// against the reference agents): what sizes the units.
+// remoteRowCost is a witnessed row's share of its document's round trips paid in series (measured with
+// scripts/latencybench against the reference agents: (wall at 50 ms − loopback wall) / 50 ms / rows): what sizes
+// the units.
 var remoteRowCost = map[string]float64{"interview": 6.8, "on-request": 10, "schema-interface": 2.7, "terms": 3.2,
-	"agent-cards": 6.6}
+	"agent-cards": 2.4}
+
+// minUnitCost is the smallest unit worth a process's time (round trips): a child's start and the setup every
+// unit repeats (cards, probes a document's rows share) cost about a second's worth at 50 ms.
+const minUnitCost = 30
 
 // planRemoteUnits cuts a run of docs (every document when empty), restricted to rows when given, against tgt into
 // units for jobs processes: per document one ordered unit (its SharedStater rows, or all of them), its other
 // rows about the target in groups of about equal cost (catalog order, so a section's rows share what they fetch),
-// and its self-check rows (the harness's own fixtures) apart. Costliest first; nil when there is nothing to share.
+// and its self-check rows (the harness's own fixtures) apart. Ordered units first, then costliest first; nil
+// when there is nothing to share.
 func planRemoteUnits(docs, rows []string, jobs int, tgt *target.Target) []partPlan {
 	if jobs < 2 {
 		return nil
@@ -140,7 +146,7 @@ func planRemoteUnits(docs, rows []string, jobs int, tgt *target.Target) []partPl
 		total += p.ord.cost + p.self.cost + p.per*float64(len(p.free))
 		plans = append(plans, p)
 	}
-	size := total / float64(2*jobs) // two units per process: the queue evens out what the estimate misses
+	size := max(total/float64(2*jobs), minUnitCost) // two units per process: the queue evens out what the estimate misses
 	var units []unit
 	for _, p := range plans {
 		mine := []unit{p.ord, p.self}
@@ -162,7 +168,14 @@ func planRemoteUnits(docs, rows []string, jobs int, tgt *target.Target) []partPl
 	if len(units) < 2 {
 		return nil
 	}
-	slices.SortStableFunc(units, func(a, b unit) int { return cmp.Compare(b.cost, a.cost) })
+	// Ordered units first: each holds its agents alone, so left to the end it would run after everything else;
+	// first, the other documents' units run beside it.
+	slices.SortStableFunc(units, func(a, b unit) int {
+		if a.plan.Ordered != b.plan.Ordered {
+			return map[bool]int{true: -1, false: 1}[a.plan.Ordered]
+		}
+		return cmp.Compare(b.cost, a.cost)
+	})
 	out := make([]partPlan, len(units))
 	for i, u := range units {
 		out[i] = u.plan

@@ -15,8 +15,9 @@ import (
 
 // criticalPath is the longest chain of target exchanges the split run cannot shorten, read from a one-process run
 // (its bundle directory and Ginkgo's JSON report): each spec's chain (its target exchanges that do not overlap
-// in time: one issued after the previous answered), and each document's ordered rows' chains summed (they run one
-// after another, alone on the document's agents). The longest of these, in exchanges, and the longest spec's. Setup a spec shares with
+// in time: one issued after the previous answered), and each document's ordered rows' chains summed plus its
+// longest other spec (the ordered rows run one after another, alone on the document's agents: nothing else of the
+// document runs beside them). The longest of these, in exchanges, and the longest spec's. Setup a spec shares with
 // others (a card fetched once per process) counts once, in the first spec that made it: a lower bound, which
 // makes the goal harder, never easier.
 func criticalPath(out, report string, origins map[string]bool) (path, spec int, err error) {
@@ -71,7 +72,7 @@ func criticalPath(out, report string, origins map[string]bool) (path, spec int, 
 		ordered[d.ID()], all[d.ID()] = harness.OrderedRows(d)
 	}
 	longest := 0
-	orderedSum := map[string]int{}
+	orderedSum, longestFree := map[string]int{}, map[string]int{}
 	for _, r := range reps {
 		for _, s := range r.SpecReports {
 			if s.LeafNodeType != "It" || s.State == "skipped" || len(s.ContainerHierarchyTexts) == 0 {
@@ -94,17 +95,16 @@ func criticalPath(out, report string, origins map[string]bool) (path, spec int, 
 			}
 			longest = max(longest, chain)
 			doc := s.ContainerHierarchyTexts[0]
-			for _, l := range s.LeafNodeLabels {
-				if all[doc] || ordered[doc][l] != "" {
-					orderedSum[doc] += chain
-					break
-				}
+			if all[doc] || slices.ContainsFunc(s.LeafNodeLabels, func(l string) bool { return ordered[doc][l] != "" }) {
+				orderedSum[doc] += chain
+			} else {
+				longestFree[doc] = max(longestFree[doc], chain)
 			}
 		}
 	}
 	path = longest
-	for _, n := range orderedSum {
-		path = max(path, n)
+	for doc, n := range orderedSum {
+		path = max(path, n+longestFree[doc])
 	}
 	return path, longest, nil
 }
