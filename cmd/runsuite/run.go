@@ -101,7 +101,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	allowNothingFlag := fs.Bool("allow-nothing-graded", false, "exit 0 when no row about the target was graded (CI jobs that expect it)")
 	strictFlag := fs.Bool("strict", false, "advisory findings (rows at SHOULD level) fail the run like a requirement's (exit 1)")
 	quietFlag := fs.Bool("quiet", false, "no progress on stderr (errors and warnings still go there)")
-	jobsFlag := fs.Int("jobs", runtime.NumCPU(), "mock target: run the documents in up to `N` processes at once (1: in this process)")
+	jobsFlag := fs.Int("jobs", runtime.NumCPU(), "run in up to `N` processes at once (default: the CPUs; 8 against a URL or container target; 1: in this process)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
