@@ -1,14 +1,17 @@
 // Command latencybench measures what a remote agent costs a run: the reference agents behind a loopback proxy
 // that adds a round-trip time (RTT/2 each way on every chunk, and one RTT to open a connection, as a TCP
-// handshake would), against the same agents on plain loopback. Per document: wall time on each, the target
-// exchanges, the connections the harness opened (1 RTT each, plus the TLS handshake's), and the round trips the
-// run paid in series ((remote wall - loopback wall) / RTT): with every exchange issued after the previous one,
-// about one per exchange.
+// handshake would), against the same agents on plain loopback, both served as URL targets. Each document, and all
+// five in one run, runs four ways: on loopback and at the RTT, each in one process (--jobs 1: the exchanges one
+// after another, as before issue 41) and split (the default: groups of rows in 8 processes, the rows observing an
+// agent's shared state ordered). Per document: the wall times, the target exchanges and the connections the
+// harness opened, the critical path (criticalPath: the chain of target exchanges no split can shorten, the
+// ordering the split imposes counted), the goal it sets (3 × critical path × RTT + the split loopback time), and
+// whether every row's verdict in the three other runs equals the one-process loopback run's.
 //
 //	go build -o /tmp/runsuite ./cmd/runsuite && go run ./scripts/latencybench -runsuite /tmp/runsuite -rtt 50ms
 //
 // Loopback only: the agents bind 127.0.0.2 and advertise 127.0.0.1:PORT (harness/a2atest EnvBind/EnvPorts); the
-// proxy listens on 127.0.0.1:PORT.
+// proxy listens on 127.0.0.1:PORT (-port: the first of 64).
 package main
 
 import (
