@@ -256,7 +256,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	}
 	// A URL or container target: the rows' exchanges wait on the network, so the run is shared by processes too
 	// (more than the CPUs unless --jobs says otherwise), rows observing an agent's shared state kept ordered.
-	if tgt.Blocked == "" && *jsonFlag == "" && proposed == nil && splitSupported {
+	if (tgt.Kind == target.KindURL || tgt.Kind == target.KindContainer) && tgt.Blocked == "" && *jsonFlag == "" && proposed == nil && splitSupported {
 		jobs := *jobsFlag
 		if !flagSet(fs, "jobs") {
 			jobs = remoteJobs
