@@ -30,30 +30,51 @@ func TestRemoteSplitMatchesOneProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every suite twice")
 	}
-	tgt, err := mockagents.Start(sabotage.Set{})
+	remoteSplitMatches(t, sabotage.Set{}, exitPass)
+}
+
+// A defective agent grades alike too: one that carries out actions it should refer turns on-request's referral
+// rows into rows that change the action log and limits (split with them unordered, four rows graded otherwise).
+func TestRemoteSplitMatchesOneProcessDefectiveAgent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a suite twice")
+	}
+	set, err := sabotage.Parse("or.action-for-non-person")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tgt.Close()
-	an, err := tgt.Announce()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := *an
-	if cfg.CAFile, err = filepath.Abs("../../fixtures/testpki/ca.pem"); err != nil {
-		t.Fatal(err)
-	}
+	remoteSplitMatches(t, set, exitFail, "--suite", "on-request")
+}
+
+// remoteSplitMatches runs the reference agents with set as a URL target in one process and split, each run
+// against agents of its own (state an agent keeps, such as its limits' window, would carry over otherwise).
+func remoteSplitMatches(t *testing.T, set sabotage.Set, want int, args ...string) {
 	dir := t.TempDir()
-	raw, _ := json.Marshal(cfg)
-	cfgFile := filepath.Join(dir, "target.json")
-	if err := os.WriteFile(cfgFile, raw, 0o600); err != nil {
+	ca, err := filepath.Abs("../../fixtures/testpki/ca.pem")
+	if err != nil {
 		t.Fatal(err)
 	}
 	load := func(jobs string) *evidence.Bundle {
+		tgt, err := mockagents.Start(set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tgt.Close()
+		an, err := tgt.Announce()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := *an
+		cfg.CAFile = ca
+		raw, _ := json.Marshal(cfg)
+		cfgFile := filepath.Join(dir, "target"+jobs+".json")
+		if err := os.WriteFile(cfgFile, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
 		out := filepath.Join(dir, "jobs"+jobs)
-		code, stdout, stderr := runCLI("run", "--seed", "1", "--jobs", jobs, "--target", tgt.Agents["interview"],
-			"--config", cfgFile, "--out", out)
-		if code != exitPass {
+		code, stdout, stderr := runCLI(append([]string{"run", "--seed", "1", "--jobs", jobs, "--target", tgt.Agents["interview"],
+			"--config", cfgFile, "--out", out}, args...)...)
+		if code != want {
 			t.Fatalf("--jobs %s: exit %d\n%s\n%s", jobs, code, stdout, stderr)
 		}
 		if jobs != "1" && !strings.Contains(stderr, "ordered") {
