@@ -50,7 +50,10 @@ limits.allowOrigins (origins besides the target's that URLs may lead to), … Un
 
 Parallel: against the reference agents the run is shared by up to --jobs N processes (default: the CPUs), each
 taking the next unit of work (a document, or part of one) when free; one shared exchange sequence, one merged
-transcript and bundle. --jobs 1, a URL or container target, --json and --rules keep one process.
+transcript and bundle. Against a URL or container target the run is shared by --jobs processes too (default 8:
+they wait on the network), in groups of rows; the rows that observe state an agent keeps across callers (task
+lists, limits, action logs, a standing proposal) run in one ordered group per document that never runs beside
+another reaching the same agents. --jobs 1, --json and --rules keep one process.
 
 Selection: --suite takes document ids (agent-cards, interview, on-request, schema-interface, terms); --req takes
 row ids (TE-3.3b) or catalog aliases (0202.advertisement), see runsuite catalog.
@@ -98,7 +101,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 	allowNothingFlag := fs.Bool("allow-nothing-graded", false, "exit 0 when no row about the target was graded (CI jobs that expect it)")
 	strictFlag := fs.Bool("strict", false, "advisory findings (rows at SHOULD level) fail the run like a requirement's (exit 1)")
 	quietFlag := fs.Bool("quiet", false, "no progress on stderr (errors and warnings still go there)")
-	jobsFlag := fs.Int("jobs", runtime.NumCPU(), "mock target: run the documents in up to `N` processes at once (1: in this process)")
+	jobsFlag := fs.Int("jobs", runtime.NumCPU(), "run in up to `N` processes at once (default: the CPUs; 8 against a URL or container target; 1: in this process)")
 	if err := parseNoArgs(fs, args); err != nil {
 		return exitUsage, err
 	}
@@ -201,7 +204,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 				fmt.Fprintf(stderr, "runsuite: running %s against mock target in %d processes\n", strings.Join(orAll(docs), ","), min(*jobsFlag, len(units)))
 				prog = func(p partPlan) *progress { return newProgress(stderr, p.Documents, p.Rows) }
 			}
-			res, merged, cleanup, err := splitRun(ctx, units, *jobsFlag, rows, set, *seedFlag, *strictFlag, limits, docs, prog, stderr)
+			res, merged, cleanup, err := splitRun(ctx, units, *jobsFlag, rows, set, *seedFlag, *strictFlag, limits, docs, prog, stderr, nil, nil)
 			if err != nil {
 				return exitFail, err
 			}
@@ -250,6 +253,22 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) (code 
 			}
 		}
 		defer writeContainerLog(*outFlag, tgt, stderr) // beside the bundle, on every path (runs before Close)
+	}
+	// A URL or container target: the rows' exchanges wait on the network, so the run is shared by processes too
+	// (more than the CPUs unless --jobs says otherwise), rows observing an agent's shared state kept ordered.
+	if (tgt.Kind == target.KindURL || tgt.Kind == target.KindContainer) && tgt.Blocked == "" && *jsonFlag == "" && proposed == nil && splitSupported {
+		jobs := *jobsFlag
+		if !flagSet(fs, "jobs") {
+			jobs = remoteJobs
+		}
+		if units := planRemoteUnits(docs, rows, jobs, tgt); units != nil {
+			pt, err := newPartTarget(tgt)
+			if err != nil {
+				return exitFail, err
+			}
+			return runRemoteSplit(ctx, units, jobs, rows, set, *seedFlag, *strictFlag, limits, docs, pt, tgt, *quietFlag, *falsFlag, st,
+				outputs{dir: *outFlag, junit: *junitFlag, html: *htmlFlag, allowNothingGraded: *allowNothingFlag}, stdout, stderr)
+		}
 	}
 	ropts := harness.Options{Suites: suites.All(), Documents: docs, Rows: rows,
 		Sabotage: set, Runner: st.runner, Seed: *seedFlag, JSONReport: *jsonFlag, Limits: limits, Strict: *strictFlag}

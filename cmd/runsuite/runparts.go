@@ -55,7 +55,8 @@ type runPart struct {
 	Transcript string      `json:"transcript"` // where the child writes its exchanges, canonical lines in Seq order
 	Key        string      `json:"key"`        // the run's redaction key (on the child's stdin, never in a file)
 	Progress   bool        `json:"progress,omitempty"`
-	Procs      int         `json:"procs"` // GOMAXPROCS for each process: the CPUs shared out
+	Procs      int         `json:"procs"`            // GOMAXPROCS for each process: the CPUs shared out
+	Target     *partTarget `json:"target,omitempty"` // a URL or container target (nil: reference agents per unit)
 }
 
 // partLine is one line a child prints: a spec event (progress), or a unit's result.
@@ -93,6 +94,10 @@ var splitSelfCheck = map[string]bool{"schema-interface": true}
 type partPlan struct {
 	Documents []string `json:"documents"`
 	Rows      []string `json:"rows,omitempty"` // nil: every row of Documents
+	// Ordered: the unit's rows observe state the target's agents keep across callers, so it never runs beside
+	// another unit reaching one of Origins (URL and container targets; a mock unit starts agents of its own).
+	Ordered bool     `json:"-"`
+	Origins []string `json:"-"`
 }
 
 // planUnits is the work of a run of docs (every document when empty), restricted to rows when given, as units,
@@ -156,34 +161,18 @@ func planUnits(docs, rows []string, jobs int) []partPlan {
 	return out
 }
 
-// unitQueue hands out the units, costliest first, to whichever process is free: the parent and each child take
-// the next one when they finish one, so no static guess decides who waits at the end.
-type unitQueue struct {
-	mu    sync.Mutex
-	units []partPlan
-	next  int
-}
-
-func (q *unitQueue) pop() (int, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.next >= len(q.units) {
-		return 0, false
-	}
-	q.next++
-	return q.next - 1, true
-}
-
 // unitDone is one unit's result and the process that ran it (0: this one).
 type unitDone struct {
-	res  *partResult
-	proc int
+	res   *partResult
+	proc  int
+	order int // when the queue handed it out
 }
 
 // splitRun runs the units in this process and jobs-1 children and merges them into one result and one transcript.
 // The returned cleanup removes the processes' files; call it after the transcript is written.
+// pt and tgt, for a URL or container target, are what the children are given of it and the parent's own.
 func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, set sabotage.Set, seed int64, strict bool,
-	limits *a2a.Limits, docs []string, prog func(partPlan) *progress, stderr io.Writer) (*harness.Result, *mergedTranscript, func(), error) {
+	limits *a2a.Limits, docs []string, prog func(partPlan) *progress, stderr io.Writer, pt *partTarget, tgt *target.Target) (*harness.Result, *mergedTranscript, func(), error) {
 	dir, err := os.MkdirTemp("", "runsuite-parts-*")
 	if err != nil {
 		return nil, nil, nil, err
@@ -207,16 +196,21 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 		l = *limits
 	}
 	l.MaxRunBytes /= int64(procs) // the run's bound, shared by its processes
+	procsPer := falsify.ProcsPer(procs)
+	if pt != nil {
+		procsPer = 1 // the processes wait on the network: more of them than CPUs, each on one
+	}
 	// Each process gets its share of the CPUs: with every process scheduling on all of them, the idle ones spin
 	// and steal against the others (measured: about a fifth more CPU time, and as much more wall time).
 	job := runPart{Sabotage: set.IDs(), Seed: seed, Strict: strict, Limits: &l, Deadline: deadline, SeqFile: seqFile,
-		Key: hex.EncodeToString(key[:]), Progress: prog != nil, Procs: falsify.ProcsPer(procs)}
+		Key: hex.EncodeToString(key[:]), Progress: prog != nil, Procs: procsPer, Target: pt}
 	ctr, err := openSeqCounter(seqFile)
 	if err != nil {
 		return fail(err)
 	}
 	defer ctr.Close()
-	q := &unitQueue{units: units}
+	q, stopQueue := newUnitQueue(ctx, units)
+	defer stopQueue()
 	done := make([]unitDone, len(units))
 	files := make([]string, procs)
 	errs := make([]error, procs)
@@ -228,7 +222,7 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[p] = runChild(ctx, j, q, func(i int, r *partResult) { done[i] = unitDone{r, p} }, prog, stderr)
+			errs[p] = runChild(ctx, j, q, func(i, o int, r *partResult) { done[i] = unitDone{r, p, o} }, prog, stderr)
 		}()
 	}
 	go catalog.MustLoad().Digest() // the bundle's, made while the units run
@@ -236,13 +230,13 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 	// (each then reads not-tested, interrupted, at once).
 	files[0] = filepath.Join(dir, "part0.jsonl")
 	all := runtime.GOMAXPROCS(job.Procs)
-	errs[0] = runHere(ctx, job, files[0], ctr.Next, q, func(i int, r *partResult) { done[i] = unitDone{r, 0} }, prog)
+	errs[0] = runHere(ctx, job, files[0], ctr.Next, q, func(i, o int, r *partResult) { done[i] = unitDone{r, 0, o} }, prog)
 	wg.Wait()
 	runtime.GOMAXPROCS(all) // the merge and the bundle's verification use every CPU again
 	if err := errors.Join(errs...); err != nil {
 		return fail(err)
 	}
-	res, tr, err := mergeParts(units, done, files, docs, rows, seed, strict, set)
+	res, tr, err := mergeParts(units, done, files, docs, rows, seed, strict, set, tgt)
 	if err != nil {
 		return fail(err)
 	}
@@ -251,7 +245,7 @@ func splitRun(ctx context.Context, units []partPlan, jobs int, rows []string, se
 
 // runHere runs units from q in this process until none is left, its transcript lines going to file as they are
 // recorded.
-func runHere(ctx context.Context, job runPart, file string, next func() int, q *unitQueue, record func(int, *partResult),
+func runHere(ctx context.Context, job runPart, file string, next func() int, q *unitQueue, record func(i, order int, r *partResult),
 	prog func(partPlan) *progress) error {
 	f, err := os.Create(file)
 	if err != nil {
@@ -260,7 +254,7 @@ func runHere(ctx context.Context, job runPart, file string, next func() int, q *
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<20)
 	for {
-		i, ok := q.pop()
+		i, order, ok := q.pop()
 		if !ok {
 			break
 		}
@@ -271,13 +265,14 @@ func runHere(ctx context.Context, job runPart, file string, next func() int, q *
 			onSpec = pr.event
 		}
 		r, err := runUnit(ctx, job, q.units[i], next, w, onSpec)
+		q.finish(i)
 		if pr != nil {
 			pr.finish()
 		}
 		if err != nil {
 			return err
 		}
-		record(i, r)
+		record(i, order, r)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -292,11 +287,18 @@ func runUnit(ctx context.Context, job runPart, u partPlan, next func() int, w io
 	if err != nil {
 		return nil, err
 	}
-	tgt, err := mockagents.Start(set, u.Documents...)
+	var tgt *target.Target
+	if job.Target != nil {
+		tgt, err = job.Target.target()
+	} else {
+		tgt, err = mockagents.Start(set, u.Documents...)
+	}
 	if err != nil {
 		return nil, err
 	}
-	defer tgt.Close()
+	if tgt.Close != nil {
+		defer tgt.Close()
+	}
 	o := harness.Options{Suites: suites.All(), Documents: u.Documents, Rows: u.Rows, Sabotage: set, Seed: job.Seed,
 		Limits: job.Limits, Strict: job.Strict, Shared: &harness.Shared{NextSeq: next, RedactionKey: job.Key, Sink: w}, OnSpec: onSpec}
 	res, err := harness.Run(ctx, tgt, o)
@@ -321,7 +323,7 @@ func partResultOf(res *harness.Result, lens []int) *partResult {
 
 // runChild starts a child process and feeds it units from q, one at a time, until none is left or ctx ends; then
 // it closes the child's stdin, which ends the child (interrupting the unit it runs, if ctx ended).
-func runChild(ctx context.Context, job runPart, q *unitQueue, record func(int, *partResult), prog func(partPlan) *progress, stderr io.Writer) error {
+func runChild(ctx context.Context, job runPart, q *unitQueue, record func(i, order int, r *partResult), prog func(partPlan) *progress, stderr io.Writer) error {
 	// The child is interrupted by closing its stdin, never by a signal: it sits in its own process group (a
 	// terminal's interrupt reaches only this process), so no signal can kill it before it has installed its
 	// handling and it always reports the rows it finished. A run deadline reaches it as its own deadline.
@@ -339,11 +341,12 @@ func runChild(ctx context.Context, job runPart, q *unitQueue, record func(int, *
 	dec := json.NewDecoder(bufio.NewReader(out))
 	err = enc.Encode(job)
 	for err == nil && ctx.Err() == nil {
-		i, ok := q.pop()
+		i, order, ok := q.pop()
 		if !ok {
 			break
 		}
 		if err = enc.Encode(q.units[i]); err != nil {
+			q.finish(i)
 			break
 		}
 		var pr *progress
@@ -362,11 +365,12 @@ func runChild(ctx context.Context, job runPart, q *unitQueue, record func(int, *
 			}
 			res = l.Result
 		}
+		q.finish(i)
 		if pr != nil {
 			pr.finish()
 		}
 		if res != nil {
-			record(i, res)
+			record(i, order, res)
 		}
 	}
 	_ = in.Close()
@@ -378,7 +382,7 @@ func runChild(ctx context.Context, job runPart, q *unitQueue, record func(int, *
 
 // mergeParts is the run the units make together: each row from the unit that owns it, the cards of all, and the
 // processes' transcript lines in Seq order (which must be exactly 1…N: a gap would be an exchange lost).
-func mergeParts(units []partPlan, done []unitDone, files []string, docs, rows []string, seed int64, strict bool, set sabotage.Set) (*harness.Result, *mergedTranscript, error) {
+func mergeParts(units []partPlan, done []unitDone, files []string, docs, rows []string, seed int64, strict bool, set sabotage.Set, tgt *target.Target) (*harness.Result, *mergedTranscript, error) {
 	cat := catalog.MustLoad()
 	results := make([]*partResult, len(done))
 	for i, d := range done {
@@ -393,8 +397,10 @@ func mergeParts(units []partPlan, done []unitDone, files []string, docs, rows []
 			sel.Documents = append(sel.Documents, d.ID)
 		}
 	}
-	res := &harness.Result{Seed: seed, Selection: sel, Cards: map[string]harness.CardSeen{},
-		Env: &harness.Env{Target: &target.Target{Kind: target.KindMock, Sabotage: set.IDs()}}}
+	if tgt == nil {
+		tgt = &target.Target{Kind: target.KindMock, Sabotage: set.IDs()}
+	}
+	res := &harness.Result{Seed: seed, Selection: sel, Cards: map[string]harness.CardSeen{}, Env: &harness.Env{Target: tgt}}
 	// A row's verdict is its unit's: the unit that ran its rows, else (a row no unit selected, which every unit
 	// reports skipped) one that ran its document.
 	ownerRow, ownerDoc := map[string]int{}, map[string]int{}
@@ -433,10 +439,16 @@ func mergeParts(units []partPlan, done []unitDone, files []string, docs, rows []
 	for i, row := range cat.Rows {
 		res.Rows[i] = results[owner(row)].Rows[i]
 	}
-	// Each process's file holds the lines of its units in the order it ran them, which is unit order (the queue
-	// hands out increasing indices).
+	// Each process's file holds the lines of its units in the order it ran them: the order the queue handed
+	// them out.
 	tr := &mergedTranscript{files: files, seqs: make([][]int, len(files)), lens: make([][]int, len(files))}
-	for i, d := range done {
+	byOrder := make([]int, len(done))
+	for i := range byOrder {
+		byOrder[i] = i
+	}
+	slices.SortFunc(byOrder, func(a, b int) int { return cmp.Compare(done[a].order, done[b].order) })
+	for _, i := range byOrder {
+		d := done[i]
 		r := d.res
 		if len(r.Lens) != len(r.Seqs) {
 			return nil, nil, fmt.Errorf("run unit %v: %d line lengths for %d exchanges", units[i].Documents, len(r.Lens), len(r.Seqs))

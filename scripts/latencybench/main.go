@@ -1,14 +1,17 @@
 // Command latencybench measures what a remote agent costs a run: the reference agents behind a loopback proxy
 // that adds a round-trip time (RTT/2 each way on every chunk, and one RTT to open a connection, as a TCP
-// handshake would), against the same agents on plain loopback. Per document: wall time on each, the target
-// exchanges, the connections the harness opened (1 RTT each, plus the TLS handshake's), and the round trips the
-// run paid in series ((remote wall - loopback wall) / RTT): with every exchange issued after the previous one,
-// about one per exchange.
+// handshake would), against the same agents on plain loopback, both served as URL targets. Each document, and all
+// five in one run, runs four ways: on loopback and at the RTT, each in one process (--jobs 1: the exchanges one
+// after another, as before issue 41) and split (the default: groups of rows in 8 processes, the rows observing an
+// agent's shared state ordered). Per document: the wall times, the target exchanges and the connections the
+// harness opened, the critical path (criticalPath: the chain of target exchanges no split can shorten, the
+// ordering the split imposes counted), the goal it sets (3 × critical path × RTT + the split loopback time), and
+// whether every row's verdict in the three other runs equals the one-process loopback run's.
 //
 //	go build -o /tmp/runsuite ./cmd/runsuite && go run ./scripts/latencybench -runsuite /tmp/runsuite -rtt 50ms
 //
 // Loopback only: the agents bind 127.0.0.2 and advertise 127.0.0.1:PORT (harness/a2atest EnvBind/EnvPorts); the
-// proxy listens on 127.0.0.1:PORT.
+// proxy listens on 127.0.0.1:PORT (-port: the first of 64).
 package main
 
 import (
@@ -21,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"sync"
@@ -95,6 +99,13 @@ func bench(bin string, rtt time.Duration, base, n int, suite string) error {
 			return err
 		}
 	}
+	// Which exchanges reach the target: those to the reference agents' origins (the harness's own stand-ins for
+	// its self-checks listen elsewhere and are not proxied).
+	origins := map[string]bool{}
+	raw, _ := json.Marshal(must(local.Announce()))
+	for _, m := range originRE.FindAllString(string(raw), -1) {
+		origins[m] = true
+	}
 	var ids []string
 	if suite != "" {
 		ids = []string{suite}
@@ -104,33 +115,90 @@ func bench(bin string, rtt time.Duration, base, n int, suite string) error {
 		}
 		ids = append(ids, "") // all five in one run
 	}
-	fmt.Printf("| document | loopback | RTT %s | exchanges | connections opened | round trips paid in series |\n|---|---|---|---|---|---|\n", rtt)
+	fmt.Printf("| document | loopback, 1 process | loopback, split | RTT %s, 1 process (before) | RTT %s, split (after) | exchanges (1 process / split) | connections opened (1 process / split) | critical path | goal: 3 × critical path × RTT + loopback | verdicts as 1 process |\n|---|---|---|---|---|---|---|---|---|---|\n", rtt, rtt)
 	for _, doc := range ids {
-		var lw, rw []time.Duration
-		var ex, conns int64
+		var l1, ls, r1, rs []time.Duration
+		var ex1, exs, c1, cs int
+		var cp, spec int
+		same := true
 		for i := range n {
-			w, _, err := runOnce(bin, local.Agents["interview"], cfgs["loopback"], doc, filepath.Join(dir, fmt.Sprintf("l-%s-%d", doc, i)))
+			tag := fmt.Sprintf("%s-%d", doc, i)
+			// The one-process loopback run also yields the critical path (Ginkgo's report times each spec).
+			w, b1, err := runOnce(bin, local.Agents["interview"], cfgs["loopback"], doc, filepath.Join(dir, "l1-"+tag), "--jobs", "1", "--json", filepath.Join(dir, "l1-"+tag+".json"))
 			if err != nil {
 				return err
 			}
-			lw = append(lw, w)
+			l1 = append(l1, w)
+			if cp, spec, err = criticalPath(filepath.Join(dir, "l1-"+tag), filepath.Join(dir, "l1-"+tag+".json"), origins); err != nil {
+				return err
+			}
+			if w, _, err = runOnce(bin, local.Agents["interview"], cfgs["loopback"], doc, filepath.Join(dir, "ls-"+tag)); err != nil {
+				return err
+			}
+			ls = append(ls, w)
 			before := px.accepted.Load()
-			w, e, err := runOnce(bin, remote.Agents["interview"], cfgs["remote"], doc, filepath.Join(dir, fmt.Sprintf("r-%s-%d", doc, i)))
+			w, br1, err := runOnce(bin, remote.Agents["interview"], cfgs["remote"], doc, filepath.Join(dir, "r1-"+tag), "--jobs", "1")
 			if err != nil {
 				return err
 			}
-			rw = append(rw, w)
-			ex, conns = int64(e), px.accepted.Load()-before
+			r1 = append(r1, w)
+			c1, ex1 = int(px.accepted.Load()-before), br1.Transcript.Exchanges
+			before = px.accepted.Load()
+			w, brs, err := runOnce(bin, remote.Agents["interview"], cfgs["remote"], doc, filepath.Join(dir, "rs-"+tag))
+			if err != nil {
+				return err
+			}
+			rs = append(rs, w)
+			cs, exs = int(px.accepted.Load()-before), brs.Transcript.Exchanges
+			same = same && sameVerdicts(b1, br1) && sameVerdicts(b1, brs)
 		}
-		l, r := median(lw), median(rw)
-		serial := float64(r-l) / float64(rtt)
 		name := doc
 		if name == "" {
 			name = "all five"
 		}
-		fmt.Printf("| %s | %.2f s | %.2f s | %d | %d | %.0f |\n", name, l.Seconds(), r.Seconds(), ex, conns, serial)
+		goal := 3*time.Duration(cp)*rtt + median(ls)
+		fmt.Printf("| %s | %.2f s | %.2f s | %.2f s | %.2f s | %d / %d | %d / %d | %d (longest spec %d) | %.2f s | %s |\n", name, median(l1).Seconds(),
+			median(ls).Seconds(), median(r1).Seconds(), median(rs).Seconds(), ex1, exs, c1, cs, cp, spec, goal.Seconds(), yesNo(same))
 	}
 	return nil
+}
+
+var originRE = regexp.MustCompile(`https?://127\.0\.0\.1:[0-9]+`)
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "NO"
+}
+
+// bundle is what the benchmark reads of a bundle.
+type bundle struct {
+	Transcript struct{ Exchanges int }
+	Rows       []struct {
+		ID, Verdict string
+	}
+}
+
+// sameVerdicts: every row graded alike.
+func sameVerdicts(a, b *bundle) bool {
+	if len(a.Rows) != len(b.Rows) {
+		return false
+	}
+	for i := range a.Rows {
+		if a.Rows[i] != b.Rows[i] {
+			fmt.Fprintf(os.Stderr, "latencybench: %s: %s, then %s\n", a.Rows[i].ID, a.Rows[i].Verdict, b.Rows[i].Verdict)
+			return false
+		}
+	}
+	return true
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -138,9 +206,9 @@ func median(ds []time.Duration) time.Duration {
 	return ds[len(ds)/2]
 }
 
-// runOnce runs one document (or all) against a target and returns the wall time and the bundle's exchanges.
-func runOnce(bin, url, cfg, doc, out string) (time.Duration, int, error) {
-	args := []string{"run", "--target", url, "--config", cfg, "--out", out, "--quiet"}
+// runOnce runs one document (or all) against a target and returns the wall time and the bundle.
+func runOnce(bin, url, cfg, doc, out string, extra ...string) (time.Duration, *bundle, error) {
+	args := append([]string{"run", "--target", url, "--config", cfg, "--out", out, "--quiet"}, extra...)
 	if doc != "" {
 		args = append(args, "--suite", doc)
 	}
@@ -150,20 +218,17 @@ func runOnce(bin, url, cfg, doc, out string) (time.Duration, int, error) {
 	took := time.Since(start)
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s %v: %v\n%s", bin, args, err, tail(outb))
+		return 0, nil, fmt.Errorf("%s %v: %v\n%s", bin, args, err, tail(outb))
 	}
-	var b struct {
-		Transcript struct{ Exchanges int }
-	}
+	var b bundle
 	raw, err := os.ReadFile(filepath.Join(out, "bundle.json"))
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
-	json.Unmarshal(raw, &b)
-	return took, b.Transcript.Exchanges, nil
+	return took, &b, json.Unmarshal(raw, &b)
 }
 
 func tail(b []byte) []byte {

@@ -7,6 +7,7 @@ import (
 	"github.com/extconf/extconf/harness"
 	"net/http"
 	"net/url"
+	"sync"
 
 	"github.com/extconf/extconf/harness/a2a"
 )
@@ -19,6 +20,9 @@ type setup struct {
 	ex      *a2a.Exchange
 	failed  string
 }
+
+// probeWidth is how many legs of a refused set are probed at once.
+const probeWidth = 8
 
 const probeText = "extconf agent-cards probe: please acknowledge this message."
 
@@ -97,6 +101,16 @@ func (s *session) answers(ctx context.Context, ifs ifaces, set string) map[leg]a
 		if !ok {
 			return out
 		}
+		// The control set acts on A's own task (get, cancel, subscribe), so its legs go in order; every other set
+		// is refused before anything happens, so its legs are independent and go probeWidth at a time: against
+		// an agent far away they would otherwise wait one round trip each.
+		width := probeWidth
+		if set == "ctrl" {
+			width = 1
+		}
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		slots := make(chan struct{}, width)
 		for _, b := range ifs.bindings() {
 			for _, op := range operations {
 				l := leg{b, op}
@@ -104,10 +118,21 @@ func (s *session) answers(ctx context.Context, ifs ifaces, set string) map[leg]a
 				if set == "ctrl" {
 					msgID = "extconf-ac-ctrl-" + op
 				}
-				out[l] = probe(ctx, c, ifs, l, probeReq{tenant: tenant, taskID: st.taskID, msgID: msgID, text: probeText,
-					note: fmt.Sprintf("%s: %s with tenant %s", set, l, tenant)})
+				req := probeReq{tenant: tenant, taskID: st.taskID, msgID: msgID, text: probeText,
+					note: fmt.Sprintf("%s: %s with tenant %s", set, l, tenant)}
+				slots <- struct{}{}
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					a := probe(ctx, c, ifs, l, req)
+					mu.Lock()
+					out[l] = a
+					mu.Unlock()
+					<-slots
+				}()
 			}
 		}
+		wg.Wait()
 		return out
 	})
 }
