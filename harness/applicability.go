@@ -21,15 +21,7 @@ func Applicability(ctx context.Context, tgt *target.Target, suites []Suite, limi
 	if limits != nil {
 		lim = *limits
 	}
-	rch := newReach(tgt, suites)
-	client := NewClient(rch, a2a.Options{Limits: lim, RootCAs: tgt.RootCAs})
-	env := &Env{Target: tgt, Catalog: cat, Client: client, cards: map[string]*cardFetch{},
-		applicable: map[string]*applicability{}, suites: map[string]Suite{}, reach: rch, runCtx: ctx}
-	for _, s := range suites {
-		if prev, ok := env.suites[s.Document]; !ok || prev.Applicable == nil {
-			env.suites[s.Document] = s
-		}
-	}
+	env := probeEnv(ctx, tgt, cat, suites, lim)
 	out := map[string]Applies{}
 	for doc, s := range env.suites {
 		if s.Applicable != nil {
@@ -71,4 +63,35 @@ func (e *Env) RoleCard(ctx context.Context, role string) (card *a2a.AgentCard, r
 	}
 	card, raw, ex, err = e.fetchCard(ctx, u, role)
 	return card, raw, ex, true, err
+}
+
+// probeEnv is the environment a probe before the run reads the target through: the run's reach rule and client.
+func probeEnv(ctx context.Context, tgt *target.Target, cat *catalog.Catalog, suites []Suite, lim a2a.Limits) *Env {
+	rch := newReach(tgt, suites)
+	client := NewClient(rch, a2a.Options{Limits: lim, RootCAs: tgt.RootCAs})
+	env := &Env{Target: tgt, Catalog: cat, Client: client, cards: map[string]*cardFetch{},
+		applicable: map[string]*applicability{}, suites: map[string]Suite{}, reach: rch, runCtx: ctx}
+	for _, s := range suites {
+		if prev, ok := env.suites[s.Document]; !ok || prev.Applicable == nil {
+			env.suites[s.Document] = s
+		}
+	}
+	return env
+}
+
+// Unanswered is the reason a run against tgt blocks every row before any spec (no card URL answered, or the
+// reach rule refuses them), as the run decides it; "" when something answered. config check predicts from it.
+func Unanswered(ctx context.Context, tgt *target.Target, suites []Suite, limits *a2a.Limits) (string, error) {
+	cat, err := catalog.Load()
+	if err != nil {
+		return "", err
+	}
+	lim := a2a.DefaultLimits()
+	if limits != nil {
+		lim = *limits
+	}
+	if tgt.Blocked != "" {
+		return tgt.Blocked, nil
+	}
+	return probeEnv(ctx, tgt, cat, suites, lim).unreachable(ctx), nil
 }

@@ -428,7 +428,8 @@ func withTLSRemedy(err error) error {
 }
 
 // unreachable probes a remote target's card URLs once before any spec runs: when none of them gives any response
-// (refused, unreachable, timed out), it returns the one reason every selected row is blocked for.
+// (refused, unreachable, timed out, a certificate from an authority the operator did not configure), it returns
+// the one reason every selected row is blocked for.
 func (e *Env) unreachable(ctx context.Context) string {
 	if e.Target.Kind != target.KindURL && e.Target.Kind != target.KindContainer {
 		return ""
@@ -448,7 +449,7 @@ func (e *Env) unreachable(ctx context.Context) string {
 			reasons = append(reasons, fmt.Sprintf("%s: the harness's reach rule refuses it: %v (an agent on this host is named by 127.0.0.1, [::1] or localhost)", u, err))
 			continue
 		}
-		if err == nil || (ex != nil && ex.Status != 0) || !a2a.NoResponse(err) {
+		if err == nil || (ex != nil && ex.Status != 0) || !a2a.NoResponse(err) && a2a.Unreached(u, 0, err) == nil {
 			return "" // something answered: the specs judge what
 		}
 		reasons = append(reasons, fmt.Sprintf("%s: %v", u, err))

@@ -77,6 +77,9 @@ type probe struct {
 	client    *a2a.Client
 	raws      map[string][]byte // document → its card as served
 	fetchErrs []fetchErr
+	// dead is why the run would block every row before any spec (no card URL answers): what the operator gives
+	// first (caFile, a reachable URL); nothing else can be predicted or derived until then.
+	dead string
 }
 
 type fetchErr struct {
@@ -107,6 +110,13 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 	}
 	cl := harness.NewClient(harness.ReachOf(tgt, ss), a2a.Options{Limits: lim, RootCAs: tgt.RootCAs})
 	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl, raws: map[string][]byte{}}
+	if p.dead, err = harness.Unanswered(ctx, tgt, ss, limits); err != nil {
+		return nil, err
+	}
+	if p.dead != "" {
+		p.notes = append(p.notes, "every row is blocked until the target answers: "+p.dead)
+		return p, nil
+	}
 	app, err := harness.Applicability(ctx, tgt, ss, limits)
 	if err != nil {
 		return nil, err
@@ -280,7 +290,7 @@ func printPredictions(w io.Writer, title string, preds []harness.RowPrediction) 
 		if g.verdict == harness.Blocked && !g.always {
 			// The declaration's exact place: a member is declared absent by its name in the input table.
 			m := strings.TrimPrefix(g.member, "documents."+g.doc+".")
-			fmt.Fprintf(w, "  %-12s or declare it absent: documents.%s.absent.%s = \"<why>\"\n", "", g.doc, m)
+			fmt.Fprintf(w, "  %-12s or declare it absent: \"absent\": {%q: \"<why>\"} in documents.%s\n", "", m, g.doc)
 		}
 	}
 	return blocked
@@ -352,7 +362,11 @@ func cmdConfigCheck(ctx context.Context, args []string, stdout, stderr io.Writer
 			secs[id], _ = json.Marshal(sec)
 		}
 	}
-	blocked := printPredictions(stdout, "predicted", harness.WithTargetNeeds(harness.PredictConfig(cfg, secs, run...), targetNeeds, secs))
+	preds := harness.WithTargetNeeds(harness.PredictConfig(cfg, secs, run...), targetNeeds, secs)
+	if probed != nil && probed.dead != "" {
+		preds = deadPredictions(docs, probed.dead)
+	}
+	blocked := printPredictions(stdout, "predicted", preds)
 	for _, u := range unused(cfg, declared) {
 		fmt.Fprintf(stdout, "  unused       %s\n", u)
 	}
@@ -453,4 +467,17 @@ func withoutPlainSecrets(out map[string]any) (map[string]any, []string) {
 		clean[member] = m
 	}
 	return clean, vars
+}
+
+// deadPredictions is the run against a target that answers nothing: every selected row about the target blocked on
+// that one cause (the self-checks run on the harness's own counterparts whatever the target is).
+func deadPredictions(docs []string, why string) []harness.RowPrediction {
+	var out []harness.RowPrediction
+	for _, r := range catalog.MustLoad().Rows {
+		if slices.Contains(docs, r.Document) && r.Witnessable() && !r.SelfCheck() {
+			out = append(out, harness.RowPrediction{Document: r.Document, Row: r.ID, Verdict: harness.Blocked,
+				Member: "target", Why: why, Always: true})
+		}
+	}
+	return out
 }
