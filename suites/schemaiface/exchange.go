@@ -71,7 +71,9 @@ func (s *sess) unauthenticated(an *answer) string {
 	if p, ok := s.e.Target.Config.PrincipalOf(docID, "A"); ok && p.Header != "" {
 		return ""
 	}
-	return "the agent refuses unauthenticated requests (HTTP 401, " + an.ex.ID + "): name a credential in documents.schema-interface.principals.A"
+	// The member leads and the exchange follows on its own line: every spec this blocks is one cause, in any
+	// process of a split run.
+	return "documents.schema-interface.principals.A is missing: the agent refuses unauthenticated requests (HTTP 401): name a credential in credentials and documents.schema-interface.principals.A\n  " + an.ex.ID
 }
 
 func (s *sess) send1(cl *a2a.Client, rest bool, mode string, m a2a.Message, note string) *answer {
