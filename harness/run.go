@@ -452,6 +452,10 @@ func (e *Env) unreachable(ctx context.Context) string {
 		if err == nil || (ex != nil && ex.Status != 0) || !a2a.NoResponse(err) && a2a.Unreached(u, 0, err) == nil {
 			return "" // something answered: the specs judge what
 		}
+		if un := a2a.Unreached(u, 0, err); un != nil && un.Remedy == a2a.RemedyCAFile {
+			reasons = append(reasons, fmt.Sprintf("%s: %s (%s)", u, un.Cause, un.Remedy)) // the remedy, not the x509 text
+			continue
+		}
 		reasons = append(reasons, fmt.Sprintf("%s: %v", u, err))
 	}
 	if len(reasons) == 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/extconf/extconf/fixtures/testpki"
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/a2atest"
 	"github.com/extconf/extconf/harness/target"
 )
 
@@ -94,7 +95,13 @@ func TestTransportFailureBlocks(t *testing.T) {
 			}
 		}}
 	// A local target (its card on loopback), and the unresolvable host an origin the operator allowed.
-	tgt := &target.Target{Kind: target.KindURL, RootCAs: testpki.CAPool(), Agents: map[string]string{"terms": untrusted.URL + "/card.json"},
+	// The card itself answers (under the configured CA): a card nobody can read blocks the run before any spec.
+	card, err := a2atest.Start(a2atest.Agent{Name: "plain"}, a2atest.Options{TLS: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer card.Close()
+	tgt := &target.Target{Kind: target.KindURL, RootCAs: testpki.CAPool(), Agents: map[string]string{"terms": card.CardURL()},
 		Config: target.Config{Limits: []byte(`{"allowOrigins":["https://nohost.invalid"]}`)}}
 	var rows []string
 	for _, c := range cases {

@@ -110,13 +110,6 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 	}
 	cl := harness.NewClient(harness.ReachOf(tgt, ss), a2a.Options{Limits: lim, RootCAs: tgt.RootCAs})
 	p := &probe{cards: map[string]*a2a.AgentCard{}, urls: map[string]string{}, declared: map[string]bool{}, client: cl, raws: map[string][]byte{}}
-	if p.dead, err = harness.Unanswered(ctx, tgt, ss, limits); err != nil {
-		return nil, err
-	}
-	if p.dead != "" {
-		p.notes = append(p.notes, "every row is blocked until the target answers: "+p.dead)
-		return p, nil
-	}
 	app, err := harness.Applicability(ctx, tgt, ss, limits)
 	if err != nil {
 		return nil, err
@@ -145,6 +138,15 @@ func probeTarget(ctx context.Context, tgtURL string, cfg target.Config, docs []s
 		}
 		p.cards[d] = card
 		p.raws[d] = raws[u]
+	}
+	if len(p.fetchErrs) > 0 && len(p.fetchErrs) == len(fetched) {
+		// No card could be read: the run decides whether the target answers at all, and so does the prediction.
+		if p.dead, err = harness.Unanswered(ctx, tgt, ss, limits); err != nil {
+			return nil, err
+		}
+		if p.dead != "" {
+			p.notes = append(p.notes, "every row is blocked until the target answers: "+p.dead)
+		}
 	}
 	return p, nil
 }
