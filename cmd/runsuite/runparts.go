@@ -107,11 +107,7 @@ func planUnits(docs, rows []string, jobs int) []partPlan {
 	if jobs < 2 {
 		return nil
 	}
-	if len(docs) == 0 {
-		for _, d := range catalog.Documents {
-			docs = append(docs, d.ID)
-		}
-	}
+	docs = everyDocument(docs)
 	cat := catalog.MustLoad()
 	type unit struct {
 		plan partPlan
@@ -591,4 +587,16 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// everyDocument is docs, or every document of the catalog when docs is empty (a run of everything).
+func everyDocument(docs []string) []string {
+	if len(docs) > 0 {
+		return docs
+	}
+	out := make([]string, 0, len(catalog.Documents))
+	for _, d := range catalog.Documents {
+		out = append(out, d.ID)
+	}
+	return out
 }

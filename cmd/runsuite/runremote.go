@@ -98,11 +98,7 @@ func planRemoteUnits(docs, rows []string, jobs int, tgt *target.Target) []partPl
 	for _, d := range suites.Documents() {
 		byID[d.ID()] = d
 	}
-	if len(docs) == 0 {
-		for _, d := range catalog.Documents {
-			docs = append(docs, d.ID)
-		}
-	}
+	docs = everyDocument(docs)
 	cat := catalog.MustLoad()
 	type unit struct {
 		plan partPlan
