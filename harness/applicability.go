@@ -13,15 +13,10 @@ import (
 // rule a run applies: the suite's own Applicable, else the card of the document's role declares its extension
 // URI). It returns, per document id, whether it applies and why not. runsuite config uses it to predict.
 func Applicability(ctx context.Context, tgt *target.Target, suites []Suite, limits *a2a.Limits) (map[string]Applies, error) {
-	cat, err := catalog.Load()
+	env, err := probeEnv(ctx, tgt, suites, limits)
 	if err != nil {
 		return nil, err
 	}
-	lim := a2a.DefaultLimits()
-	if limits != nil {
-		lim = *limits
-	}
-	env := probeEnv(ctx, tgt, cat, suites, lim)
 	out := map[string]Applies{}
 	for doc, s := range env.suites {
 		if s.Applicable != nil {
@@ -65,8 +60,17 @@ func (e *Env) RoleCard(ctx context.Context, role string) (card *a2a.AgentCard, r
 	return card, raw, ex, true, err
 }
 
-// probeEnv is the environment a probe before the run reads the target through: the run's reach rule and client.
-func probeEnv(ctx context.Context, tgt *target.Target, cat *catalog.Catalog, suites []Suite, lim a2a.Limits) *Env {
+// probeEnv is the environment a probe before the run reads the target through: the run's reach rule and client,
+// with limits (nil: the defaults).
+func probeEnv(ctx context.Context, tgt *target.Target, suites []Suite, limits *a2a.Limits) (*Env, error) {
+	cat, err := catalog.Load()
+	if err != nil {
+		return nil, err
+	}
+	lim := a2a.DefaultLimits()
+	if limits != nil {
+		lim = *limits
+	}
 	rch := newReach(tgt, suites)
 	client := NewClient(rch, a2a.Options{Limits: lim, RootCAs: tgt.RootCAs})
 	env := &Env{Target: tgt, Catalog: cat, Client: client, cards: map[string]*cardFetch{},
@@ -76,22 +80,18 @@ func probeEnv(ctx context.Context, tgt *target.Target, cat *catalog.Catalog, sui
 			env.suites[s.Document] = s
 		}
 	}
-	return env
+	return env, nil
 }
 
 // Unanswered is the reason a run against tgt blocks every row before any spec (no card URL answered, or the
 // reach rule refuses them), as the run decides it; "" when something answered. config check predicts from it.
 func Unanswered(ctx context.Context, tgt *target.Target, suites []Suite, limits *a2a.Limits) (string, error) {
-	cat, err := catalog.Load()
-	if err != nil {
-		return "", err
-	}
-	lim := a2a.DefaultLimits()
-	if limits != nil {
-		lim = *limits
-	}
 	if tgt.Blocked != "" {
 		return tgt.Blocked, nil
 	}
-	return probeEnv(ctx, tgt, cat, suites, lim).unreachable(ctx), nil
+	env, err := probeEnv(ctx, tgt, suites, limits)
+	if err != nil {
+		return "", err
+	}
+	return env.unreachable(ctx), nil
 }

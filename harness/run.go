@@ -449,10 +449,14 @@ func (e *Env) unreachable(ctx context.Context) string {
 			reasons = append(reasons, fmt.Sprintf("%s: the harness's reach rule refuses it: %v (an agent on this host is named by 127.0.0.1, [::1] or localhost)", u, err))
 			continue
 		}
-		if err == nil || (ex != nil && ex.Status != 0) || !a2a.NoResponse(err) && a2a.Unreached(u, 0, err) == nil {
+		if err == nil || (ex != nil && ex.Status != 0) {
 			return "" // something answered: the specs judge what
 		}
-		if un := a2a.Unreached(u, 0, err); un != nil && un.Remedy == a2a.RemedyCAFile {
+		un := a2a.Unreached(u, 0, err)
+		if un == nil && !a2a.NoResponse(err) {
+			return ""
+		}
+		if un != nil && un.Remedy == a2a.RemedyCAFile {
 			reasons = append(reasons, fmt.Sprintf("%s: %s (%s)", u, un.Cause, un.Remedy)) // the remedy, not the x509 text
 			continue
 		}

@@ -2,6 +2,7 @@ package interview
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -45,33 +46,34 @@ func listTasksRefused(ctx context.Context, cl *a2a.Client, card *a2a.AgentCard, 
 	if _, ok := card.Extension(vinterview.URI); !ok {
 		return ""
 	}
-	ep, err := vinterview.EndpointOf(card)
+	ep, err := endpoint(card, cfg)
 	if err != nil {
 		return ""
 	}
-	call := a2a.Call{Note: "config: ListTasks, which IV-4.2c/d observe through"}
-	if len(card.SecurityRequirements) > 0 {
-		p, ok := cfg.PrincipalOf(docID, "A")
-		if !ok {
-			return ""
-		}
-		call.Header = http.Header{p.Header: []string{p.Value}}
+	_, resp, ex, obs := askListTasks(ctx, cl, ep, 1, "config: ListTasks, which IV-4.2c/d observe through")
+	if obs == "" || ex == nil || ex.Status == 0 {
+		return "" // listed, or no answer: the run blocks on reachability, not on this member
 	}
-	params := map[string]any{"pageSize": 1}
+	return listTasksRemedy(obs+", "+ex.Summary(), ex, resp)
+}
+
+// askListTasks lists the caller's tasks at ep as IV-4.2c/d do; obs says why the call listed nothing ("" when it
+// listed).
+func askListTasks(ctx context.Context, cl *a2a.Client, ep vinterview.Endpoint, pageSize int, note string) (json.RawMessage, *a2a.RPCResponse, *a2a.Exchange, string) {
+	params := map[string]any{"pageSize": pageSize}
 	if ep.Tenant != "" {
 		params["tenant"] = ep.Tenant
 	}
-	_, resp, ex, err := cl.ListTasks(ctx, ep.URL, params, call)
+	raw, resp, ex, err := cl.ListTasks(ctx, ep.URL, params, a2a.Call{Header: ep.Header, Note: note})
 	switch {
-	case ex == nil || ex.Status == 0:
-		return "" // no answer: the run blocks on reachability, not on this member
-	case err == nil && resp != nil && resp.Error == nil:
-		return ""
-	case resp != nil && resp.Error != nil:
-		return listTasksRemedy(fmt.Sprintf("JSON-RPC error %d %s, %s", resp.Error.Code, resp.Error.Message, ex.Summary()), ex, resp)
-	default:
-		return listTasksRemedy(fmt.Sprintf("%v, %s", err, ex.Summary()), ex, resp)
+	case err != nil:
+		return raw, resp, ex, err.Error()
+	case resp == nil:
+		return raw, resp, ex, "no response"
+	case resp.Error != nil:
+		return raw, resp, ex, fmt.Sprintf("JSON-RPC error %d %s", resp.Error.Code, resp.Error.Message)
 	}
+	return raw, resp, ex, ""
 }
 
 // listTasksRemedy is what the operator can do when ListTasks does not answer: name a credential it accepts when it

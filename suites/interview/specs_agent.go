@@ -155,19 +155,8 @@ func (s *session) createTask() (string, *a2a.Exchange) {
 }
 
 func (s *session) listTasks(note string) ([]string, *a2a.Exchange) {
-	params := map[string]any{"pageSize": 100}
-	if s.ep.Tenant != "" {
-		params["tenant"] = s.ep.Tenant
-	}
-	raw, resp, ex, err := s.e.Client.ListTasks(s.w.Ctx(), s.ep.URL, params, a2a.Call{Header: s.ep.Header, Note: s.row + ": " + note})
-	if err != nil || resp == nil || resp.Error != nil {
-		obs := "no response"
-		switch {
-		case err != nil:
-			obs = err.Error()
-		case resp != nil && resp.Error != nil:
-			obs = fmt.Sprintf("JSON-RPC error %d %s", resp.Error.Code, resp.Error.Message)
-		}
+	raw, resp, ex, obs := askListTasks(s.w.Ctx(), s.e.Client, s.ep, 100, s.row+": "+note)
+	if obs != "" {
 		if ex == nil || ex.Status == 0 { // no answer: the agent's reachability, not a capability to state
 			s.w.Blocked("ListTasks, which this row observes tasks through, got no answer (" + obs + ")")
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/extconf/extconf/harness"
 	"github.com/extconf/extconf/harness/a2a"
+	"github.com/extconf/extconf/harness/target"
 	"github.com/extconf/extconf/harness/verify"
 	vinterview "github.com/extconf/extconf/refclients/interview"
 )
@@ -81,16 +83,9 @@ func open(w *harness.W, row, role string) *session {
 			w.Inapplicable(fmt.Sprintf("the agent in role %q does not declare the interview extension", role))
 		}
 	}
-	ep, err := vinterview.EndpointOf(s.card)
+	ep, err := endpoint(s.card, e.Target.Config)
 	if err != nil {
 		w.Blocked(err.Error())
-	}
-	if len(s.card.SecurityRequirements) > 0 {
-		p, ok := e.Target.Config.PrincipalOf(docID, "A")
-		if !ok {
-			w.Blocked("the card requires authentication (securityRequirements); name a credential in documents.interview.principal")
-		}
-		ep.Header = http.Header{p.Header: []string{p.Value}}
 	}
 	s.ep = ep
 	s.skills = vinterview.SkillIDs(s.card)
@@ -242,4 +237,21 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// endpoint is where the run sends a card's interview and task calls: its JSON-RPC interface, with principal A's
+// credential when the card requires authentication; the error is why the run cannot call it.
+func endpoint(card *a2a.AgentCard, cfg target.Config) (vinterview.Endpoint, error) {
+	ep, err := vinterview.EndpointOf(card)
+	if err != nil {
+		return ep, err
+	}
+	if len(card.SecurityRequirements) > 0 {
+		p, ok := cfg.PrincipalOf(docID, "A")
+		if !ok {
+			return ep, errors.New("the card requires authentication (securityRequirements); name a credential in documents.interview.principal")
+		}
+		ep.Header = http.Header{p.Header: []string{p.Value}}
+	}
+	return ep, nil
 }
